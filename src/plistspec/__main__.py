@@ -1,0 +1,5 @@
+"""``python -m plistspec``: the command line."""
+
+from plistspec.cli import main
+
+main()

@@ -1,0 +1,195 @@
+"""Diagnostics as values: a span, a severity, a stable code and a message.
+
+Owns: the :class:`Diagnostic` type, :class:`ReadError` (the one exception the reader
+raises), turning character offsets into 1-based line/column pairs, and the GNU
+``file:line:col: severity: message [CODE]`` rendering. Stages create diagnostics with
+offsets only; :func:`locate` fills in lines and columns for the text they came from.
+Nothing here prints: only :mod:`plistspec.cli` does. The codes themselves are
+documented in :mod:`plistspec.codes`.
+
+Columns count characters (code points), 1-based, as Emacs's flymake does.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable
+from typing import Any, Literal
+
+__all__ = ["Diagnostic", "Fix", "ReadError", "LineIndex", "locate", "Severity", "has_errors"]
+
+Severity = Literal["error", "warning", "info"]
+
+
+class Fix:
+    """A suggested edit: replace ``[start, end)`` of the text with ``replacement``."""
+
+    __slots__ = ("start", "end", "replacement")
+
+    def __init__(self, start: int, end: int, replacement: str) -> None:
+        self.start = start
+        self.end = end
+        self.replacement = replacement
+
+    def __repr__(self) -> str:
+        return f"Fix({self.start}, {self.end}, {self.replacement!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Fix) and (self.start, self.end, self.replacement) == (
+            other.start,
+            other.end,
+            other.replacement,
+        )
+
+
+class Diagnostic:
+    """One finding. ``start``/``end`` are character offsets (``-1`` when unknown).
+
+    ``line``/``column``/``end_line``/``end_column`` are 1-based and filled by
+    :func:`locate`; ``path`` names the input as the user gave it.
+    """
+
+    __slots__ = (
+        "code",
+        "severity",
+        "message",
+        "start",
+        "end",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "fix",
+    )
+
+    def __init__(
+        self,
+        code: str,
+        severity: Severity,
+        message: str,
+        start: int = -1,
+        end: int = -1,
+        *,
+        path: str | None = None,
+        fix: Fix | None = None,
+        line: int = 0,
+        column: int = 0,
+        end_line: int = 0,
+        end_column: int = 0,
+    ) -> None:
+        self.code = code
+        self.severity: Severity = severity
+        self.message = message
+        self.start = start
+        self.end = end
+        self.path = path
+        self.fix = fix
+        self.line = line
+        self.column = column
+        self.end_line = end_line
+        self.end_column = end_column
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def render(self) -> str:
+        """``path:line:col: severity: message [CODE]`` (what compilation-mode reads)."""
+        path = self.path or "<input>"
+        if self.line:
+            return f"{path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
+        return f"{path}: {self.severity}: {self.message} [{self.code}]"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+        }
+        if self.fix is not None:
+            out["fix"] = {
+                "start": self.fix.start,
+                "end": self.fix.end,
+                "replacement": self.fix.replacement,
+            }
+        return out
+
+    def __repr__(self) -> str:
+        return f"Diagnostic({self.code!r}, {self.severity!r}, {self.message!r}, {self.start}, {self.end})"
+
+
+class ReadError(Exception):
+    """The reader's one error: a message and the offset where reading stopped.
+
+    ``line``/``column`` are computed on demand from the text (1-based, characters).
+    """
+
+    code = "PS001"
+
+    def __init__(self, message: str, text: str, pos: int, code: str = "PS001") -> None:
+        self.message = message
+        self.pos = pos
+        self.code = code
+        self._text = text
+        super().__init__(message)
+
+    @property
+    def line(self) -> int:
+        return self._text.count("\n", 0, self.pos) + 1
+
+    @property
+    def column(self) -> int:
+        return self.pos - (self._text.rfind("\n", 0, self.pos) + 1) + 1
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
+    def diagnostic(self, path: str | None = None) -> Diagnostic:
+        end = min(self.pos + 1, len(self._text))
+        d = Diagnostic(self.code, "error", self.message, self.pos, max(end, self.pos), path=path)
+        return locate([d], self._text, path)[0]
+
+
+class LineIndex:
+    """Offsets → 1-based (line, column), in O(log lines) per lookup."""
+
+    __slots__ = ("_starts",)
+
+    def __init__(self, text: str) -> None:
+        starts = [0]
+        find = text.find
+        i = find("\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = find("\n", i + 1)
+        self._starts = starts
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect_right(self._starts, offset)
+        return line, offset - self._starts[line - 1] + 1
+
+
+def locate(diags: Iterable[Diagnostic], text: str, path: str | None = None) -> list[Diagnostic]:
+    """Fill line/column (and ``path`` when unset) of each diagnostic from ``text``."""
+    out = list(diags)
+    index: LineIndex | None = None
+    for d in out:
+        if d.path is None:
+            d.path = path
+        if d.start >= 0 and not d.line:
+            if index is None:
+                index = LineIndex(text)
+            d.line, d.column = index.position(d.start)
+            end = d.end if d.end >= d.start else d.start
+            d.end_line, d.end_column = index.position(end)
+    return out
+
+
+def has_errors(diags: Iterable[Diagnostic]) -> bool:
+    return any(d.severity == "error" for d in diags)
