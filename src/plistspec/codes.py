@@ -41,6 +41,27 @@ CODES: dict[str, Code] = {
         "`#s(...)`, `#1=`, `#[...]`, `#@` and similar reader syntax is refused, never misread.",
     ),
     # --- PS1xx: extract ------------------------------------------------------------
+    "PS101": Code(
+        "warning",
+        "cannot be read statically",
+        "A slot plistspec needs (`:name`, `:description`, `:args`...) is computed by code it does "
+        "not run: a variable, a call of another function, an unquote of one. plistspec never "
+        "evaluates Elisp, so the tool is skipped and the others go on. Example: "
+        "`:args my-args` (write the list literally, or `(list '(...))`).",
+    ),
+    "PS102": Code(
+        "warning",
+        "expected a keyword",
+        "Tool constructors take `:key value` pairs; a non-keyword where a key should be stops "
+        "static reading of the rest of the form. Example: `(gptel-make-tool \"name\" ...)` "
+        "(write `:name \"name\"`).",
+    ),
+    "PS103": Code(
+        "info",
+        "runtime-only slot needs evaluation",
+        "A slot that never reaches the JSON (`:category`, `:confirm`, `:include`, `:async`) is "
+        "computed at run time; the tool is still compiled. Example: `:confirm my-confirm-p`.",
+    ),
     # --- PS2xx: lower --------------------------------------------------------------
     # --- PS3xx: spec lints ---------------------------------------------------------
     # --- PS4xx: provider lints -----------------------------------------------------

@@ -15,9 +15,20 @@ Nothing in an input file is ever executed.
 
 from __future__ import annotations
 
-from plistspec.elisp.datum import Datum, Symbol
+from plistspec.diagnostics import Diagnostic
+from plistspec.elisp.datum import (
+    Datum,
+    Float,
+    Integer,
+    List,
+    String,
+    Symbol,
+    Vector,
+    is_nil,
+    quoted,
+)
 
-__all__ = ["Slot", "ToolForm", "find_tools"]
+__all__ = ["Slot", "ToolForm", "find_tools", "static_eval", "NotStatic", "TOOL_HEADS"]
 
 
 class Slot:
@@ -85,5 +96,602 @@ class ToolForm:
         return f"ToolForm({self.head}, {self.slots!r})"
 
 
-def find_tools(datums: list[Datum], text: str):  # -> tuple[list[ToolForm], list[Diagnostic]]
-    raise NotImplementedError
+# --------------------------------------------------------------------------------------
+# Which forms define tools
+
+TOOL_HEADS = {
+    "gptel-make-tool": "gptel",
+    "llm-make-tool": "llm",
+    "make-llm-tool": "llm",
+}
+DEFTOOL_HEAD = "llm-tool-collection-deftool"
+
+
+class NotStatic:
+    """Why a form cannot be evaluated statically, and where."""
+
+    __slots__ = ("reason", "datum")
+
+    def __init__(self, reason: str, datum: Datum) -> None:
+        self.reason = reason
+        self.datum = datum
+
+
+def _head_name(d: Datum) -> str | None:
+    if isinstance(d, List) and d.tail is None and d.items and isinstance(d.items[0], Symbol):
+        return d.items[0].name
+    return None
+
+
+def _function_name(d: Datum) -> str | None:
+    """``#'f`` or ``'f`` → ``"f"``."""
+    inner = quoted(d, "function")
+    if inner is None:
+        inner = quoted(d, "quote")
+    if isinstance(inner, Symbol):
+        return inner.name
+    return None
+
+
+def find_tools(datums: list[Datum], text: str) -> tuple[list[ToolForm], list[Diagnostic]]:
+    """Every tool definition in ``datums`` (the top-level forms of ``text``), in source order.
+
+    Returns the tool forms and the diagnostics of what could not be read statically.
+    """
+    tools: list[ToolForm] = []
+    diags: list[Diagnostic] = []
+    spec_dialect = _apply_dialect(datums)
+    # Iterative pre-order walk; ``quoted`` is True inside quoted data.
+    stack: list[tuple[Datum, bool]] = [(d, False) for d in reversed(datums)]
+    while stack:
+        d, in_quote = stack.pop()
+        if isinstance(d, Vector):
+            if in_quote:
+                stack.extend((x, True) for x in reversed(d.items))
+            continue
+        if not isinstance(d, List):
+            continue
+        head = _head_name(d)
+        if not in_quote:
+            if head in TOOL_HEADS:
+                tools.append(_call_form(d, head, TOOL_HEADS[head], text, diags))
+                continue
+            if head == DEFTOOL_HEAD:
+                form = _deftool_form(d, text, diags)
+                if form is not None:
+                    tools.append(form)
+                    continue
+            if head == "apply" and len(d.items) >= 3:
+                target = _function_name(d.items[1])
+                if target in TOOL_HEADS:
+                    form = _apply_form(d, target, text, diags)
+                    if form is not None:
+                        tools.append(form)
+                    continue
+            if head in ("quote", "function") and len(d.items) == 2:
+                if head == "quote":
+                    stack.append((d.items[1], True))
+                continue
+            if head == "\\`" and len(d.items) == 2:
+                stack.append((d.items[1], True))
+                continue
+            if spec_dialect and head == "list" and _is_spec_plist(d.items[1:]):
+                form = _spec_form(d, spec_dialect, text, diags, evaluate=True)
+                if form is not None:
+                    tools.append(form)
+                continue
+        else:
+            if head in ("\\,", "\\,@") and len(d.items) == 2:
+                stack.append((d.items[1], False))
+                continue
+            if spec_dialect and d.tail is None and _is_spec_plist(d.items):
+                form = _spec_form(d, spec_dialect, text, diags, evaluate=False)
+                if form is not None:
+                    tools.append(form)
+                continue
+        children = list(d.items)
+        if d.tail is not None:
+            children.append(d.tail)
+        stack.extend((x, in_quote) for x in reversed(children))
+    return tools, diags
+
+
+def _apply_dialect(datums: list[Datum]) -> str | None:
+    """The dialect of ``(apply #'gptel-make-tool ...)`` if the file hands spec plists to one."""
+    stack: list[Datum] = list(datums)
+    found: str | None = None
+    while stack:
+        d = stack.pop()
+        if isinstance(d, List):
+            if _head_name(d) == "apply" and len(d.items) >= 2:
+                target = _function_name(d.items[1])
+                if target in TOOL_HEADS:
+                    if TOOL_HEADS[target] == "gptel":
+                        return "gptel"
+                    found = found or TOOL_HEADS[target]
+            if _head_name(d) == "apply-partially" and len(d.items) >= 3:
+                if _function_name(d.items[1]) == "apply":
+                    target = _function_name(d.items[2])
+                    if target in TOOL_HEADS:
+                        if TOOL_HEADS[target] == "gptel":
+                            return "gptel"
+                        found = found or TOOL_HEADS[target]
+            stack.extend(d.items)
+            if d.tail is not None:
+                stack.append(d.tail)
+        elif isinstance(d, Vector):
+            stack.extend(d.items)
+    return found
+
+
+def _is_spec_plist(items: list[Datum]) -> bool:
+    """A plist with ``:name`` and ``:function`` keys: a tool spec (arg plists lack ``:function``)."""
+    if len(items) < 4 or len(items) % 2:
+        return False
+    keys = set()
+    for i in range(0, len(items), 2):
+        k = items[i]
+        if not (isinstance(k, Symbol) and k.name.startswith(":")):
+            return False
+        keys.add(k.name)
+    return ":name" in keys and ":function" in keys
+
+
+# --------------------------------------------------------------------------------------
+# Building ToolForms
+
+
+def _pairs(
+    items: list[Datum], text: str, diags: list[Diagnostic]
+) -> tuple[list[tuple[Symbol, Datum]], Symbol | None]:
+    pairs: list[tuple[Symbol, Datum]] = []
+    dangling: Symbol | None = None
+    i = 0
+    n = len(items)
+    while i < n:
+        k = items[i]
+        if not (isinstance(k, Symbol) and k.name.startswith(":")):
+            diags.append(
+                Diagnostic(
+                    "PS102",
+                    "warning",
+                    f"expected a keyword such as :name here, found {_brief(k, text)}; "
+                    "the rest of this form cannot be read statically",
+                    k.start,
+                    k.end,
+                )
+            )
+            return pairs, None
+        if i + 1 >= n:
+            dangling = k
+            break
+        pairs.append((k, items[i + 1]))
+        i += 2
+    return pairs, dangling
+
+
+def _brief(d: Datum, text: str, limit: int = 40) -> str:
+    s = text[d.start : d.end] if d.start >= 0 else repr(d)
+    s = " ".join(s.split())
+    return "`" + (s if len(s) <= limit else s[: limit - 1] + "…") + "`"
+
+
+UNEVALUATED_SLOTS = (":function",)
+
+
+def _make_slots(
+    pairs: list[tuple[Symbol, Datum]], text: str, diags: list[Diagnostic], evaluate: bool
+) -> list[Slot]:
+    slots: list[Slot] = []
+    for key, form in pairs:
+        if key.name in UNEVALUATED_SLOTS:
+            slots.append(Slot(key, form, None))
+            continue
+        if not evaluate:
+            slots.append(Slot(key, form, form))
+            continue
+        value = static_eval(form)
+        if isinstance(value, NotStatic):
+            diags.append(_not_static_diag(key, value, text))
+            slots.append(Slot(key, form, None))
+        else:
+            slots.append(Slot(key, form, value))
+    return slots
+
+
+# Slots whose value only matters to the library at run time: not reading them statically
+# does not stop the tool from being compiled, so it is worth an info, not a warning.
+_RUNTIME_ONLY = (":category", ":confirm", ":include", ":async", ":tags")
+
+
+def _not_static_diag(key: Symbol, ns: NotStatic, text: str) -> Diagnostic:
+    where = ns.datum
+    if key.name in _RUNTIME_ONLY:
+        return Diagnostic(
+            "PS103",
+            "info",
+            f"{key.name} needs evaluation ({ns.reason}): its value is not known statically",
+            where.start,
+            where.end,
+        )
+    return Diagnostic(
+        "PS101",
+        "warning",
+        f"cannot read {key.name} statically: {ns.reason} needs evaluation; this tool is skipped",
+        where.start,
+        where.end,
+    )
+
+
+def _call_form(d: List, head: str, dialect: str, text: str, diags: list[Diagnostic]) -> ToolForm:
+    pairs, dangling = _pairs(d.items[1:], text, diags)
+    slots = _make_slots(pairs, text, diags, evaluate=True)
+    return ToolForm(head, dialect, d.start, d.end, slots, text, dangling)
+
+
+def _apply_form(d: List, target: str, text: str, diags: list[Diagnostic]) -> ToolForm | None:
+    """``(apply #'gptel-make-tool [:k v ...] SPEC)``: the last argument is a list of further args."""
+    args = d.items[2:]
+    spread = static_eval(args[-1])
+    if isinstance(spread, NotStatic):
+        if isinstance(args[-1], Symbol):
+            # (apply #'gptel-make-tool spec) inside a loop over specs: the specs themselves
+            # are found where they are written.
+            return None
+        diags.append(
+            Diagnostic(
+                "PS101",
+                "warning",
+                f"cannot read the arguments of apply statically: {spread.reason} needs evaluation; "
+                "this tool is skipped",
+                spread.datum.start,
+                spread.datum.end,
+            )
+        )
+        return None
+    items: list[Datum] = list(args[:-1])
+    if isinstance(spread, List) and spread.tail is None:
+        items.extend(spread.items)
+    elif not is_nil(spread):
+        return None
+    # Leading explicit args are source forms (evaluate them); the spread list is already a value.
+    n_explicit = len(args) - 1
+    pairs, dangling = _pairs(items, text, diags)
+    slots: list[Slot] = []
+    pos = 0
+    for key, form in pairs:
+        explicit = pos + 1 < n_explicit
+        pos += 2
+        slots.extend(_make_slots([(key, form)], text, diags, evaluate=explicit))
+    return ToolForm(f"apply {target}", TOOL_HEADS[target], d.start, d.end, slots, text, dangling)
+
+
+def _spec_form(
+    d: List, dialect: str, text: str, diags: list[Diagnostic], *, evaluate: bool
+) -> ToolForm | None:
+    """A spec plist handed to ``apply``: quoted data (``evaluate`` False) or a ``(list ...)`` call."""
+    items = d.items[1:] if evaluate else d.items
+    pairs, dangling = _pairs(items, text, diags)
+    slots = _make_slots(pairs, text, diags, evaluate=evaluate)
+    return ToolForm("spec", dialect, d.start, d.end, slots, text, dangling)
+
+
+def _deftool_form(d: List, text: str, diags: list[Diagnostic]) -> ToolForm | None:
+    """``(llm-tool-collection-deftool NAME (SPECS...) (ARGS...) "DESCRIPTION" BODY...)``.
+
+    The macro builds the quoted spec ``(:name N :description D ,@SPECS :args ARG-SPECS
+    :function llm-tc/NAME)``, where each arg ``(sym "doc" . rest)`` becomes
+    ``(:name "sym" :description "doc" [:optional t] . rest)``, ``&optional`` marking the
+    rest optional, and N defaults to NAME with dashes turned into underscores.
+    """
+    items = d.items
+    if len(items) < 5 or not isinstance(items[1], Symbol):
+        return None
+    name_sym, specs, args, desc = items[1], items[2], items[3], items[4]
+    if not (isinstance(specs, List) or is_nil(specs)) or not (
+        isinstance(args, List) or is_nil(args)
+    ):
+        return None
+    spec_items = list(specs.items) if isinstance(specs, List) else []
+    pairs, dangling = _pairs(spec_items, text, diags)
+    out: list[tuple[Symbol, Datum]] = []
+    if not any(k.name == ":name" for k, _ in pairs):
+        name = String(name_sym.name.replace("-", "_"), name_sym.start, name_sym.end)
+        out.append((Symbol(":name", name_sym.start, name_sym.end), name))
+    out.append((Symbol(":description", desc.start, desc.end), desc))
+    out.extend(pairs)
+    arg_specs: list[Datum] = []
+    optional = False
+    for a in args.items if isinstance(args, List) else []:
+        if isinstance(a, Symbol) and a.name == "&optional":
+            optional = True
+            continue
+        if not (isinstance(a, List) and a.tail is None and len(a.items) >= 2):
+            return None
+        asym, adoc, rest = a.items[0], a.items[1], a.items[2:]
+        if not isinstance(asym, Symbol):
+            return None
+        aname = String(asym.name.replace("-", "_"), asym.start, asym.end)
+        plist: list[Datum] = [Symbol(":name", asym.start, asym.end), aname]
+        plist += [Symbol(":description", adoc.start, adoc.end), adoc]
+        if optional:
+            plist += [Symbol(":optional", a.start, a.start), Symbol("t", a.start, a.start)]
+        plist += rest
+        arg_specs.append(List(plist, a.start, a.end))
+    args_value: Datum = (
+        List(arg_specs, args.start, args.end) if arg_specs else Symbol("nil", args.start, args.end)
+    )
+    out.append((Symbol(":args", args.start, args.end), args_value))
+    fn = Symbol("llm-tc/" + name_sym.name, name_sym.start, name_sym.end)
+    out.append((Symbol(":function", name_sym.start, name_sym.end), fn))
+    slots = [Slot(k, v, None if k.name == ":function" else v) for k, v in out]
+    return ToolForm(DEFTOOL_HEAD, "gptel", d.start, d.end, slots, text, dangling)
+
+
+# --------------------------------------------------------------------------------------
+# The static evaluator
+
+_SELF_EVALUATING = (String, Integer, Float, Vector)
+
+
+def static_eval(form: Datum) -> Datum | NotStatic:
+    """The value Emacs would compute for ``form``, if it can be known without running code.
+
+    Iterative (forms may nest arbitrarily deep). Values built here (by ``list``,
+    ``concat``...) carry the span of the form that built them.
+    """
+    # Work items: ("eval", form) pushes a result; ("call", form, fn, n) pops n results.
+    results: list[Datum | NotStatic] = []
+    work: list[tuple] = [("eval", form)]
+    while work:
+        item = work.pop()
+        if item[0] == "eval":
+            f = item[1]
+            if isinstance(f, _SELF_EVALUATING):
+                results.append(f)
+            elif isinstance(f, Symbol):
+                if f.name in ("nil", "t") or f.name.startswith(":"):
+                    results.append(f)
+                else:
+                    results.append(NotStatic(f"the variable `{f.name}'", f))
+            elif isinstance(f, List):
+                head = _head_name(f)
+                if head is None:
+                    results.append(NotStatic("a form that is not a function call", f))
+                elif head == "quote" and len(f.items) == 2:
+                    results.append(f.items[1])
+                elif head == "function" and len(f.items) == 2:
+                    results.append(
+                        f.items[1] if isinstance(f.items[1], Symbol) else NotStatic("a closure", f)
+                    )
+                elif head == "\\`" and len(f.items) == 2:
+                    results.append(_backquote(f.items[1]))
+                elif head in _FUNCTIONS:
+                    args = f.items[1:]
+                    work.append(("call", f, head, len(args)))
+                    work.extend(("eval", a) for a in reversed(args))
+                else:
+                    results.append(NotStatic(f"a call of `{head}'", f))
+            else:  # pragma: no cover - every datum kind is handled above
+                results.append(NotStatic("an unknown form", f))
+        else:
+            _, f, head, n = item
+            args = results[len(results) - n :] if n else []
+            del results[len(results) - n :]
+            bad = next((a for a in args if isinstance(a, NotStatic)), None)
+            results.append(bad if bad is not None else _FUNCTIONS[head](f, args))
+    return results[0]
+
+
+def _backquote(template: Datum) -> Datum | NotStatic:
+    """Evaluate a backquote template: unquoted parts must themselves be static."""
+    # Post-order rebuild with an explicit stack of (node, children-done) frames.
+    out: list[Datum | NotStatic | tuple[str, Datum | NotStatic]] = []
+    work: list[tuple[str, Datum, int]] = [("visit", template, 0)]
+    while work:
+        op, node, n = work.pop()
+        if op == "visit":
+            head = _head_name(node)
+            if head == "\\," and len(node.items) == 2:
+                out.append(static_eval(node.items[1]))
+            elif head == "\\,@" and len(node.items) == 2:
+                out.append(("splice", static_eval(node.items[1])))
+            elif head == "\\`":
+                out.append(NotStatic("a nested backquote", node))
+            elif isinstance(node, List):
+                kids = list(node.items)
+                work.append(("list", node, len(kids)))
+                if node.tail is not None:
+                    work.append(("tail", node.tail, 0))
+                work.extend(("visit", k, 0) for k in reversed(kids))
+            elif isinstance(node, Vector):
+                kids = list(node.items)
+                work.append(("vector", node, len(kids)))
+                work.extend(("visit", k, 0) for k in reversed(kids))
+            else:
+                out.append(node)
+        elif op == "tail":
+            # a dotted tail of a template is rare and shallow: evaluate it as its own template
+            out.append(("tail", _backquote(node)))
+        else:
+            has_tail = op == "list" and node.tail is not None
+            take = n + (1 if has_tail else 0)
+            parts = out[len(out) - take :] if take else []
+            del out[len(out) - take :]
+            tail_part = None
+            if has_tail:
+                # children are visited before the tail, so the tail's result comes last
+                tail_part = parts[-1]
+                parts = parts[:-1]
+            items: list[Datum] = []
+            bad: NotStatic | None = None
+            for p in parts:
+                if isinstance(p, tuple):
+                    v = p[1]
+                    if isinstance(v, NotStatic):
+                        bad = bad or v
+                    elif isinstance(v, List) and v.tail is None:
+                        items.extend(v.items)
+                    elif not is_nil(v):
+                        bad = bad or NotStatic("a ,@ splice of something that is not a list", node)
+                elif isinstance(p, NotStatic):
+                    bad = bad or p
+                else:
+                    items.append(p)
+            tail: Datum | None = None
+            if tail_part is not None:
+                tv = tail_part[1]
+                if isinstance(tv, NotStatic):
+                    bad = bad or tv
+                else:
+                    tail = tv
+            if bad is not None:
+                out.append(bad)
+            elif op == "vector":
+                out.append(Vector(items, node.start, node.end))
+            elif not items and tail is None:
+                out.append(Symbol("nil", node.start, node.end))
+            else:
+                out.append(List(items, node.start, node.end, tail=None if is_nil(tail) else tail))
+    result = out[0]
+    if isinstance(result, tuple):
+        return NotStatic("a ,@ splice at the top of a backquote", template)
+    return result
+
+
+# --- the functions the evaluator knows (all pure, on static values) ---------------------
+
+
+def _fn_list(f: List, args: list[Datum]) -> Datum:
+    if not args:
+        return Symbol("nil", f.start, f.end)
+    return List(list(args), f.start, f.end)
+
+
+def _fn_vector(f: List, args: list[Datum]) -> Datum:
+    return Vector(list(args), f.start, f.end)
+
+
+def _fn_cons(f: List, args: list[Datum]) -> Datum | NotStatic:
+    if len(args) != 2:
+        return NotStatic("`cons' with other than two arguments", f)
+    car, cdr = args
+    if is_nil(cdr):
+        return List([car], f.start, f.end)
+    if isinstance(cdr, List):
+        return List([car, *cdr.items], f.start, f.end, tail=cdr.tail)
+    return List([car], f.start, f.end, tail=cdr)
+
+
+def _fn_append(f: List, args: list[Datum]) -> Datum | NotStatic:
+    items: list[Datum] = []
+    tail: Datum | None = None
+    for i, a in enumerate(args):
+        last = i == len(args) - 1
+        if is_nil(a):
+            continue
+        if isinstance(a, (List, Vector)) and (not isinstance(a, List) or a.tail is None):
+            items.extend(a.items)
+        elif last:
+            tail = a
+        else:
+            return NotStatic("`append' of something that is not a list", f)
+    if not items:
+        return tail if tail is not None else Symbol("nil", f.start, f.end)
+    return List(items, f.start, f.end, tail=tail)
+
+
+def _fn_concat(f: List, args: list[Datum]) -> Datum | NotStatic:
+    parts: list[str] = []
+    for a in args:
+        if isinstance(a, String):
+            parts.append(a.value)
+        elif is_nil(a):
+            continue
+        else:
+            return NotStatic("`concat' of something that is not a string", f)
+    return String("".join(parts), f.start, f.end)
+
+
+def _princ(v: Datum) -> str | None:
+    if isinstance(v, String):
+        return v.value
+    if isinstance(v, Integer):
+        return str(v.value)
+    if isinstance(v, Symbol):
+        return v.name
+    return None
+
+
+def _fn_format(f: List, args: list[Datum]) -> Datum | NotStatic:
+    if not args or not isinstance(args[0], String):
+        return NotStatic("`format' without a literal format string", f)
+    fmt = args[0].value
+    rest = list(args[1:])
+    out: list[str] = []
+    i = 0
+    n = len(fmt)
+    while i < n:
+        c = fmt[i]
+        if c != "%":
+            j = fmt.find("%", i)
+            j = n if j < 0 else j
+            out.append(fmt[i:j])
+            i = j
+            continue
+        if i + 1 >= n:
+            return NotStatic("`format' string ending in %", f)
+        spec = fmt[i + 1]
+        i += 2
+        if spec == "%":
+            out.append("%")
+            continue
+        if not rest:
+            return NotStatic("`format' with too few arguments", f)
+        v = rest.pop(0)
+        if spec == "s":
+            s = _princ(v)
+            if s is None:
+                return NotStatic("`format' of a value other than a string, number or symbol", f)
+            out.append(s)
+        elif spec == "d" and isinstance(v, Integer):
+            out.append(str(v.value))
+        else:
+            return NotStatic(f"`format' directive %{spec}", f)
+    return String("".join(out), f.start, f.end)
+
+
+def _fn_string_join(f: List, args: list[Datum]) -> Datum | NotStatic:
+    if not args or len(args) > 2:
+        return NotStatic("`string-join' with unexpected arguments", f)
+    seq = args[0]
+    sep = args[1] if len(args) == 2 else Symbol("nil")
+    if is_nil(sep):
+        sep_s = ""
+    elif isinstance(sep, String):
+        sep_s = sep.value
+    else:
+        return NotStatic("`string-join' with a separator that is not a string", f)
+    items = [] if is_nil(seq) else list(seq.items) if isinstance(seq, (List, Vector)) else None
+    if items is None or not all(isinstance(x, String) for x in items):
+        return NotStatic("`string-join' of something that is not a list of strings", f)
+    return String(sep_s.join(x.value for x in items), f.start, f.end)  # type: ignore[attr-defined]
+
+
+def _fn_identity(f: List, args: list[Datum]) -> Datum | NotStatic:
+    if len(args) != 1:
+        return NotStatic(f"`{_head_name(f)}' with other than one argument", f)
+    return args[0]
+
+
+_FUNCTIONS = {
+    "list": _fn_list,
+    "vector": _fn_vector,
+    "cons": _fn_cons,
+    "append": _fn_append,
+    "concat": _fn_concat,
+    "format": _fn_format,
+    "string-join": _fn_string_join,
+    "purecopy": _fn_identity,
+    "identity": _fn_identity,
+}
