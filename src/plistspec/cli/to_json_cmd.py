@@ -1,11 +1,102 @@
-"""``plistspec to-json``."""
+"""``plistspec to-json``: Emacs Lisp tool definitions → the IR or provider JSON.
+
+Owns: the command's options and exit codes. All tools of all files go into one array,
+in source order; diagnostics go to standard error; with any error nothing is written.
+"""
 
 from __future__ import annotations
 
+import sys
+
 import click
+
+FORMATS = (
+    "ir",
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "vertex",
+    "bedrock",
+    "ollama",
+    "mcp",
+)
 
 
 @click.command("to-json")
-def to_json_cmd() -> None:
-    """(not yet built)"""
-    raise click.UsageError("to-json is not built yet")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="ir",
+    show_default=True,
+    help="ir (plistspec's JSON Schema IR) or the provider whose tools array to print.",
+)
+@click.option(
+    "-d",
+    "--dialect",
+    type=click.Choice(["gptel", "llm"]),
+    default=None,
+    help="Read every tool with this library's rules (default: each form's own: "
+    "gptel-make-tool → gptel, llm-make-tool → llm).",
+)
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    default=None,
+    metavar="OUT",
+    help="Write here (atomically) instead of stdout.",
+)
+@click.option(
+    "--stdin-filename", default=None, metavar="NAME", help="Name standard input (-) in messages."
+)
+@click.option(
+    "--diagnostics-format", type=click.Choice(["gnu", "json"]), default="gnu", show_default=True
+)
+def to_json_cmd(
+    files: tuple[str, ...],
+    fmt: str,
+    dialect: str | None,
+    out: str | None,
+    stdin_filename: str | None,
+    diagnostics_format: str,
+) -> None:
+    """Compile the tool definitions in FILE... (- for stdin) to JSON.
+
+    For a provider format the output is exactly the `tools` value gptel 0.9.9.5 sends
+    (for gptel-make-tool forms) or llm 0.31.1 sends (llm-make-tool forms).
+    """
+    from plistspec.api import read_tools, to_provider
+    from plistspec.cli._io import InputError, print_diagnostics, write_output
+
+    tools = []
+    diags = []
+    failed = False
+    for path in files:
+        from plistspec.cli._io import read_text
+
+        try:
+            name, text = read_text(path, stdin_name=stdin_filename)
+        except InputError as e:
+            click.echo(str(e), err=True)
+            failed = True
+            continue
+        found, more = read_tools(text, name, dialect)
+        tools.extend(found)
+        diags.extend(more)
+    if not failed and not any(d.is_error for d in diags):
+        value, more = to_provider(tools, fmt)
+        diags.extend(more)
+    print_diagnostics(diags, diagnostics_format)
+    if failed or any(d.is_error for d in diags):
+        sys.exit(1)
+    from plistspec.jsonout import dumps
+
+    try:
+        write_output(dumps(value), out)
+    except InputError as e:
+        click.echo(str(e), err=True)
+        sys.exit(1)

@@ -1,0 +1,162 @@
+"""The public library API: small, typed, stable; nothing here prints or exits.
+
+Owns: the functions editor tooling and scripts call. Each one is a composition of the
+pipeline's pure stages::
+
+    text --read_elisp--> datums --find_tools--> tool forms --lower--> IR --emit--> JSON
+    JSON --from_provider--> IR --to_elisp--> text        Python --from_python--> IR
+
+Every function returns its diagnostics as values (with 1-based line/column filled in
+when they come from text); heavy modules are imported only when a function needs them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from plistspec.diagnostics import Diagnostic, ReadError, locate
+from plistspec.ir import Tool
+
+__all__ = [
+    "ToolsResult",
+    "JsonResult",
+    "TextResult",
+    "read_elisp",
+    "read_tools",
+    "to_provider",
+    "to_json",
+    "from_provider",
+    "to_elisp",
+    "format_elisp",
+    "check",
+    "from_python",
+]
+
+
+class ToolsResult(NamedTuple):
+    """IR tools and the diagnostics met while producing them."""
+
+    tools: list[Tool]
+    diagnostics: list[Diagnostic]
+
+
+class JsonResult(NamedTuple):
+    """A JSON value (None when errors prevented it) and diagnostics."""
+
+    value: Any
+    diagnostics: list[Diagnostic]
+
+
+class TextResult(NamedTuple):
+    """Text (None when errors prevented it) and diagnostics."""
+
+    text: str | None
+    diagnostics: list[Diagnostic]
+
+
+def read_elisp(text: str) -> list[Any]:
+    """Every top-level datum of ``text``, as Emacs's ``read`` sees it.
+
+    Raises :class:`plistspec.diagnostics.ReadError` (with ``line``/``column``) on bad syntax.
+    """
+    from plistspec.elisp.reader import read_all
+
+    return read_all(text)
+
+
+def read_tools(text: str, path: str | None = None, dialect: str | None = None) -> ToolsResult:
+    """The tools defined in Emacs Lisp ``text``, in the IR.
+
+    ``dialect`` (``"gptel"`` or ``"llm"``) overrides each form's own library. A syntax
+    error gives no tools and one error diagnostic; a tool the library itself would refuse
+    is left out, with error diagnostics at the offending datum.
+    """
+    from plistspec.elisp.reader import read_all
+    from plistspec.extract import find_tools
+    from plistspec.lower import lower
+
+    try:
+        datums = read_all(text)
+    except ReadError as e:
+        return ToolsResult([], [e.diagnostic(path)])
+    forms, diags = find_tools(datums, text)
+    tools: list[Tool] = []
+    for form in forms:
+        tool, more = lower(form, dialect, path)
+        diags.extend(more)
+        if tool is not None:
+            tools.append(tool)
+    return ToolsResult(tools, locate(diags, text, path))
+
+
+def to_provider(tools: list[Tool], fmt: str) -> JsonResult:
+    """``tools`` as provider ``fmt`` receives them (``openai``, ``anthropic``, ``gemini``,
+    ``bedrock``, ``ollama``, ``openai-responses``, ``mcp``, ``vertex`` or ``ir``): for tools
+    read from Elisp, exactly what gptel / llm would send."""
+    from plistspec.providers import emit
+
+    value, diags = emit(tools, fmt)
+    return JsonResult(value, diags)
+
+
+def to_json(
+    text: str, fmt: str = "ir", path: str | None = None, dialect: str | None = None
+) -> JsonResult:
+    """Read Elisp ``text`` and emit its tools for ``fmt`` (the whole ``to-json`` job).
+
+    ``value`` is None when any error diagnostic was produced.
+    """
+    tools, diags = read_tools(text, path, dialect)
+    if any(d.is_error for d in diags):
+        return JsonResult(None, diags)
+    value, more = to_provider(tools, fmt)
+    diags = diags + list(more)
+    if any(d.is_error for d in more):
+        return JsonResult(None, diags)
+    return JsonResult(value, diags)
+
+
+def from_provider(value: Any, fmt: str | None = None) -> ToolsResult:
+    """Tools from any provider's tool JSON, an MCP ``tools/list`` or plistspec's IR.
+
+    The format is recognised unless ``fmt`` names it.
+    """
+    from plistspec.providers.detect import from_json
+
+    tools, diags = from_json(value, fmt) if fmt else from_json(value)
+    return ToolsResult(tools, diags)
+
+
+def to_elisp(tools: list[Tool], dialect: str = "gptel", file_name: str | None = None) -> TextResult:
+    """A whole ``.el`` file defining ``tools`` with ``gptel-make-tool`` or ``llm-make-tool``."""
+    from plistspec.emit_elisp import to_elisp as _to_elisp
+
+    text, diags = _to_elisp(tools, dialect, file_name=file_name)
+    return TextResult(text, diags)
+
+
+def format_elisp(text: str, path: str | None = None) -> TextResult:
+    """``text`` with every tool form in the canonical layout, everything else unchanged."""
+    from plistspec.fmt import format_text
+
+    out, diags = format_text(text, path)
+    return TextResult(out, locate(diags, text, path))
+
+
+def check(
+    text: str, path: str | None = None, target: str | None = None, dialect: str | None = None
+) -> list[Diagnostic]:
+    """Every diagnostic for Emacs Lisp ``text``: syntax, static reading, library failures,
+    spec lints and, with ``target``, what that provider would reject."""
+    from plistspec.check import check_text
+
+    return check_text(text, path, target=target, dialect=dialect)
+
+
+def from_python(target: str, **options: Any) -> ToolsResult:
+    """Tools from Python callables named by ``target`` (``module:function``, ``module:Class``,
+    ``module:obj.method``, ``module`` or ``path.py:function``). Imports the named module."""
+    from plistspec.pyfunc import from_python as _from_python
+
+    tools, diags = _from_python(target, **options)
+    return ToolsResult(tools, diags)
