@@ -64,7 +64,296 @@ CODES: dict[str, Code] = {
     ),
     # --- PS2xx: lower --------------------------------------------------------------
     # --- PS3xx: spec lints ---------------------------------------------------------
+    "PS301": Code(
+        "warning",
+        "unknown keyword",
+        "A key neither gptel nor llm knows, and not a JSON Schema keyword. gptel sends it "
+        "verbatim (a typo becomes a junk schema keyword), llm drops it at the arg level and "
+        "keeps it nested; the key you meant is missing either way. Example: "
+        '`:description: "Color name"` (write `:description "Color name"`).',
+    ),
+    "PS302": Code(
+        "info",
+        "slot ignored",
+        "A tool slot the library does not read: gptel ignores unknown slots, llm also drops "
+        "gptel's `:category`, `:confirm` and `:include`. Example: `:tags (files)` in a "
+        "`gptel-make-tool` form.",
+    ),
+    "PS303": Code(
+        "warning",
+        "`:required` flag on an argument is not read",
+        "Neither gptel nor llm reads `:required t` (or `:require t`) on an arg: every arg is "
+        "required unless it has `:optional t`; gptel even sends `\"required\": true` inside the "
+        "property schema, which is not JSON Schema. Example: `(:name \"q\" :type string "
+        ":required t)` (delete `:required t`; write `:optional t` for an optional arg).",
+    ),
+    "PS304": Code(
+        "error",
+        "tool without `:name`",
+        'The tool is sent with `"name": {}` and no provider accepts it. Example: '
+        '`(gptel-make-tool :function #\'f :description "...")` (add `:name "f"`).',
+    ),
+    "PS305": Code(
+        "error",
+        "tool without `:description`",
+        'gptel and llm send `"description": {}` for a missing description; Bedrock requires '
+        "a non-empty string and the others expect one. Example: add `:description \"What the "
+        'tool does\"`.',
+    ),
+    "PS306": Code(
+        "warning",
+        "empty description",
+        'An empty `:description ""` tells the model nothing, and Bedrock rejects it. '
+        "Example: `:description \"\"`.",
+    ),
+    "PS307": Code(
+        "error",
+        "tool name providers reject",
+        "OpenAI, Anthropic and Bedrock accept tool names matching `^[a-zA-Z0-9_-]{1,64}$` "
+        '(no spaces, dots or colons). Example: `:name "get weather"` (write `"get_weather"`).',
+    ),
+    "PS308": Code(
+        "error",
+        "tool `:name` or `:description` is not a string",
+        "The value is sent as whatever JSON it is (a number, an array, `{}`), which providers "
+        'reject. Example: `:name 42` (write `:name "tool_42"`).',
+    ),
+    "PS309": Code(
+        "error",
+        "argument without `:name`",
+        'gptel sends it as the property `":"` (not required), llm as `"nil"` (required). '
+        "Example: `'(:type string :description \"city\")` (add `:name \"city\"`).",
+    ),
+    "PS310": Code(
+        "error",
+        "argument `:name` is not a non-empty string",
+        'An empty name becomes the property `":"`; a keyword (`:loc`) makes gptel fail and '
+        'llm send `":loc"`; a symbol or number makes gptel fail. Example: `:name :loc` '
+        '(write `:name "loc"`).',
+    ),
+    "PS311": Code(
+        "error",
+        "duplicate argument name",
+        "Two args with the same name: gptel keeps the first one's schema, llm the later one's "
+        "(in the first one's position), and `required` lists the name twice. Example: two "
+        'args both named `"path"`.',
+    ),
+    "PS312": Code(
+        "warning",
+        "duplicate key",
+        "A key repeated in one plist: both libraries use the first occurrence. A second "
+        '`:name` or `:optional` in an arg is worse (error): gptel sends it as `"name"` / '
+        '`"optional"`. Example: `(:type string :description "a" :description "b")`.',
+    ),
+    "PS313": Code(
+        "error",
+        "missing `:type`",
+        'gptel sends no `type`, llm sends `"type": "nil"`; nested schemas without a type are '
+        "rejected by Gemini 3 (warning there). Example: `(:name \"q\" :description \"query\")` "
+        "(add `:type string`).",
+    ),
+    "PS314": Code(
+        "error",
+        "`:type` is not a JSON Schema type",
+        "Types are `string number integer boolean array object null`; anything else is sent "
+        'verbatim and rejected or misread (`"Object"` also misses gptel\'s object additions). '
+        "Example: `:type float` (write `:type number`).",
+    ),
+    "PS315": Code(
+        "warning",
+        "`:type` written as a string",
+        'gptel accepts `:type "string"`, but llm signals `wrong-type-argument symbolp` at '
+        'request time. Example: `:type "string"` (write `:type string`).',
+    ),
+    "PS316": Code(
+        "error",
+        "quoted symbol inside quoted data",
+        "Inside `'( ... )` a further `'string` reads as the list `(quote string)`, which both "
+        "libraries fail to send (gptel #1059). Example: `'(:name \"x\" :type 'string)` "
+        "(write `:type string`).",
+    ),
+    "PS317": Code(
+        "error",
+        "`:enum` is not a vector of strings",
+        "A list (`(\"a\" \"b\")`) or symbols (`[a b]`) in `:enum` fail to serialize in both "
+        'libraries. Example: `:enum ("celsius" "fahrenheit")` (write `["celsius" "fahrenheit"]`).',
+    ),
+    "PS318": Code(
+        "warning",
+        "array without `:items`",
+        "Gemini and OpenAI reject an array schema without `items`. Example: `:type array` "
+        "(add `:items (:type string)`).",
+    ),
+    "PS319": Code(
+        "warning",
+        "`:properties` on a non-object",
+        "`:properties` only means something when `:type` is `object`; Gemini rejects it on "
+        "other types. Example: `(:type string :properties (...))`.",
+    ),
+    "PS320": Code(
+        "error",
+        "`:required` names a property that does not exist",
+        "Every name in an object's `:required` must be a key of its `:properties`. Example: "
+        '`:properties (:r (:type number)) :required ["red"]`.',
+    ),
+    "PS321": Code(
+        "error",
+        "`:required` is not a vector of strings",
+        'An object\'s `:required` must be a vector of property names: `nil` is sent as `{}`, a '
+        'list fails to serialize. Example: `:required ("r" "g")` (write `["r" "g"]`).',
+    ),
+    "PS322": Code(
+        "warning",
+        "`:optional` inside a nested schema",
+        "`:optional` is read only on top-level args; inside `:properties` or `:items` it is "
+        "sent as an `optional` keyword that means nothing. List the required properties in "
+        "the enclosing object's `:required` instead. Example: `:properties (:x (:type string "
+        ":optional t))`.",
+    ),
+    "PS323": Code(
+        "warning",
+        "`:optional` with a value other than t",
+        "Any non-nil value makes the arg optional, `:json-false` and `\"no\"` included; a "
+        "dangling `:optional` without a value reads as nil (required). Example: "
+        "`:optional :json-false` (write `:optional t`, or omit it).",
+    ),
+    "PS324": Code(
+        "warning",
+        "object arg's `:additionalProperties` overwritten by gptel",
+        "For OpenAI, OpenAI Responses, Ollama and Bedrock gptel sets a top-level object arg's "
+        "`additionalProperties` to false whatever you wrote; Gemini drops it. Example: "
+        "`(:name \"opts\" :type object :additionalProperties t)`.",
+    ),
+    "PS325": Code(
+        "warning",
+        "nil where JSON null, false or [] is meant",
+        "nil serializes as `{}` in gptel (and as null in llm's nested schemas): "
+        "`:default nil` sends `{}`, `:additionalProperties nil` allows anything. Write "
+        "`:null`, `:json-false` or `[]`. Example: `:default nil`.",
+    ),
+    "PS326": Code(
+        "warning",
+        "key llm drops",
+        "llm keeps only `type`, `description`, `enum`, `items` and `properties` of a "
+        "top-level arg and silently drops the rest (`:required`, `:format`, `:default`, "
+        "`:minimum`, `:anyOf`...). Example: `(:name \"d\" :type string :format \"date\")` in "
+        "`llm-make-tool`.",
+    ),
+    "PS327": Code(
+        "warning",
+        "llm turns a nested symbol into a string",
+        'Inside `:items`/`:properties` llm sends `:null` as the string `":null"` and other '
+        'symbols as their names. Example: `:default :null` nested (llm sends `":null"`).',
+    ),
+    "PS328": Code(
+        "warning",
+        "property named `additionalProperties`",
+        "gptel's Gemini filter deletes every `:additionalProperties` pair it reaches, so a "
+        "property with that name disappears on Gemini. Example: `:properties "
+        "(:additionalProperties (:type string))`.",
+    ),
+    "PS329": Code(
+        "error",
+        "`:args` is not a list of arg plists",
+        "`:args` is a list of plists: a vector makes gptel send `properties {}` with a "
+        "non-empty `required` (llm fails); a single plist makes gptel fail and llm send "
+        "garbage. Example: `:args '(:name \"q\" :type string)` (write `:args '((:name \"q\" "
+        ":type string))`).",
+    ),
+    "PS330": Code(
+        "error",
+        "`:anyOf`/`:allOf`/`:oneOf` written as a list",
+        "These take a vector of schemas; a list fails to serialize (and gptel's Gemini path "
+        "fails earlier). Example: `:anyOf ((:type string) (:type null))` (write `[(:type "
+        "string) (:type null)]`).",
+    ),
+    "PS331": Code(
+        "warning",
+        "tool without `:function`",
+        "The tool can be offered to the model but nothing runs when it is called. Example: "
+        "add `:function #'my-tool`.",
+    ),
+    "PS332": Code(
+        "error",
+        "internal error while checking a form",
+        "plistspec failed on this form (a bug: please report it with the form). The other "
+        "forms are still checked.",
+    ),
     # --- PS4xx: provider lints -----------------------------------------------------
+    "PS401": Code(
+        "error",
+        "tool name the target rejects",
+        "OpenAI, Anthropic, Bedrock: `^[a-zA-Z0-9_-]{1,64}$`; Gemini: a letter or `_`, then "
+        "`[A-Za-z0-9_.:-]`, at most 64; MCP (SHOULD): 1-128 of `[A-Za-z0-9_.-]`. Example: "
+        '`:name "9lives"` for Gemini.',
+    ),
+    "PS402": Code(
+        "error",
+        "description the target rejects",
+        'Bedrock requires a non-empty string description; Ollama cannot decode `{}` (a '
+        "missing description). Example: `:description \"\"` with `--target bedrock`.",
+    ),
+    "PS403": Code(
+        "error",
+        "keyword the target rejects",
+        "The JSON gptel/llm sends holds a schema keyword the provider answers with HTTP 400: "
+        "Gemini `parameters` accepts only its OpenAPI subset (no `const`, `oneOf`, `allOf`, "
+        "`$ref`, `additionalProperties`, `$schema`...); OpenAI strict rejects `default`, "
+        "`allOf`, `oneOf`, `not`. Example: `:const \"x\"` with `--target gemini`.",
+    ),
+    "PS404": Code(
+        "warning",
+        "keyword the target ignores",
+        "The provider drops or does not honour the keyword (Ollama keeps only `type`, "
+        "`description`, `enum`, `items`, `properties`, `required`, `anyOf`, `$defs`; Gemini "
+        "may reject `default` and most `format`s). Example: `:minimum 0` with `--target ollama`.",
+    ),
+    "PS405": Code(
+        "error",
+        "value the target rejects",
+        'Gemini `parameters` rejects type arrays (`["string" "null"]`) and non-string enum '
+        "values; OpenAI strict rejects free-form objects (`additionalProperties` true or a "
+        "schema). Example: `:type [\"string\" \"null\"]` with `--target gemini`.",
+    ),
+    "PS406": Code(
+        "error",
+        "object not closed for OpenAI strict",
+        "Strict mode needs `additionalProperties: false` on every object; gptel adds it only "
+        "to the root and to top-level object args, llm never. Example: an object inside "
+        "`:items` without `:additionalProperties :json-false`.",
+    ),
+    "PS407": Code(
+        "error",
+        "optional property under OpenAI strict",
+        "Strict mode needs every property in `required` (optional is written as a union with "
+        'null). Example: `:optional t` with `--target openai-strict` (write `:type ["string" '
+        '"null"]` and drop `:optional`).',
+    ),
+    "PS408": Code(
+        "warning",
+        "optional arg on the OpenAI Responses API",
+        "gptel and llm omit `strict`, so the Responses API normalises the schema to strict "
+        "when it can: optional args become required and the model invents placeholder values "
+        "(`\"\"`, `0`). Example: `:optional t` with llm's `llm-openai`.",
+    ),
+    "PS409": Code(
+        "warning",
+        "property name the target rejects",
+        "Gemini `parameters` restricts property names to `^[A-Za-z_][A-Za-z0-9_]{0,63}$`. "
+        'Example: `:name "file-path"` with `--target gemini`.',
+    ),
+    "PS410": Code(
+        "warning",
+        "schema node without a type",
+        "Gemini 3 answers MALFORMED_FUNCTION_CALL for a node without `type`. Example: "
+        "`:properties (:x (:description \"anything\"))` with `--target gemini`.",
+    ),
+    "PS411": Code(
+        "error",
+        "array without `items` the target rejects",
+        "Gemini and OpenAI answer HTTP 400 for an array schema without `items`. Example: "
+        "`:type array` with `--target openai`.",
+    ),
     # --- PS5xx: JSON input / Elisp output ------------------------------------------
     # --- PS6xx: Python -------------------------------------------------------------
     # --- PS9xx: command line -------------------------------------------------------

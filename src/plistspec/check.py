@@ -1,0 +1,174 @@
+"""``check``: every diagnostic for one Emacs Lisp text, located for an editor.
+
+Owns: the checking pipeline read → extract → lower → lint, and how its diagnostics are
+merged: syntax errors (with recovery, so one bad form does not hide the others), static
+reading (PS1xx), what gptel/llm would refuse (PS2xx, from :mod:`plistspec.lower`), spec
+lints (PS3xx) and, with ``target``, provider lints (PS4xx). A lint finding at exactly the
+span of a lower() error is not repeated; its suggested fix is given to that error instead.
+
+Decisions: PS101 ("cannot be read statically") is reported as *info* here: the file is
+not wrong, plistspec just cannot see into it. Nothing in the text is ever evaluated, and
+an exception inside one form's checks becomes a PS332 diagnostic at that form.
+"""
+
+from __future__ import annotations
+
+from plistspec.diagnostics import Diagnostic, ReadError, locate
+
+__all__ = ["check_text", "read_recovering", "TARGETS"]
+
+TARGETS = (
+    "openai",
+    "openai-strict",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "bedrock",
+    "ollama",
+    "mcp",
+)
+
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+def read_recovering(text: str) -> tuple[list, list[Diagnostic]]:
+    """All top-level datums that can be read, and one error per unreadable stretch.
+
+    After a syntax error, reading resumes at the next line that starts with ``(`` (the
+    usual start of a top-level form).
+    """
+    from plistspec.elisp.reader import read_all, read_one
+
+    try:
+        return read_all(text), []
+    except ReadError as first_error:
+        if first_error.pos < 0:  # pragma: no cover - defensive
+            return [], [first_error.diagnostic()]
+    datums: list = []
+    diags: list[Diagnostic] = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        try:
+            d, end = read_one(text, pos)
+        except ReadError as e:
+            diags.append(e.diagnostic())
+            resume = text.find("\n(", max(e.pos, pos) + 0)
+            while resume >= 0 and resume + 1 <= max(e.pos, pos):
+                resume = text.find("\n(", resume + 1)
+            if resume < 0:
+                break
+            pos = resume + 1
+            continue
+        if d is None:
+            break
+        datums.append(d)
+        pos = end
+    return datums, diags
+
+
+def check_text(
+    text: str,
+    path: str | None = None,
+    target: str | None = None,
+    dialect: str | None = None,
+) -> list[Diagnostic]:
+    """Every diagnostic for Emacs Lisp ``text`` (sorted by position, lines/columns filled).
+
+    ``path`` names the text in the diagnostics; ``target`` (one of :data:`TARGETS`) adds
+    what that provider would reject in the JSON gptel/llm send it; ``dialect`` (``gptel``
+    or ``llm``) overrides each form's own library. Never raises on any input text.
+    """
+    if target is not None and target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
+    if dialect is not None and dialect not in ("gptel", "llm"):
+        raise ValueError(f"unknown dialect {dialect!r}; expected gptel or llm")
+    diags: list[Diagnostic] = []
+    try:
+        datums, read_diags = read_recovering(text)
+    except Exception as e:  # noqa: BLE001 - a reader bug must not hide the report
+        return locate([_internal(e, 0, min(1, len(text)), "reading")], text, path)
+    diags.extend(read_diags)
+    try:
+        from plistspec.extract import find_tools
+
+        forms, found = find_tools(datums, text)
+    except Exception as e:  # noqa: BLE001
+        diags.append(_internal(e, 0, min(1, len(text)), "finding tool forms"))
+        return _finish(diags, text, path)
+    for d in found:
+        if d.code == "PS101" and d.severity == "warning":
+            d.severity = "info"
+    diags.extend(found)
+    for form in forms:
+        diags.extend(_check_form(form, path, target, dialect))
+    return _finish(diags, text, path)
+
+
+def _check_form(
+    form, path: str | None, target: str | None, dialect: str | None
+) -> list[Diagnostic]:
+    from plistspec.lint import lint
+
+    lowered: list[Diagnostic] = []
+    tool = None
+    try:
+        from plistspec.lower import lower
+    except ImportError:  # lower() not available: the lints still run
+        lower = None  # type: ignore[assignment]
+    if lower is not None:
+        try:
+            tool, lowered = lower(form, dialect, path)
+            lowered = list(lowered)
+        except Exception as e:  # noqa: BLE001
+            lowered = [_internal(e, form.start, form.end, "lowering")]
+            tool = None
+    try:
+        mine = lint(form, tool, target, dialect=dialect)
+    except Exception as e:  # noqa: BLE001
+        mine = [_internal(e, form.start, form.end, "linting")]
+    return _merge(lowered, mine)
+
+
+def _merge(lowered: list[Diagnostic], mine: list[Diagnostic]) -> list[Diagnostic]:
+    """lower()'s diagnostics plus the lints that do not repeat one of them."""
+    by_span: dict[tuple[int, int], Diagnostic] = {}
+    for d in lowered:
+        if d.severity == "error":
+            by_span.setdefault((d.start, d.end), d)
+    out = list(lowered)
+    for d in mine:
+        same = by_span.get((d.start, d.end))
+        if same is not None and d.severity != "info":
+            if same.fix is None and d.fix is not None:
+                same.fix = d.fix
+            continue
+        out.append(d)
+    return out
+
+
+def _internal(e: Exception, start: int, end: int, stage: str) -> Diagnostic:
+    return Diagnostic(
+        "PS332",
+        "error",
+        f"internal error while {stage} this form ({type(e).__name__}: {e}); please report it",
+        start,
+        end,
+    )
+
+
+def _finish(diags: list[Diagnostic], text: str, path: str | None) -> list[Diagnostic]:
+    seen: set[tuple] = set()
+    out: list[Diagnostic] = []
+    for d in diags:
+        key = (d.code, d.start, d.end, d.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    out.sort(
+        key=lambda d: (d.start if d.start >= 0 else -1, _SEVERITY_ORDER.get(d.severity, 3), d.code)
+    )
+    for d in out:
+        d.path = None if d.path is None else d.path
+    return locate(out, text, path)

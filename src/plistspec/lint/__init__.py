@@ -1,0 +1,65 @@
+"""Lints: what a tool spec gets wrong beyond what gptel/llm refuse outright.
+
+Owns: the entry point :func:`lint`, which runs the spec lints (PS3xx,
+:mod:`plistspec.lint.spec`) on one tool form and, with a ``target``, the provider lints
+(PS4xx, :mod:`plistspec.lint.targets`) on the JSON gptel/llm would send that provider.
+Diagnostics carry character offsets into the form's text (no lines yet: the caller
+locates them) and point at the exact datum responsible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+from plistspec.extract import ToolForm
+
+__all__ = ["lint", "TARGETS"]
+
+TARGETS = (
+    "openai",
+    "openai-strict",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "bedrock",
+    "ollama",
+    "mcp",
+)
+
+
+def lint(
+    form: ToolForm,
+    tool: Any = None,
+    target: str | None = None,
+    *,
+    dialect: str | None = None,
+) -> list[Diagnostic]:
+    """Spec lints of ``form`` and, with ``target``, provider lints.
+
+    ``tool`` is the IR of the form as :func:`plistspec.lower.lower` built it (None when it
+    could not be built: the provider lints then work from the form alone). ``dialect``
+    overrides the form's own library (``gptel`` or ``llm``).
+    """
+    from plistspec.lint.spec import lint_spec
+
+    dialect = dialect or form.dialect
+    diags = lint_spec(form, dialect)
+    if target is not None:
+        from plistspec.lint.targets import lint_target
+
+        more = lint_target(form, tool, target, dialect)
+        # The provider lint says the same as a generic one, more precisely: keep one.
+        spans = {(d.start, d.end) for d in more}
+        replaced = {"PS307": "PS401", "PS318": "PS411"}
+        codes = {(d.start, d.end, d.code) for d in more}
+        diags = [
+            d
+            for d in diags
+            if not (d.code in replaced and (d.start, d.end, replaced[d.code]) in codes)
+            and not (d.code == "PS307" and (d.start, d.end) in spans)
+        ]
+        if target in ("ollama", "mcp", "gemini"):  # their own name rules replace PS307
+            diags = [d for d in diags if d.code != "PS307"]
+        diags.extend(more)
+    return diags
