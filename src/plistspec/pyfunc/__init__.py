@@ -1,0 +1,86 @@
+"""Python callables → IR tools whose ``:function`` calls back into Python.
+
+Owns the public entry points of the Python side:
+
+* :func:`schema_for` — ``(name, description, parameters)`` of one callable;
+* :func:`from_python` — IR tools (with the Elisp ``:function`` text in ``metadata``) for a
+  ``module:qualname`` target, plus diagnostics.
+
+The pieces: :mod:`.target` (import and resolve), :mod:`.build` (signature walk),
+:mod:`.schema` (annotation → schema), :mod:`.docs` (comments and docstrings),
+:mod:`.constraints` (``Annotated`` metadata), :mod:`.elisp_bridge` (the generated lambdas and
+the Elisp-facing form of a tool), :mod:`.errors`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+from plistspec.ir import Tool
+
+__all__ = ["from_python", "schema_for", "INJECTED", "PyFuncError"]
+
+INJECTED = "plistspec:injected"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PyFuncError":
+        from plistspec.pyfunc.errors import PyFuncError
+
+        return PyFuncError
+    raise AttributeError(name)
+
+
+def schema_for(
+    obj: Any,
+    name: str | None = None,
+    *,
+    strict_types: bool = False,
+    lenient_defaults: bool = False,
+    skip: Any = (),
+) -> tuple[str, str, dict[str, Any]]:
+    """``(name, description, parameters)`` of a function, class or method.
+
+    Raises :class:`plistspec.pyfunc.errors.PyFuncError` (with ``.code`` and a message naming
+    the function and parameter) for annotations that have no JSON form.
+    """
+    from plistspec.pyfunc.build import build
+
+    b = build(obj, name, strict_types=strict_types, lenient_defaults=lenient_defaults, skip=skip)
+    return b.name, b.description, b.parameters
+
+
+def from_python(
+    target: str | list[str],
+    *,
+    python: str | None = None,
+    async_: bool = False,
+    function: str | None = None,
+    dialect: str = "gptel",
+    cwd: str | None = None,
+    strict_types: bool = False,
+    lenient_defaults: bool = False,
+    skip: Any = (),
+) -> tuple[list[Tool], list[Diagnostic]]:
+    """IR tools for ``target`` (or several); never raises for a user mistake.
+
+    ``python`` is the interpreter the generated ``:function`` runs (default: this one),
+    ``async_`` writes the non-blocking ``make-process`` form, ``function`` writes
+    ``#'FUNCTION`` instead of a lambda, ``dialect`` is ``gptel`` or ``llm``, ``cwd`` is the
+    directory the module is imported from (default: the current one).
+    """
+    from plistspec.pyfunc.tools import tools_from_targets
+
+    targets = [target] if isinstance(target, str) else list(target)
+    return tools_from_targets(
+        targets,
+        python=python,
+        async_=async_,
+        function=function,
+        dialect=dialect,
+        cwd=cwd,
+        strict_types=strict_types,
+        lenient_defaults=lenient_defaults,
+        skip=skip,
+    )
