@@ -63,6 +63,31 @@ CODES: dict[str, Code] = {
         "computed at run time; the tool is still compiled. Example: `:confirm my-confirm-p`.",
     ),
     # --- PS2xx: lower --------------------------------------------------------------
+    "PS201": Code(
+        "error",
+        "gptel fails on this spec",
+        "gptel 0.9.9.5 itself signals an error for this tool, on every backend: building the "
+        "JSON (`:name` a symbol or number: `wrong-type-argument sequencep`) or serializing it "
+        "(`json-serialize`: a list where an array is meant, a symbol value, an odd-length plist, "
+        "an integer beyond 64 bits, a float infinity/NaN, raw bytes in a string). plistspec "
+        'prints no JSON for it. Example: `:enum ("a" "b")` fails with `wrong-type-argument '
+        'symbolp "a"`; write `:enum ["a" "b"]`.',
+    ),
+    "PS202": Code(
+        "error",
+        "llm fails on this spec",
+        "llm 0.31.1 itself signals an error when a provider builds the request with this tool, "
+        "so the whole request fails. Examples: `:type \"string\"` (llm takes the `symbol-name` "
+        "of `:type`: `wrong-type-argument symbolp`), `:args` written as a vector, `:enum (\"a\")`, "
+        "`:json-false` inside a top-level vector.",
+    ),
+    "PS203": Code(
+        "error",
+        "gptel fails on this spec for this backend",
+        "gptel 0.9.9.5 can send this tool to some backends but signals an error for the one "
+        "asked for. Example: `:anyOf ((:type \"string\"))` written as a list makes gptel's "
+        "Gemini filter signal `wrong-type-argument arrayp`; write `:anyOf [(:type string)]`.",
+    ),
     # --- PS3xx: spec lints ---------------------------------------------------------
     "PS301": Code(
         "warning",

@@ -29,7 +29,14 @@ strings; gptel sends ``{}`` for a missing description).
                  order, as ``{"key": ":function", "text": "#'identity", "column": 12}``
                  (text verbatim, column of its first character, 0-based), so an
                  emitter can write them back exactly.
-``source``       ``{"path", "line", "column", "end_line", "end_column"}`` of the form.
+``source``       ``{"path", "line", "column", "end_line", "end_column"}`` of the form
+                 (1-based lines and columns, as in diagnostics).
+``gptel_parameters``  gptel tools only, and only when the exact per-backend parameters
+                 cannot be derived from ``parameters`` (a Gemini removal exposing a
+                 later duplicate key, alist-shaped plists, a failure on some backends
+                 only): ``{family: {"parameters": JSON} | {"error": msg, "start", "end",
+                 "line", "column"}}`` for the families ``openai`` (openai,
+                 openai-responses, ollama, bedrock), ``anthropic`` and ``gemini``.
 ``title``, ``annotations``, ``output_schema``: MCP's, kept from JSON input.
 ``python``       ``{"target": "module:qualname", ...}`` for tools made by ``from-py``.
 """
@@ -70,6 +77,7 @@ Metadata = TypedDict(
         "include": Any,
         "slots": "list[Slot]",
         "source": SourceLocation,
+        "gptel_parameters": "dict[str, Any]",
         "title": str,
         "annotations": "dict[str, Any]",
         "output_schema": "dict[str, Any]",

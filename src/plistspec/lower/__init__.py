@@ -1,0 +1,248 @@
+"""Tool forms → IR tools, with gptel's or llm's exact rules.
+
+Owns: :func:`lower`, which reads a :class:`~plistspec.extract.ToolForm`'s slots the way
+the library does (first occurrence of a slot wins), replays the library's own
+conversion on a private copy of the values (:mod:`.gptel`, :mod:`.llm`), serializes
+with the library's ``json-serialize`` arguments (:mod:`.lispjson`) and builds the IR
+tool with its metadata. Where the library itself would fail on the spec (semantics.md
+§9), no tool is returned, only error diagnostics at the offending datum:
+
+* ``PS201`` gptel fails on this spec (every backend);
+* ``PS202`` llm fails on this spec;
+* per-backend gptel failures (e.g. ``:anyOf`` written as a list fails on Gemini first)
+  are stored in the tool's metadata and reported by the emitter as ``PS203``.
+
+Nothing else is reported here (lint-style findings belong to :mod:`plistspec.lint`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic, LineIndex
+from plistspec.elisp.datum import Datum, Symbol
+from plistspec.ir import Tool
+
+__all__ = ["lower", "GPTEL_ONLY_SLOTS"]
+
+#: slots gptel reads but never sends (a non-static value there is harmless)
+GPTEL_ONLY_SLOTS = (":function", ":async", ":category", ":confirm", ":include")
+
+_LINE_INDEX: list[Any] = [None, None]  # (text, LineIndex): one-entry cache
+
+
+def _line_index(text: str) -> LineIndex:
+    if _LINE_INDEX[0] is not text:
+        _LINE_INDEX[0] = text
+        _LINE_INDEX[1] = LineIndex(text)
+    return _LINE_INDEX[1]
+
+
+def _first_values(form: Any) -> tuple[dict[str, Any], bool]:
+    """First value of each slot; ``(values, static)`` where static is False when a slot
+    the library sends (:name/:description/:args) could not be evaluated statically."""
+    values: dict[str, Any] = {}
+    for s in form.slots:
+        values.setdefault(s.key.name, s)
+    dangling = getattr(form, "dangling", None)
+    if dangling is not None and dangling.name not in values:
+        values[dangling.name] = None  # a trailing key without a value reads as nil
+    static = True
+    for key in (":name", ":description", ":args"):
+        s = values.get(key)
+        if s is not None and s.value is None:
+            static = False
+    return values, static
+
+
+def _value(values: dict[str, Any], key: str) -> Datum:
+    s = values.get(key)
+    if s is None:
+        return Symbol("nil")
+    return s.value
+
+
+def _error(
+    code: str, lib: str, err: Any, fallback: tuple[int, int], path: str | None
+) -> Diagnostic:
+    from plistspec.lower.lisp import span_of
+
+    start, end = span_of(err.value)
+    if start < 0:
+        start, end = fallback
+    why = err.explain or "the value cannot be serialized"
+    return Diagnostic(
+        code, "error", f"{lib} fails on this spec: {why} ({err.lisp()})", start, end, path=path
+    )
+
+
+def _literal_json(d: Datum | None) -> Any:
+    from plistspec.lower.lisp import LispError, from_datum
+    from plistspec.lower.lispjson import GPTEL, serialize
+
+    if d is None:
+        return None
+    try:
+        return serialize(from_datum(d), GPTEL)
+    except LispError:
+        return None
+
+
+def _metadata(
+    form: Any, dialect: str, values: dict[str, Any], args_value: Any, path: str | None
+) -> dict[str, Any]:
+    from plistspec.elisp.datum import List, is_nil
+
+    text = form.text
+    idx = _line_index(text)
+    meta: dict[str, Any] = {"dialect": dialect, "head": form.head}
+    meta["args"] = (
+        "nil" if is_nil(args_value) else ("list" if isinstance(args_value, List) else "vector")
+    )
+    fn = values.get(":function")
+    meta["function"] = form.source(fn.form) if fn is not None and fn.form is not None else None
+    a = values.get(":async")
+    if a is not None and a.value is not None:
+        meta["async"] = not is_nil(a.value)
+    for key in ("category", "confirm", "include"):
+        s = values.get(":" + key)
+        if s is not None and s.value is not None:
+            j = _literal_json(s.value)
+            if j is not None:
+                meta[key] = j
+    slots = []
+    for s in form.slots:
+        if s.key.name in (":name", ":description", ":args"):
+            continue
+        start = s.form.start
+        column = idx.position(start)[1] - 1 if start >= 0 else 0
+        slots.append({"key": s.key.name, "text": form.source(s.form), "column": column})
+    meta["slots"] = slots
+    line, col = idx.position(form.start)
+    end_line, end_col = idx.position(form.end)
+    meta["source"] = {
+        "path": path,
+        "line": line,
+        "column": col,
+        "end_line": end_line,
+        "end_column": end_col,
+    }
+    return meta
+
+
+def lower(
+    form: Any, dialect: str | None = None, path: str | None = None
+) -> tuple[Tool | None, list[Diagnostic]]:
+    """The IR tool for ``form`` under ``dialect`` (default: the form's own), or None
+    with error diagnostics when the library would fail on it (see module doc)."""
+    from plistspec.lower.lisp import LispError, from_datum, span_of
+
+    dialect = dialect or form.dialect
+    values, static = _first_values(form)
+    if not static:
+        return None, []
+    name_d = _value(values, ":name")
+    desc_d = _value(values, ":description")
+    args_d = _value(values, ":args")
+    span = (form.start, form.end)
+    code, lib = ("PS201", "gptel") if dialect == "gptel" else ("PS202", "llm")
+    try:
+        if dialect == "gptel":
+            tool = _lower_gptel(from_datum(name_d), from_datum(desc_d), from_datum(args_d))
+        else:
+            tool = _lower_llm(from_datum(name_d), from_datum(desc_d), from_datum(args_d))
+    except LispError as err:
+        return None, [_error(code, lib, err, span, path)]
+    extra = tool["metadata"]
+    meta = _metadata(form, dialect, values, args_d, path)
+    over = extra.get("gptel_parameters")
+    if over:
+        idx = _line_index(form.text)
+        for family, rec in list(over.items()):
+            if isinstance(rec, LispError):
+                start, end = span_of(rec.value)
+                if start < 0:
+                    start, end = span
+                line, col = idx.position(start)
+                why = rec.explain or "the value cannot be serialized"
+                over[family] = {
+                    "error": f"gptel fails on this spec for {family}: {why} ({rec.lisp()})",
+                    "start": start,
+                    "end": end,
+                    "line": line,
+                    "column": col,
+                }
+        meta["gptel_parameters"] = over
+    tool["metadata"] = meta
+    return tool, []
+
+
+def _json(v: Any, flavor: Any) -> Any:
+    from plistspec.lower.lispjson import serialize
+
+    return serialize(v, flavor)
+
+
+def _lower_gptel(name: Any, desc: Any, args: Any) -> Tool:
+    from plistspec.lower import gptel as g
+    from plistspec.lower.lisp import LispError, deep_copy, is_nil
+    from plistspec.lower.lispjson import GPTEL
+    from plistspec.providers.gptel import derive_parameters
+
+    name_j = _json(name, GPTEL)
+    desc_j = _json(desc, GPTEL)
+    args = g.preprocess(args)
+    results: dict[str, tuple[bool, Any]] = {}
+    for family in g.FAMILIES:
+        try:
+            value = g.build_parameters(deep_copy(args), family)
+            results[family] = (True, _json(value, GPTEL))
+        except LispError as err:
+            results[family] = (False, err)
+    ok = [f for f in g.FAMILIES if results[f][0]]
+    if not ok:
+        raise results["generic"][1]
+    base = "generic" if results["generic"][0] else ok[0]
+    params = results[base][1]
+    if params.get("required") == []:
+        params = {k: v for k, v in params.items() if k != "required"}
+    args_kind = "nil" if is_nil(args) else "list"
+    probe = {"parameters": params, "metadata": {"args": args_kind}}
+    overrides: dict[str, Any] = {}
+    for family in ("openai", "anthropic", "gemini"):
+        good, value = results[family]
+        if not good:
+            overrides[family] = value  # a LispError; lower() turns it into a record
+        elif base != "generic" or not _same(derive_parameters(probe, family), value):
+            overrides[family] = {"parameters": value}
+    meta: dict[str, Any] = {"gptel_parameters": overrides} if overrides else {}
+    return {
+        "type": "function",
+        "name": name_j,
+        "description": desc_j,
+        "parameters": params,
+        "metadata": meta,
+    }
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Key order equal everywhere (``==`` on dicts ignores order)."""
+    import json
+
+    return json.dumps(a) == json.dumps(b)
+
+
+def _lower_llm(name: Any, desc: Any, args: Any) -> Tool:
+    from plistspec.lower import llm as l
+    from plistspec.lower.lispjson import LLM
+
+    name_j = _json(name, LLM)
+    desc_j = _json(desc, LLM)
+    params = _json(l.build_parameters(args), LLM)
+    return {
+        "type": "function",
+        "name": name_j,
+        "description": desc_j,
+        "parameters": params,
+        "metadata": {},
+    }

@@ -1,0 +1,92 @@
+"""IR tools → provider JSON: the registry of output formats and :func:`emit`.
+
+Owns: which formats exist (:data:`SUPPORTED_FORMATS`) and dispatching each tool to
+the shapes of its dialect (``metadata["dialect"]``): gptel tools get gptel 0.9.9.5's
+shapes (:mod:`.gptel`), llm tools llm 0.31.1's (:mod:`.llm`), tools without a dialect
+a plain envelope (:mod:`.plain`); ``mcp`` gives MCP entries (:mod:`.mcp`), ``ir`` the
+IR list itself.
+
+Gemini/Vertex put every tool in one wrapper. Its key is llm's ``function_declarations``
+when every tool is an llm tool, otherwise ``functionDeclarations`` (gptel's, and the
+Gemini API's own spelling); each declaration is still built by its own dialect. With
+zero tools the result is ``[]`` (Gemini/Vertex: the wrapper holding ``[]``).
+
+A gptel tool that gptel itself would refuse on this backend only (recorded by the
+lowerer in ``metadata["gptel_parameters"]``) gives a ``PS203`` error and no output.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+
+__all__ = ["emit", "SUPPORTED_FORMATS"]
+
+SUPPORTED_FORMATS = (
+    "ir",
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "vertex",
+    "bedrock",
+    "ollama",
+    "mcp",
+)
+
+
+def _diag(tool: dict[str, Any], rec: dict[str, Any], fmt: str) -> Diagnostic:
+    src = (tool.get("metadata") or {}).get("source") or {}
+    line = rec.get("line", 0)
+    col = rec.get("column", 0)
+    return Diagnostic(
+        "PS203",
+        "error",
+        rec["error"] + f" (backend {fmt})",
+        rec.get("start", -1),
+        rec.get("end", -1),
+        path=src.get("path"),
+        line=line,
+        column=col,
+        end_line=line,
+        end_column=col,
+    )
+
+
+def emit(tools: list[Any], fmt: str) -> tuple[Any, list[Diagnostic]]:
+    """The provider JSON for ``tools`` in format ``fmt`` (see :data:`SUPPORTED_FORMATS`)."""
+    from plistspec.providers import gptel, llm, mcp, plain
+
+    if fmt not in SUPPORTED_FORMATS:
+        raise ValueError(f"unknown format {fmt!r}")
+    if fmt == "ir":
+        return copy.deepcopy(list(tools)), []
+    if fmt == "mcp":
+        return [mcp.tool_entry(t) for t in tools], []
+    diags: list[Diagnostic] = []
+    entries: list[Any] = []
+    for tool in tools:
+        dialect = (tool.get("metadata") or {}).get("dialect")
+        if dialect == "gptel":
+            family = gptel.FAMILY_OF[fmt]
+            ok, params = gptel.parameters_for(tool, family)
+            if not ok:
+                rec = tool["metadata"]["gptel_parameters"][family]
+                diags.append(_diag(tool, rec, fmt))
+                continue
+            entries.append(gptel.tool_entry(tool, fmt, params))
+        elif dialect == "llm":
+            entries.append(llm.tool_entry(tool, fmt))
+        else:
+            entries.append(plain.tool_entry(tool, fmt))
+    if diags:
+        return None, diags
+    if fmt in ("gemini", "vertex"):
+        all_llm = bool(tools) and all(
+            (t.get("metadata") or {}).get("dialect") == "llm" for t in tools
+        )
+        key = "function_declarations" if all_llm else "functionDeclarations"
+        return [{key: entries}], diags
+    return entries, diags

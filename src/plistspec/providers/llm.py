@@ -1,0 +1,36 @@
+"""llm 0.31.1's per-provider tool shapes, made from IR tools of dialect ``llm``.
+
+Owns: the envelopes of semantics.md §7.4. llm builds one parameters object for every
+provider (the IR's ``parameters`` are exactly it), so only the wrapping differs:
+``openai`` = ``llm-openai-compatible`` (Chat Completions), ``openai-responses`` =
+``llm-openai`` (Responses, flat), ``anthropic`` = ``llm-claude``, ``gemini``/``vertex``
+= one ``function_declarations`` wrapper, ``ollama`` = Chat Completions shape.
+llm has no Bedrock provider: ``bedrock`` wraps llm's parameters in Bedrock's envelope.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+__all__ = ["tool_entry"]
+
+
+def tool_entry(tool: dict[str, Any], fmt: str) -> dict[str, Any]:
+    """One llm tool's entry for provider ``fmt`` (Gemini/Vertex: one declaration)."""
+    name, desc = tool.get("name"), tool.get("description")
+    params = copy.deepcopy(tool.get("parameters") or {"type": "object", "properties": {}})
+    if fmt in ("openai", "ollama"):
+        return {
+            "type": "function",
+            "function": {"name": name, "description": desc, "parameters": params},
+        }
+    if fmt == "openai-responses":
+        return {"type": "function", "name": name, "description": desc, "parameters": params}
+    if fmt == "anthropic":
+        return {"name": name, "description": desc, "input_schema": params}
+    if fmt in ("gemini", "vertex"):
+        return {"name": name, "description": desc, "parameters": params}
+    if fmt == "bedrock":
+        return {"toolSpec": {"name": name, "description": desc, "inputSchema": {"json": params}}}
+    raise ValueError(fmt)

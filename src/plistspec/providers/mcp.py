@@ -1,0 +1,33 @@
+"""MCP ``tools/list`` entries from IR tools.
+
+Owns: the MCP ``Tool`` shape ``{"name", "title"?, "description", "inputSchema",
+"outputSchema"?, "annotations"?}``. MCP has no gptel backend and no llm provider, so
+``inputSchema`` is the IR's ``parameters`` as they are (for Elisp tools: the schema the
+library builds, without gptel's per-backend additions; zero-arg:
+``{"type": "object", "properties": {}}``). ``title``, ``outputSchema`` and
+``annotations`` come from the metadata when a JSON input carried them.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+__all__ = ["tool_entry"]
+
+
+def tool_entry(tool: dict[str, Any]) -> dict[str, Any]:
+    meta = tool.get("metadata") or {}
+    out: dict[str, Any] = {"name": tool.get("name")}
+    if "title" in meta:
+        out["title"] = meta["title"]
+    if tool.get("description") is not None:
+        out["description"] = tool.get("description")
+    out["inputSchema"] = copy.deepcopy(
+        tool.get("parameters") or {"type": "object", "properties": {}}
+    )
+    if "output_schema" in meta:
+        out["outputSchema"] = copy.deepcopy(meta["output_schema"])
+    if "annotations" in meta:
+        out["annotations"] = copy.deepcopy(meta["annotations"])
+    return out
