@@ -380,6 +380,138 @@ CODES: dict[str, Code] = {
         "`:type array` with `--target openai`.",
     ),
     # --- PS5xx: JSON input / Elisp output ------------------------------------------
+    "PS500": Code(
+        "error",
+        "not tool JSON in a known format",
+        "`from-json` could not read the input as tools: invalid JSON, or a value that fits none of "
+        "the formats (or not the one `--from` names). The message lists what was expected and the "
+        'JSON pointer where the input stopped fitting. Example: `{"foo": 1}` or '
+        '`{"type":"function","function":{"name":3}}` (at /function/name: expected a string).',
+    ),
+    "PS501": Code(
+        "error",
+        "`$ref` points to nothing",
+        'A local `$ref` (`"#/$defs/Missing"`) names no part of the root schema, so it cannot be '
+        "written inline; the tool is left out. Example: `\"$ref\": \"#/$defs/Adress\"` with "
+        "`$defs` holding `Address`.",
+    ),
+    "PS502": Code(
+        "error",
+        "parameter schema is not an object schema",
+        "A tool's parameters must be `{\"type\": \"object\", \"properties\": {...}}`; "
+        "`properties` an object and `required` an array. Example: "
+        '`"parameters": {"type": "string"}`.',
+    ),
+    "PS503": Code(
+        "warning",
+        "tool key dropped",
+        "A key of the tool object that a gptel/llm tool has no place for (OpenAI `strict`, Anthropic "
+        "`cache_control`, MCP `icons`/`_meta`...). Example: "
+        '`{"type":"function","function":{..., "strict": true}}` (strict is dropped).',
+    ),
+    "PS504": Code(
+        "warning",
+        "tool without a description",
+        'The JSON tool has no `description`; the Elisp gets no `:description` and gptel/llm will '
+        'send `"description": {}`. Example: an MCP tool `{"name": "x", "inputSchema": {...}}`.',
+    ),
+    "PS505": Code(
+        "warning",
+        "root schema keyword dropped",
+        "A keyword at the root of the parameter schema other than `type`, `properties` and "
+        "`required` (`additionalProperties`, `$schema`, `anyOf`, `title`...): a gptel/llm spec "
+        "builds the root itself. `additionalProperties: false` is only an info: gptel adds it "
+        'back for the OpenAI family. Example: `"$schema": "http://json-schema.org/draft-07/schema#"`.',
+    ),
+    "PS506": Code(
+        "warning",
+        "unused definitions dropped",
+        "Referenced `$defs`/`definitions` are written inline where they are used; the ones no "
+        '`$ref` uses are dropped. Example: `"$defs": {"Unused": {...}}`.',
+    ),
+    "PS507": Code(
+        "warning",
+        "`required` names a missing property",
+        "Each arg is `:optional t` unless its name is in `required`; names in `required` that are "
+        'not properties have no arg to go with. Example: `"required": ["city", "cty"]`.',
+    ),
+    "PS508": Code(
+        "info",
+        "parameter schema without `type`",
+        'The root schema has no `"type"`; `"object"` is assumed (gptel/llm always send it). '
+        'Example: `"inputSchema": {"properties": {...}}`.',
+    ),
+    "PS509": Code(
+        "warning",
+        "external `$ref` kept as it is",
+        "A `$ref` to another document (or an `$id`/anchor) is never fetched; it is written as "
+        'the key `:$ref` and providers may reject it. Example: `"$ref": "https://x/schema.json"`.',
+    ),
+    "PS510": Code(
+        "error",
+        "recursive `$ref`",
+        "A schema that refers to itself cannot be written inline (a gptel/llm arg is a finite "
+        "plist); the message names the cycle. Example: "
+        '`"$defs": {"Node": {"properties": {"kids": {"items": {"$ref": "#/$defs/Node"}}}}}`.',
+    ),
+    "PS511": Code(
+        "warning",
+        "non-function tool skipped",
+        "A provider's built-in tool (OpenAI `web_search`, Anthropic `bash_20250124`, a Bedrock "
+        '`cachePoint`) has no parameter schema to write. Example: `{"type": "web_search"}`.',
+    ),
+    "PS512": Code(
+        "warning",
+        "no tools in the input",
+        'The JSON is a valid container but holds no tool. Example: `{"tools": []}`.',
+    ),
+    "PS513": Code(
+        "warning",
+        "duplicate JSON keys",
+        "An object repeats a key; JSON readers disagree on which one counts (plistspec keeps the "
+        'last, as most do). Example: `{"name": "a", "name": "b"}`.',
+    ),
+    "PS520": Code(
+        "warning",
+        "llm cannot carry this",
+        "`--dialect llm` writes only what llm 0.31.1 sends at the arg level (`type description "
+        "enum items properties`, `:type` a symbol); each other key, a type array or `anyOf` is "
+        'reported. Example: `"format": "date"` on an arg (dropped), `"type": ["string", "null"]` '
+        "(written as `string`).",
+    ),
+    "PS521": Code(
+        "warning",
+        "IR parameters not in tool shape",
+        "The IR's `parameters` are not `{type, properties, required}`: extra root keys, names in "
+        "`required` without a property, or not an object at all; what does not fit is dropped. "
+        'Example: an IR tool with `"parameters": {"type": "object", "$schema": "..."}`.',
+    ),
+    "PS522": Code(
+        "warning",
+        "`{}` inside llm `:items`/`:properties`",
+        "llm converts nested values itself and sends `nil` as `null`, so an empty object there "
+        'cannot be written for llm. Example: `"items": {"type": "object", "default": {}}`.',
+    ),
+    "PS523": Code(
+        "warning",
+        "property schema is not an object",
+        "A boolean schema (`true`/`false`) or other non-object has no plist form; it is written "
+        'as an arg with no keys (`{}`). Example: `"properties": {"x": true}`.',
+    ),
+    "PS524": Code(
+        "warning",
+        "MCP `outputSchema` not written",
+        "gptel/llm tools have no slot for an output schema; it stays in the IR metadata only. "
+        'Example: an MCP tool with `"outputSchema": {"type": "object", ...}`.',
+    ),
+    "PS530": Code(
+        "info",
+        "tool form left unchanged by `fmt`",
+        "`fmt` only rewrites a form when the canonical layout keeps everything: forms that are "
+        "not plain calls, cannot be read statically, repeat a slot, hold comments outside "
+        "`:function`-like slots, or whose JSON would change are left as they are, with the reason. "
+        'Example: `(gptel-make-tool :name "x" ; the name` (the comment).',
+    ),
     # --- PS6xx: Python -------------------------------------------------------------
     # --- PS9xx: command line -------------------------------------------------------
     "PS901": Code("error", "cannot read input file", "The file does not exist or is not readable."),

@@ -1,11 +1,92 @@
-"""``plistspec fmt``."""
+"""``plistspec fmt``: lay out tool forms canonically, leaving everything else as it is.
+
+Owns: the command's options and exit codes. Without ``--in-place`` the formatted text
+goes to standard output; ``--check`` writes nothing and exits 1 naming the files that
+would change; ``--in-place`` replaces each file atomically (never half written).
+Exit 0 on success, 1 when a file could not be read/written (or, with ``--check``,
+would change), 2 for usage errors.
+"""
 
 from __future__ import annotations
+
+import sys
 
 import click
 
 
 @click.command("fmt")
-def fmt_cmd() -> None:
-    """(not yet built)"""
-    raise click.UsageError("fmt is not built yet")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option(
+    "--check", is_flag=True, help="Write nothing; exit 1 and name the files that would change."
+)
+@click.option("-i", "--in-place", is_flag=True, help="Rewrite each FILE in place (atomically).")
+@click.option(
+    "-d",
+    "--dialect",
+    type=click.Choice(["gptel", "llm"]),
+    default=None,
+    help="Read every tool with this library's rules (default: each form's own).",
+)
+@click.option(
+    "--stdin-filename", default=None, metavar="NAME", help="Name standard input (-) in messages."
+)
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Do not print info diagnostics (forms left unchanged)."
+)
+@click.option(
+    "--diagnostics-format", type=click.Choice(["gnu", "json"]), default="gnu", show_default=True
+)
+def fmt_cmd(
+    files: tuple[str, ...],
+    check: bool,
+    in_place: bool,
+    dialect: str | None,
+    stdin_filename: str | None,
+    quiet: bool,
+    diagnostics_format: str,
+) -> None:
+    """Rewrite the tool forms of FILE... (- for stdin) in the canonical layout."""
+    from plistspec.cli._io import InputError, print_diagnostics, read_text, write_output
+    from plistspec.diagnostics import locate
+    from plistspec.fmt import format_text
+
+    if in_place and check:
+        raise click.UsageError("--check and --in-place do not go together")
+    if in_place and "-" in files:
+        raise click.UsageError("--in-place cannot rewrite standard input")
+    status = 0
+    changed: list[str] = []
+    all_diags = []
+    for path in files:
+        try:
+            name, text = read_text(path, stdin_name=stdin_filename)
+        except InputError as e:
+            click.echo(str(e), err=True)
+            status = 1
+            continue
+        new, diags = format_text(text, name, dialect)
+        diags = locate(diags, text, name)
+        if quiet:
+            diags = [d for d in diags if d.severity != "info"]
+        all_diags.extend(diags)
+        if any(d.is_error for d in diags):
+            status = 1
+        if check:
+            if new != text:
+                changed.append(name)
+            continue
+        try:
+            if in_place:
+                if new != text:
+                    write_output(new, path)
+            else:
+                write_output(new, None)
+        except InputError as e:
+            click.echo(str(e), err=True)
+            status = 1
+    print_diagnostics(all_diags, diagnostics_format)
+    if check and changed:
+        for name in changed:
+            click.echo(f"would reformat {name}", err=True)
+        status = 1
+    sys.exit(status)

@@ -1,0 +1,655 @@
+"""IR → Emacs Lisp text: ``gptel-make-tool`` / ``llm-make-tool`` forms in the canonical layout.
+
+Owns: the canonical layout of a tool form and of a whole ``.el`` file of tools
+(:func:`to_elisp`, :func:`tool_form_text`, :func:`tool_form`). All escaping is done by
+:mod:`plistspec.elisp.printer`; this module only decides what to write and where.
+
+Layout (``emacs-conventions.md`` §3): ``(gptel-make-tool`` then one ``:key value`` per
+line indented one space, in the order ``:name``, ``:function``, ``:description``,
+``:args``, then the other slots as the IR lists them. gptel args are written
+``:args (list '( :name "a" ...) ...)``, llm args ``:args '(( :name "a" ...) ...)``;
+the space after ``(`` marks a data list and every key of a multi-line plist is aligned
+under the first. A top-level arg plist has one key per line; a nested plist or vector is
+written on one line when it fits in :data:`FILL` columns and (for plists) holds no
+non-empty plist, otherwise one key (element) per line. Beyond :data:`MAX_INDENT` columns
+everything is written on one line, so the output stays linear in the input.
+
+JSON → Elisp values (gptel): string, number, ``true`` → ``t``, ``false`` →
+``:json-false``, ``null`` → ``:null``, array → vector, object → plist with keyword keys
+(the key ``""`` is the symbol ``##``; ``":x"`` is ``::x``, gptel strips one colon), and
+``{}`` → ``nil``: gptel serializes ``nil`` as ``{}`` everywhere, so this is the value that
+round-trips exactly (``[]`` is ``[]``). ``:type`` values are bare symbols when they are
+plain names, otherwise strings (gptel sends both the same way). A property is
+``:optional t`` exactly when its name is not in ``required`` (matched by name).
+
+llm (``--dialect llm``): only ``type description enum items properties`` are written at
+the arg level (llm drops the rest; one warning per dropped key), ``:type`` is a symbol
+(a type array keeps its first non-null member, with a warning). Inside ``:items`` and
+``:properties`` llm converts values itself: ``false`` → ``:false``, ``null`` → ``nil``;
+inside vectors values reach ``json-serialize`` unconverted, so ``null`` → ``:null`` and
+``:type`` is a string there. ``{}`` cannot be written where llm converts (its ``nil``
+means ``null``): reported.
+
+``:function``: when the IR carries the source (``metadata.slots``, else
+``metadata.function``) it is written back verbatim, continuation lines re-indented by
+the change of column (never inside a string). Otherwise (tools from JSON) a stub that
+loads and byte-compiles cleanly and, when called, signals ``user-error`` "Tool NAME is
+not implemented yet: write its :function" — a lambda over the tool's arguments (named
+after the properties when they are plain symbols, else ``argN``) so the user sees the
+calling convention. MCP ``title`` and ``annotations`` are written as ``;; MCP title:``
+/ ``;; MCP annotations:`` comment lines (JSON) above the form; an explicit
+``destructiveHint: true`` (without ``readOnlyHint: true``) also gives ``:confirm t`` in
+gptel. MCP ``outputSchema`` has no place: a warning.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Generator
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+from plistspec.ir import Tool
+
+__all__ = ["to_elisp", "tool_form_text", "tool_form", "reindent", "FILL", "MAX_INDENT"]
+
+FILL = 100
+MAX_INDENT = 120
+
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
+_LLM_KEEPS = ("type", "description", "enum", "items", "properties")
+_FRONT_SLOTS = (":function",)
+_HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
+
+
+def _printer():
+    from plistspec.elisp import printer
+
+    return printer
+
+
+def _run(gen: Generator) -> Any:
+    stack = [gen]
+    value: Any = None
+    while stack:
+        try:
+            child = stack[-1].send(value)
+        except StopIteration as stop:
+            stack.pop()
+            value = stop.value
+            continue
+        stack.append(child)
+        value = None
+    return value
+
+
+def _visual_width(ws: str) -> int:
+    col = 0
+    for c in ws:
+        col = (col // 8 + 1) * 8 if c == "\t" else col + 1
+    return col
+
+
+def reindent(text: str, old_col: int | None, new_col: int) -> str:
+    """``text`` (a slot value as written at ``old_col``) moved to ``new_col``.
+
+    Continuation lines shift by the column delta; lines that begin inside a string
+    (or any other multi-line token) are left exactly as they are.
+    """
+    if old_col is None or old_col == new_col or "\n" not in text:
+        return text
+    delta = new_col - old_col
+    protected = _token_spans(text)
+    if protected is None:
+        return text
+    lines = text.split("\n")
+    out = [lines[0]]
+    pos = len(lines[0]) + 1
+    pi = 0
+    for line in lines[1:]:
+        while pi < len(protected) and protected[pi][1] <= pos:
+            pi += 1
+        inside = pi < len(protected) and protected[pi][0] < pos < protected[pi][1]
+        if inside or not line.strip():
+            out.append(line)
+        else:
+            body = line.lstrip(" \t")
+            width = _visual_width(line[: len(line) - len(body)])
+            out.append(" " * max(0, width + delta) + body)
+        pos += len(line) + 1
+    return "\n".join(out)
+
+
+def _token_spans(text: str) -> list[tuple[int, int]] | None:
+    """Spans of the atoms (strings, symbols...) of ``text`` that cross a newline."""
+    try:
+        from plistspec.elisp.reader import read_all
+
+        datums = read_all(text)
+    except Exception:  # noqa: BLE001 - unreadable slot text is kept verbatim
+        return None
+    from plistspec.elisp.datum import List, Vector
+
+    spans = []
+    todo = list(datums)
+    while todo:
+        d = todo.pop()
+        if isinstance(d, (List, Vector)):
+            todo.extend(d.items)
+            if isinstance(d, List) and d.tail is not None:
+                todo.append(d.tail)
+        elif d.start >= 0 and "\n" in text[d.start : d.end]:
+            spans.append((d.start, d.end))
+    spans.sort()
+    return spans
+
+
+class _Writer:
+    """Appends text pieces, tracking the current column."""
+
+    def __init__(self, dialect: str, label: str, diags: list[Diagnostic]) -> None:
+        self.dialect = dialect
+        self.label = label
+        self.diags = diags
+        self.out: list[str] = []
+        self.col = 0
+        self.p = _printer()
+        self.warned_empty = False
+
+    # -- low level ---------------------------------------------------------------------
+    def put(self, s: str) -> None:
+        self.out.append(s)
+        nl = s.rfind("\n")
+        self.col = self.col + len(s) if nl < 0 else len(s) - nl - 1
+
+    def newline(self, col: int) -> None:
+        self.put("\n" + " " * col)
+
+    def warn(self, code: str, message: str, severity: str = "warning") -> None:
+        self.diags.append(Diagnostic(code, severity, f"tool {self.label}: {message}"))  # type: ignore[arg-type]
+
+    def key(self, k: str) -> str:
+        if k == "":
+            return "##"
+        return self.p.print_symbol(":" + k)
+
+    # -- atoms -------------------------------------------------------------------------
+    def atom(self, v: Any, ctx: str) -> str | None:
+        """The text of a non-container value (and of ``{}`` / ``[]``), else None.
+
+        ``ctx``: ``G`` gptel; ``C`` a value llm converts (inside ``:items``/``:properties``);
+        ``R`` a value that reaches ``json-serialize`` as it is (llm vectors, arg level).
+        """
+        if v is True:
+            return "t"
+        if v is False:
+            return ":json-false" if ctx == "G" else ":false"
+        if v is None:
+            return "nil" if ctx == "C" else ":null"
+        if isinstance(v, str):
+            return self.p.print_string(v)
+        if isinstance(v, (int, float)):
+            return self.p.print_number(v)
+        if isinstance(v, dict):
+            if v:
+                return None
+            if ctx == "C" and not self.warned_empty:
+                self.warned_empty = True
+                self.warn(
+                    "PS522",
+                    "an empty object {} inside :items/:properties is sent as null by llm (it has no way to write {} there)",
+                )
+            return "nil"
+        if isinstance(v, list):
+            return None if v else "[]"
+        raise TypeError(f"not a JSON value: {type(v).__name__}")
+
+    def type_atom(self, v: Any, ctx: str, keyword_led: bool) -> str | None:
+        if (
+            ctx != "R"
+            and keyword_led
+            and isinstance(v, str)
+            and _PLAIN.match(v)
+            and v not in ("nil", "t")
+        ):
+            return v
+        return self.atom(v, ctx)
+
+    @staticmethod
+    def child_ctx(ctx: str, v: Any) -> str:
+        if ctx == "G":
+            return "G"
+        if ctx == "C" and not isinstance(v, list):
+            return "C"
+        return "R"
+
+    # -- flat rendering ------------------------------------------------------------------
+    def flat(self, v: Any, ctx: str, limit: int | None) -> str | None:
+        """``v`` on one line, or None when longer than ``limit`` characters."""
+        pieces: list[str] = []
+        n = 0
+        stack: list[tuple] = [("v", v, ctx, False)]
+        while stack:
+            kind, a, c, typ = stack.pop()
+            if kind == "s":
+                s = a
+            else:
+                if limit is not None and isinstance(a, str) and len(a) + 2 > limit - n:
+                    return None
+                s = self.type_atom(a, c, True) if typ else self.atom(a, c)
+                if s is None:
+                    if isinstance(a, list):
+                        cc = self.child_ctx(c, a)
+                        stack.append(("s", "]", None, False))
+                        for i in range(len(a) - 1, -1, -1):
+                            stack.append(("v", a[i], cc, False))
+                            if i:
+                                stack.append(("s", " ", None, False))
+                        s = "["
+                    else:
+                        items = list(a.items())
+                        kl = items[0][0] != ""
+                        stack.append(("s", ")", None, False))
+                        for i in range(len(items) - 1, -1, -1):
+                            k, sub = items[i]
+                            stack.append(("v", sub, self.child_ctx(c, sub), k == "type" and kl))
+                            stack.append(("s", self.key(k) + " ", None, False))
+                            if i:
+                                stack.append(("s", " ", None, False))
+                        s = "( "
+            pieces.append(s)
+            n += len(s)
+            if limit is not None and n > limit:
+                return None
+        return "".join(pieces)
+
+    # -- multi-line layout ---------------------------------------------------------------
+    def value(self, v: Any, ctx: str, typ: bool = False) -> Generator:
+        """Write ``v`` at the current column (a generator for the trampoline)."""
+        s = self.type_atom(v, ctx, True) if typ else self.atom(v, ctx)
+        if s is not None:
+            self.put(s)
+            return
+        if self.col > MAX_INDENT:
+            self.put(self.flat(v, ctx, None) or "")
+            return
+        nested_plist = isinstance(v, dict) and any(isinstance(x, dict) and x for x in v.values())
+        if not nested_plist:
+            f = self.flat(v, ctx, FILL - self.col)
+            if f is not None:
+                self.put(f)
+                return
+        start = self.col
+        if isinstance(v, list):
+            cc = self.child_ctx(ctx, v)
+            self.put("[")
+            for i, e in enumerate(v):
+                if i:
+                    self.newline(start + 1)
+                yield self.value(e, cc)
+            self.put("]")
+            return
+        yield self.plist(list(v.items()), ctx, start)
+
+    def plist(
+        self, items: list[tuple[str, Any]], ctx: str, start: int, first: str | None = None
+    ) -> Generator:
+        """A multi-line plist ``( :k v\\n  :k v)`` opened at column ``start``.
+
+        ``first`` is pre-rendered text for the first line (an arg's ``:name "x"``).
+        """
+        self.put("( ")
+        lines = 0
+        if first is not None:
+            self.put(first)
+            lines = 1
+        kl = True if first is not None else (not items or items[0][0] != "")
+        for k, sub in items:
+            if lines:
+                self.newline(start + 2)
+            lines += 1
+            self.put(self.key(k) + " ")
+            yield self.value(sub, self.child_ctx(ctx, sub), k == "type" and kl)
+        self.put(")")
+
+
+# --------------------------------------------------------------------------------------
+# Tool forms
+
+
+def _label(tool: Tool) -> str:
+    name = tool.get("name")
+    return repr(name) if isinstance(name, str) else json.dumps(name)
+
+
+def _eval_value(w: _Writer, v: Any) -> Generator:
+    """A slot value in evaluated position (``:name``, ``:description``)."""
+    if isinstance(v, dict) and v:
+        w.put("'")
+    yield w.value(v, "G")
+
+
+def _lambda_args(props: list[str]) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    for i, name in enumerate(props, 1):
+        sym = name if _PLAIN.match(name) and name not in ("nil", "t", "callback") else f"arg{i}"
+        base, n = sym, 1
+        while sym in seen:
+            n += 1
+            sym = f"{base}-{n}"
+        seen.add(sym)
+        out.append(sym)
+    return out
+
+
+def _stub(w: _Writer, tool: Tool, props: list[str], is_async: bool) -> str:
+    args = _lambda_args(props)
+    params = (["callback"] if is_async else []) + args
+    body = w.col + 2
+    name = tool.get("name")
+    name_text = w.p.print_string(name) if isinstance(name, str) else '"(unnamed)"'
+    text = f"(lambda ({' '.join(params)})"
+    if params:
+        text += "\n" + " " * body + f"(ignore {' '.join(params)})"
+    text += (
+        "\n"
+        + " " * body
+        + '(user-error "Tool %s is not implemented yet: write its :function" '
+        + name_text
+        + "))"
+    )
+    return text
+
+
+def _slot_literal(w: _Writer, v: Any) -> str:
+    if v is True:
+        return "t"
+    if v is None or v is False or v == {}:
+        return "nil"
+    if isinstance(v, (dict, list)) and v:
+        return ("'" if isinstance(v, dict) else "") + (w.flat(v, "G", None) or "")
+    return w.atom(v, "G") or "nil"
+
+
+def _slots(w: _Writer, tool: Tool, props: list[str]) -> list[tuple[str, str, int | None]]:
+    """The non-schema slots as ``(key, text, source column)``."""
+    meta = tool.get("metadata") or {}
+    slots = meta.get("slots")
+    if isinstance(slots, list):
+        out = [
+            (s["key"], s["text"], s.get("column"))
+            for s in slots
+            if isinstance(s, dict) and "key" in s
+        ]
+        if meta.get("function") and not any(k == ":function" for k, _, _ in out):
+            out.insert(0, (":function", meta["function"], None))
+        return out
+    out = []
+    if meta.get("function"):
+        out.append((":function", meta["function"], None))
+    else:
+        out.append((":function", "", -1))  # the stub, made at its column
+    if meta.get("async"):
+        out.append((":async", "t", None))
+    if w.dialect == "gptel":
+        for key in ("category", "confirm", "include"):
+            if key in meta:
+                out.append((":" + key, _slot_literal(w, meta[key]), None))
+        ann = meta.get("annotations")
+        if (
+            "confirm" not in meta
+            and isinstance(ann, dict)
+            and ann.get("destructiveHint") is True
+            and ann.get("readOnlyHint") is not True
+        ):
+            out.append((":confirm", "t", None))
+    return out
+
+
+def _params(w: _Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
+    params = tool.get("parameters") or {}
+    if not isinstance(params, dict):
+        w.warn("PS521", "the parameters are not an object; written as a tool without arguments")
+        return {}, [], set()
+    props = params.get("properties") or {}
+    if not isinstance(props, dict):
+        w.warn(
+            "PS521", "parameters.properties is not an object; written as a tool without arguments"
+        )
+        props = {}
+    extra = [k for k in params if k not in ("type", "properties", "required")]
+    if extra:
+        w.warn(
+            "PS521",
+            f"dropped root {', '.join(extra)} of the parameter schema: a gptel/llm spec has no place for it",
+        )
+    req = params.get("required") or []
+    required = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
+    missing = [r for r in required if r not in props]
+    if missing:
+        w.warn(
+            "PS521",
+            f"required names that are not properties were dropped: {', '.join(sorted(missing))}",
+        )
+    return props, list(props), required
+
+
+def _gptel_arg(w: _Writer, name: str, schema: Any, optional: bool) -> Generator:
+    if not isinstance(schema, dict):
+        w.warn(
+            "PS523",
+            f"property {name!r}: schema {json.dumps(schema)} is not an object; written as {{}}",
+        )
+        schema = {}
+    items = list(schema.items())
+    opt = [("optional", True)] if optional else []
+    if "optional" in schema:
+        # gptel reads the first :optional as the flag and sends a second one as a key.
+        first = f":name {w.p.print_string(name)}"
+        w.put("'")
+        start = w.col
+        w.put("( " + first)
+        w.newline(start + 2)
+        w.put(":optional " + ("t" if optional else "nil"))
+        for k, sub in items:
+            w.newline(start + 2)
+            w.put(w.key(k) + " ")
+            yield w.value(sub, "G", k == "type")
+        w.put(")")
+        return
+    w.put("'")
+    yield w.plist(items + opt, "G", w.col, first=f":name {w.p.print_string(name)}")
+
+
+def _llm_arg(w: _Writer, name: str, schema: Any, optional: bool) -> Generator:
+    if not isinstance(schema, dict):
+        w.warn(
+            "PS523",
+            f"property {name!r}: schema {json.dumps(schema)} is not an object; written as {{}}",
+        )
+        schema = {}
+    for k in schema:
+        if k not in _LLM_KEEPS:
+            why = (
+                "llm cannot express it"
+                if k in ("anyOf", "oneOf", "allOf")
+                else "llm drops it at the arg level"
+            )
+            w.warn("PS520", f"property {name!r}: dropped :{k} ({why})")
+    t = schema.get("type")
+    start = w.col
+    w.put("( :name " + w.p.print_string(name))
+    if isinstance(t, list):
+        members = [x for x in t if x != "null"]
+        w.warn(
+            "PS520",
+            f"property {name!r}: llm cannot express the type array {json.dumps(t)}; written as its first non-null member",
+        )
+        t = members[0] if members else None
+    if t is None:
+        w.warn("PS520", f'property {name!r}: no :type; llm sends "type": "nil"')
+    elif not isinstance(t, str):
+        w.warn(
+            "PS520", f"property {name!r}: llm needs a symbol :type, not {json.dumps(t)}; dropped"
+        )
+        t = None
+    if t is not None:
+        w.newline(start + 2)
+        w.put(":type " + w.p.print_symbol(t))
+    for k in _LLM_KEEPS[1:]:
+        if k not in schema:
+            continue
+        v = schema[k]
+        if isinstance(v, dict) and not v:
+            w.warn("PS520", f"property {name!r}: llm drops :{k} when it is {{}} (nil)")
+            continue
+        w.newline(start + 2)
+        w.put(f":{k} ")
+        ctx = "C" if k in ("items", "properties") and isinstance(v, dict) else "R"
+        yield w.value(v, ctx)
+    if optional:
+        w.newline(start + 2)
+        w.put(":optional t")
+    w.put(")")
+
+
+def _form(w: _Writer, tool: Tool, indent: int) -> Generator:
+    dialect = w.dialect
+    meta = tool.get("metadata") or {}
+    props, names, required = _params(w, tool)
+    w.col = indent
+    w.put("(" + _HEADS[dialect])
+    slots = _slots(w, tool, names)
+    front = [s for s in slots if s[0] in _FRONT_SLOTS]
+    rest = [s for s in slots if s[0] not in _FRONT_SLOTS]
+
+    def slot_line(key: str, text: str, col: int | None) -> None:
+        w.newline(indent + 1)
+        w.put(key + " ")
+        if col == -1:
+            text = _stub(w, tool, names, bool(meta.get("async")))
+        else:
+            text = reindent(text, col, w.col)
+        w.put(text)
+
+    name = tool.get("name")
+    if name != {} and name is not None:
+        w.newline(indent + 1)
+        w.put(":name ")
+        yield _eval_value(w, name)
+    for s in front:
+        slot_line(*s)
+    desc = tool.get("description")
+    if desc != {} and "description" in tool:
+        w.newline(indent + 1)
+        w.put(":description ")
+        yield _eval_value(w, desc)
+    if names:
+        w.newline(indent + 1)
+        if dialect == "gptel":
+            w.put(":args (list ")
+            start = w.col
+            for i, n in enumerate(names):
+                if i:
+                    w.newline(start)
+                yield _gptel_arg(w, n, props[n], n not in required)
+            w.put(")")
+        else:
+            w.put(":args '(")
+            start = w.col
+            for i, n in enumerate(names):
+                if i:
+                    w.newline(start)
+                yield _llm_arg(w, n, props[n], n not in required)
+            w.put(")")
+    elif meta.get("args") == "vector":
+        w.newline(indent + 1)
+        w.put(":args []")
+    for s in rest:
+        slot_line(*s)
+    w.put(")")
+
+
+def tool_form(tool: Tool, dialect: str = "gptel", indent: int = 0) -> tuple[str, list[Diagnostic]]:
+    """One tool form (no trailing newline) whose ``(`` sits at column ``indent``, and
+    the diagnostics for what could not be written."""
+    if dialect not in _HEADS:
+        raise ValueError(f"unknown dialect {dialect!r}")
+    diags: list[Diagnostic] = []
+    w = _Writer(dialect, _label(tool), diags)
+    _run(_form(w, tool, indent))
+    return "".join(w.out), diags
+
+
+def tool_form_text(tool: Tool, dialect: str = "gptel", indent: int = 0) -> str:
+    """The canonical text of one tool form whose ``(`` sits at column ``indent``."""
+    return tool_form(tool, dialect, indent)[0]
+
+
+def _comments(tool: Tool, w: _Writer) -> list[str]:
+    meta = tool.get("metadata") or {}
+    out = []
+    if "title" in meta:
+        out.append(";; MCP title: " + json.dumps(meta["title"], ensure_ascii=False))
+    if "annotations" in meta:
+        out.append(";; MCP annotations: " + json.dumps(meta["annotations"], ensure_ascii=False))
+    if "output_schema" in meta:
+        w.warn(
+            "PS524",
+            "dropped the MCP outputSchema: a gptel/llm tool has no place for it (kept in the IR only)",
+        )
+    return [line.replace("\r", " ").replace("\n", " ") for line in out]
+
+
+def to_elisp(
+    tools: list[Tool], dialect: str = "gptel", *, file_name: str | None = None
+) -> tuple[str, list[Diagnostic]]:
+    """A whole ``.el`` file defining ``tools`` (gptel or llm), and diagnostics.
+
+    ``file_name`` (``tools.el`` by default) names the file in its first and last lines
+    and in ``(provide 'NAME)``.
+    """
+    if dialect not in _HEADS:
+        raise ValueError(f"unknown dialect {dialect!r}")
+    import os
+
+    base = os.path.basename(file_name) if file_name else "tools.el"
+    stem = base[:-3] if base.endswith(".el") else base
+    stem = stem or "tools"
+    p = _printer()
+    diags: list[Diagnostic] = []
+    library = "gptel" if dialect == "gptel" else "llm"
+    forms: list[str] = []
+    stubs = 0
+    for tool in tools:
+        w = _Writer(dialect, _label(tool), diags)
+        comments = _comments(tool, w)
+        _run(_form(w, tool, 0))
+        text = "".join(w.out)
+        if "implemented yet: write its :function" in text and not (tool.get("metadata") or {}).get(
+            "slots"
+        ):
+            stubs += 1
+        forms.append("\n".join(comments + [text]))
+    head = [f";;; {stem}.el --- Tool definitions for {library}  -*- lexical-binding: t; -*-", ""]
+    head += [
+        ";;; Commentary:",
+        "",
+        f";; {len(tools)} tool{'s' if len(tools) != 1 else ''} written by plistspec.",
+    ]
+    if stubs:
+        head += [
+            ";; Each tool that came without an implementation has a stub :function that",
+            ";; signals `user-error' when called: replace it with the code that runs the tool.",
+        ]
+    head += ["", ";;; Code:", "", f"(require '{library})", ""]
+    body = "\n\n".join(forms)
+    tail = ["", f"(provide '{p.print_symbol(stem)})", f";;; {stem}.el ends here", ""]
+    text = "\n".join(head) + "\n" + (body + "\n" if body else "") + "\n".join(tail)
+    if any(ord(c) > 127 for c in text):
+        text = text.replace(
+            "-*- lexical-binding: t; -*-", "-*- lexical-binding: t; coding: utf-8 -*-", 1
+        )
+    return text, diags
