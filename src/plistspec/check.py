@@ -130,16 +130,31 @@ def _check_form(
     return _merge(lowered, mine)
 
 
+# Lint codes that can restate a failure of the library itself (lower's PS2xx).
+_ECHO = frozenset(("PS308", "PS310", "PS314", "PS315", "PS316", "PS317", "PS321", "PS329", "PS330"))
+
+
 def _merge(lowered: list[Diagnostic], mine: list[Diagnostic]) -> list[Diagnostic]:
-    """lower()'s diagnostics plus the lints that do not repeat one of them."""
-    by_span: dict[tuple[int, int], Diagnostic] = {}
-    for d in lowered:
-        if d.severity == "error":
-            by_span.setdefault((d.start, d.end), d)
+    """lower()'s diagnostics plus the lints that do not repeat one of them.
+
+    A lint repeats a lower() error when both have the same span, or when it is one of
+    the :data:`_ECHO` codes and one span contains the other; its fix then goes to
+    lower()'s diagnostic (when that has none).
+    """
+    errors = [d for d in lowered if d.severity == "error" and d.start >= 0]
     out = list(lowered)
     for d in mine:
-        same = by_span.get((d.start, d.end))
-        if same is not None and d.severity != "info":
+        same = None
+        for e in errors:
+            if (e.start, e.end) == (d.start, d.end) and d.severity != "info":
+                same = e
+                break
+            if d.code in _ECHO and (
+                (d.start <= e.start and e.end <= d.end) or (e.start <= d.start and d.end <= e.end)
+            ):
+                same = e
+                break
+        if same is not None:
             if same.fix is None and d.fix is not None:
                 same.fix = d.fix
             continue

@@ -1,11 +1,129 @@
-"""``plistspec check``."""
+"""``plistspec check``: diagnostics for tool specs, for people and for editors.
+
+Owns: the command's options, output formats and exit codes. Diagnostics go to standard
+output, as GNU ``FILE:LINE:COL: severity: message [CODE]`` lines (what Emacs's
+``compilation-mode`` reads) or as one JSON array (what the flymake backend in
+``elisp/plistspec.el`` reads).
+
+Exit codes: with ``--format gnu``, 1 when any error was found, else 0. With
+``--format json`` (or ``--exit-zero``) 0 whenever the check ran, errors found or not,
+so an editor can tell findings from a crash; 2 for usage errors in every format.
+"""
 
 from __future__ import annotations
 
+import sys
+
 import click
+
+TARGETS = (
+    "openai",
+    "openai-strict",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "bedrock",
+    "ollama",
+    "mcp",
+)
+
+
+def _read(path: str, stdin_name: str | None):
+    """``(name, text, diagnostic)``: the text, or a diagnostic saying why there is none."""
+    from plistspec.diagnostics import Diagnostic, locate
+
+    if path == "-":
+        data = sys.stdin.buffer.read()
+        name = stdin_name or "<stdin>"
+    else:
+        name = path
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            msg = f"cannot read: {e.strerror or e}"
+            return name, None, Diagnostic("PS901", "error", msg, path=name)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        # Offsets in the text decoded with replacement characters equal character offsets
+        # of the valid prefix, so the position is exact.
+        prefix = data[: e.start].decode("utf-8", "replace")
+        full = data.decode("utf-8", "replace")
+        d = Diagnostic(
+            "PS001",
+            "error",
+            f"invalid UTF-8 (byte 0x{data[e.start]:02x}); Emacs would read this file as Latin-1",
+            len(prefix),
+            len(prefix) + 1,
+        )
+        return name, None, locate([d], full, name)[0]
+    if text.startswith("\ufeff"):
+        text = " " + text[1:]  # keep offsets (and so columns) where the editor has them
+    return name, text, None
 
 
 @click.command("check")
-def check_cmd() -> None:
-    """(not yet built)"""
-    raise click.UsageError("check is not built yet")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option(
+    "-t",
+    "--target",
+    type=click.Choice(TARGETS),
+    default=None,
+    help="Also report what this provider would reject or ignore in the JSON gptel/llm send it.",
+)
+@click.option(
+    "-d",
+    "--dialect",
+    type=click.Choice(["gptel", "llm"]),
+    default=None,
+    help="Check every tool with this library's rules (default: each form's own).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["gnu", "json"]),
+    default="gnu",
+    show_default=True,
+    help="gnu: FILE:LINE:COL: severity: message [CODE]; json: one array of objects.",
+)
+@click.option(
+    "--stdin-filename", default=None, metavar="NAME", help="Name standard input (-) in messages."
+)
+@click.option(
+    "--exit-zero",
+    is_flag=True,
+    default=False,
+    help="Exit 0 even when errors are found (implied by --format json).",
+)
+def check_cmd(
+    files: tuple[str, ...],
+    target: str | None,
+    dialect: str | None,
+    fmt: str,
+    stdin_filename: str | None,
+    exit_zero: bool,
+) -> None:
+    """Check the tool definitions in FILE... (- for stdin).
+
+    Reports syntax errors, what gptel/llm would refuse, spec mistakes and surprises
+    (unknown keys with did-you-mean, missing :type, :enum as a list...) and, with
+    --target, what that provider would reject. `plistspec explain CODE` explains a code.
+    """
+    from plistspec.check import check_text
+    from plistspec.cli._io import print_diagnostics
+
+    if files.count("-") > 1:
+        raise click.UsageError("standard input (-) can be read only once")
+    diags = []
+    for path in files:
+        name, text, problem = _read(path, stdin_filename)
+        if problem is not None:
+            diags.append(problem)
+            continue
+        diags.extend(check_text(text, name, target=target, dialect=dialect))
+    print_diagnostics(diags, fmt, stream=sys.stdout)
+    sys.stdout.flush()
+    if fmt == "json" or exit_zero:
+        sys.exit(0)
+    sys.exit(1 if any(d.severity == "error" for d in diags) else 0)

@@ -51,7 +51,7 @@ def lint(
         more = lint_target(form, tool, target, dialect)
         # The provider lint says the same as a generic one, more precisely: keep one.
         spans = {(d.start, d.end) for d in more}
-        replaced = {"PS307": "PS401", "PS318": "PS411"}
+        replaced = {"PS307": "PS401", "PS318": "PS411", "PS306": "PS402"}
         codes = {(d.start, d.end, d.code) for d in more}
         diags = [
             d

@@ -388,7 +388,13 @@ def _schema(
             _required_flag(sink, k, v, level)
         else:
             _unknown_key(sink, k, v, first, level, dialect)
-        if level == "arg" and dialect == "llm" and n not in _LLM_ARG_KEYS and bare in SCHEMA_KEYS:
+        if (
+            level == "arg"
+            and dialect == "llm"
+            and n not in _LLM_ARG_KEYS
+            and bare in SCHEMA_KEYS
+            and not (n == ":required" and not is_obj and props is None)  # PS303 says it
+        ):
             sink.add(
                 "PS326",
                 "warning",
@@ -667,7 +673,7 @@ def _check_properties(
     if pv is None:
         return None
     k, v = pv
-    if types is not None and "object" not in types:
+    if types is not None and "object" not in types and any(t in JSON_TYPES for t in types):
         sink.add(
             "PS319",
             "warning",

@@ -1,0 +1,107 @@
+"""check() gives diagnostics, never exceptions, whatever the text or datum tree."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from plistspec.check import check_text
+
+KEYS = [
+    ":name",
+    ":description",
+    ":type",
+    ":args",
+    ":items",
+    ":properties",
+    ":required",
+    ":optional",
+    ":enum",
+    ":anyOf",
+    ":additionalProperties",
+    ":function",
+    ":description:",
+    ":require",
+    ":default",
+    ":format",
+]
+ATOMS = [
+    '"x"',
+    '""',
+    "nil",
+    "t",
+    "string",
+    "object",
+    "array",
+    ":json-false",
+    ":null",
+    "1",
+    "1.5",
+    "'string",
+    "#'f",
+    "foo",
+    '"a b"',
+    "[]",
+    '["a" "b"]',
+    "[a b]",
+    "?a",
+]
+
+atom = st.sampled_from(ATOMS + KEYS)
+
+
+def _tree(children):
+    return st.one_of(
+        st.lists(children, max_size=6).map(lambda xs: "(" + " ".join(xs) + ")"),
+        st.lists(children, max_size=4).map(lambda xs: "[" + " ".join(xs) + "]"),
+        children.map(lambda x: "'" + x),
+        st.lists(st.tuples(st.sampled_from(KEYS), children), max_size=5).map(
+            lambda kv: "(" + " ".join(f"{k} {v}" for k, v in kv) + ")"
+        ),
+    )
+
+
+datum = st.recursive(atom, _tree, max_leaves=40)
+heads = st.sampled_from(["gptel-make-tool", "llm-make-tool", "make-llm-tool", "list"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    heads,
+    st.lists(st.tuples(st.sampled_from(KEYS), datum), max_size=6),
+    st.sampled_from([None, "gemini", "openai-strict", "ollama", "bedrock", "mcp"]),
+)
+def test_random_tool_forms(head: str, slots, target) -> None:
+    text = f"({head} " + " ".join(f"{k} {v}" for k, v in slots) + ")"
+    diags = check_text(text, "r.el", target=target)
+    for d in diags:
+        assert d.code.startswith("PS") and d.code != "PS332", (text, d.message)
+        assert d.severity in ("error", "warning", "info")
+        if d.start >= 0:
+            assert 0 <= d.start <= d.end <= len(text)
+            assert d.line >= 1 and d.column >= 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(list("()[]'\"\\ #?.:;\n`,@abt0é")), max_size=80)
+    | st.text(max_size=40)
+)
+def test_random_text(text: str) -> None:
+    diags = check_text(text)
+    assert all(d.code != "PS332" for d in diags), [d.message for d in diags]
+
+
+def test_deep_nesting_does_not_recurse() -> None:
+    depth = 100_000
+    args = (
+        '(:name "x" :type array :items ' * 1
+        + "(:type array :items " * depth
+        + "(:type string)"
+        + ")" * depth
+        + ")"
+    )
+    text = f'(gptel-make-tool :name "f" :description "d" :function #\'f :args (list \'{args}))'
+    diags = check_text(text, target="gemini")  # returns: no exception escapes
+    linting = [d.message for d in diags if d.code == "PS332" and "linting" in d.message]
+    assert linting == []

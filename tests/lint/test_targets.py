@@ -1,0 +1,85 @@
+"""Provider lints (PS4xx): each fires for its target and not for a target that accepts it."""
+
+from __future__ import annotations
+
+import pytest
+
+from plistspec.check import check_text
+
+
+def tool(
+    args: str, *, head: str = "gptel-make-tool", name: str = "f", desc: str = '"Does f."'
+) -> str:
+    return (
+        f"({head} :name \"{name}\" :description {desc} :function #'ignore :args (list '({args})))"
+    )
+
+
+def codes(text: str, target: str) -> list[str]:
+    return [d.code for d in check_text(text, "t.el", target=target)]
+
+
+CASES = [
+    # code, bad spec, target that rejects it, target that accepts it
+    ("PS401", tool(':name "x" :type string', name="9lives"), "gemini", "openai"),
+    ("PS401", tool(':name "x" :type string', name="a.b"), "openai", "mcp"),
+    ("PS402", tool(':name "x" :type string', desc='""'), "bedrock", "openai"),
+    ("PS403", tool(':name "x" :type string :const "a"'), "gemini", "openai"),
+    ("PS403", tool(':name "x" :type string :default "a"'), "openai-strict", "openai"),
+    ("PS404", tool(':name "x" :type integer :minimum 0'), "ollama", "openai"),
+    ("PS405", tool(':name "x" :type ["string" "null"]'), "gemini", "openai"),
+    (
+        "PS406",
+        tool(
+            ':name "x" :type array :items (:type object :properties (:a (:type string)) :required ["a"])'
+        ),
+        "openai-strict",
+        "openai",
+    ),
+    ("PS407", tool(':name "x" :type string :optional t'), "openai-strict", "openai"),
+    (
+        "PS408",
+        tool(':name "x" :type string :optional t', head="llm-make-tool"),
+        "openai",
+        "anthropic",
+    ),
+    ("PS409", tool(':name "file-path" :type string'), "gemini", "openai"),
+    (
+        "PS410",
+        tool(':name "x" :type object :properties (:a (:description "any"))'),
+        "gemini",
+        "openai",
+    ),
+    ("PS411", tool(':name "x" :type array'), "openai", "anthropic"),
+]
+
+
+@pytest.mark.parametrize("code,text,bad,good", CASES, ids=[f"{c[0]}-{c[2]}" for c in CASES])
+def test_target_lint(code: str, text: str, bad: str, good: str) -> None:
+    assert code in codes(text, bad)
+    assert code not in codes(text, good)
+
+
+def test_gptel_gemini_strips_additional_properties_but_llm_does_not() -> None:
+    args = (
+        ':name "x" :type object :properties (:a (:type object :additionalProperties :json-false))'
+    )
+    assert "PS403" not in codes(tool(args), "gemini")
+    assert "PS403" in codes(tool(args, head="llm-make-tool"), "gemini")
+
+
+def test_gptel_closes_top_level_object_args_for_strict() -> None:
+    args = ':name "x" :type object :properties (:a (:type string)) :required ["a"]'
+    assert "PS406" not in codes(tool(args), "openai-strict")
+    assert "PS406" in codes(tool(args, head="llm-make-tool"), "openai-strict")
+
+
+def test_target_diagnostic_points_at_the_key() -> None:
+    text = tool(':name "x" :type string :const "a"')
+    (d,) = [d for d in check_text(text, target="gemini") if d.code == "PS403"]
+    assert text[d.start : d.end] == ":const"
+
+
+def test_unknown_target_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        check_text("", target="nope")
