@@ -1,0 +1,732 @@
+"""The Emacs Lisp reader: text in, :mod:`plistspec.elisp.datum` values out.
+
+Owns: turning Emacs Lisp source text into datums with the values Emacs 28's ``read``
+gives, every datum carrying its ``[start, end)`` character span. The grammar it
+implements is written down in ``grammars/elisp.ebnf``; every rule below was checked
+against ``emacs --batch`` 28.2 (see ``tests/elisp``).
+
+Design (speed and safety):
+
+* One compiled master regex grabs whole tokens (whitespace and comments skipped in the
+  same match): a symbol-or-number token, a whole string, a parenthesis... Dispatch is on
+  ``match.lastindex``. Only strings that hold a backslash are unescaped.
+* No recursion: lists, vectors and the ``'`` `` ` `` ``,`` ``,@`` ``#'`` prefixes live on
+  an explicit stack, so 100 000 levels of nesting read in linear time. A dotted tail
+  that is itself a list, ``(a . (b . (c)))``, is spliced into the outer list as it is
+  read (Emacs reads it as ``(a b c)``), again in linear time.
+* Symbol names are interned through a per-read dict, so 10 000 ``:type`` keywords share
+  one ``str``.
+
+Quirks of Emacs 28 that are kept (all verified): ``#`` ends a symbol (``a#b`` is ``a``
+then ``#b...``); ``(. x)`` reads as ``x``; ``.`` followed by ``)`` is the symbol ``\\.``;
+control characters and NBSP are whitespace between tokens; ``?\\C-a``, ``?\\^?``,
+``\\M-`` in strings (a raw byte), ``\\xe9`` (a raw byte) versus ``\\x0e9`` (a character).
+Syntax a tool file never needs (``#s(``, ``#1=``, ``#[``, ``#@``, ``#$``, ``#:``, ``#_``,
+``#(``, ``#&``, ``#^[``, ``#!``) is refused with ``PS002``, never misread; so are string
+escapes Python cannot hold faithfully (a surrogate code point such as ``"\\ud800"``, or
+a character beyond Unicode such as ``"\\x110000"``).
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import struct
+import sys
+import unicodedata
+
+from plistspec.diagnostics import ReadError
+from plistspec.elisp.datum import Datum, Float, Integer, List, String, Symbol, Vector
+
+__all__ = ["read_all", "read_one", "classify_token", "ReadError"]
+
+SYNTAX = "PS001"
+REFUSED = "PS002"
+
+# --- modifier bits and character classes (lisp.h / character.h) ---------------------
+ALT = 0x0400000
+SUPER = 0x0800000
+HYPER = 0x1000000
+SHIFT = 0x2000000
+CTL = 0x4000000
+META = 0x8000000
+MODIFIER_MASK = ALT | SUPER | HYPER | SHIFT | CTL | META
+MAX_5_BYTE_CHAR = 0x3FFF7F  # above: the raw bytes 0x80..0xFF (BYTE8 chars)
+BYTE8_BASE = 0x3FFF00
+
+_SIMPLE_ESCAPES = {
+    "a": 7,
+    "b": 8,
+    "d": 127,
+    "e": 27,
+    "f": 12,
+    "n": 10,
+    "r": 13,
+    "t": 9,
+    "v": 11,
+}
+_MOD_PREFIX = {"M": META, "S": SHIFT, "H": HYPER, "A": ALT}
+_HEX = "0123456789abcdefABCDEF"
+_CTL_OP = -1  # marker in the modifier stack for \C- and \^
+
+# Characters that end a symbol (besides c <= 0x20 and NBSP): lread.c read1, Emacs 28.
+_SYM_CHAR = r"""[^\x00-\x20\xa0"';()\[\]#`,\\]"""
+_SYM_ESC = r"\\[\s\S]"
+# A `.` starts a symbol or number unless it is followed by whitespace or one of "';([#?`,
+# (then it is the dotted-pair marker).
+_DOT_SYM = r"""\.(?![\x00-\x20"';(\[#?`,]|\Z)"""
+
+_MASTER = re.compile(
+    r"(?:[\x00-\x20\xa0]+|;[^\n]*)*"  # whitespace and comments
+    r"(?:"
+    rf"((?:{_SYM_CHAR[:-1]}?.]|{_SYM_ESC}|{_DOT_SYM})(?:{_SYM_CHAR}|{_SYM_ESC})*)"  # 1 symbol/number
+    r'|"([^"\\]*(?:\\[\s\S][^"\\]*)*)"'  # 2 string (contents)
+    r"|(\()"  # 3
+    r"|(\))"  # 4
+    r"|(')"  # 5
+    r"|(\[)"  # 6
+    r"|(\])"  # 7
+    r"|(#')"  # 8
+    r"|(`)"  # 9
+    r"|(,@?)"  # 10
+    r"|(\?)"  # 11 character literal
+    r"|(#)"  # 12 other # syntax
+    r"|(\.)"  # 13 dotted-pair marker
+    r"|(\Z)"  # 14 end of input
+    r"|([\s\S])"  # 15 anything else: an unterminated string, a trailing backslash
+    r")"
+)
+
+# Emacs's string_to_number (base 10), anchored: the whole token must be consumed.
+_NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE](?:[+-]?[0-9]+|\+(INF|NaN)))?")
+_SYM_UNESCAPE = re.compile(r"\\([\s\S])")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_RADIX_DIGITS = re.compile(r"[+-]?[0-9A-Za-z]*")
+_DIGITS = re.compile(r"[0-9]+")
+_UPLUS = re.compile(r"U\+([0-9A-Fa-f]+)\.?")
+
+_NAN_BITS = 0x7FF8000000000000
+_MAX_INT_BITS = 65536  # Emacs's default integer-width
+
+
+def classify_token(tok: str) -> tuple[str, int | float | str]:
+    """How Emacs reads one unescaped symbol-or-number token: ``("integer", 1)``,
+    ``("float", 0.5)`` or ``("symbol", "1+")``. Exposed for the grammar test."""
+    v = _number(tok)
+    if v is None:
+        return ("symbol", tok)
+    return ("integer", v) if isinstance(v, int) else ("float", v)
+
+
+def _number(tok: str) -> int | float | None:
+    """The number a token denotes, or None when Emacs reads it as a symbol."""
+    m = _NUMBER.fullmatch(tok)
+    if m is None:
+        return None
+    sign, lead, trail, special = m.groups()
+    exp = m.end() > m.start() and (tok[-1].isdigit() and ("e" in tok or "E" in tok)) or special
+    has_e = "e" in tok or "E" in tok
+    if trail or (lead and has_e):
+        if special == "INF":
+            v = float("inf")
+        elif special == "NaN":
+            n = (int(lead) if lead else -1) & 0xFFFFFFFFFFFFFFFF
+            bits = _NAN_BITS | (n & 0x7FFFFFFFFFFFF)
+            if sign == "-":
+                bits |= 1 << 63
+            return struct.unpack(">d", struct.pack(">Q", bits))[0]
+        else:
+            v = float(tok.lstrip("+-"))
+        return -v if sign == "-" else v
+    del exp
+    if not lead:
+        return None
+    return _to_int(lead, 10, sign == "-")
+
+
+def _to_int(digits: str, base: int, negative: bool) -> int:
+    if base == 10 and len(digits) > 4000:
+        v = 0
+        for k in range(0, len(digits), 4000):
+            chunk = digits[k : k + 4000]
+            v = v * 10 ** len(chunk) + int(chunk)
+    else:
+        v = int(digits, base)
+    if v.bit_length() > _MAX_INT_BITS:
+        raise OverflowError
+    return -v if negative else v
+
+
+def _lc(text: str, pos: int) -> str:
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return f"{line}:{col}"
+
+
+def _err(msg: str, text: str, pos: int, code: str = SYNTAX) -> ReadError:
+    return ReadError(msg, text, pos, code)
+
+
+# --- escapes -----------------------------------------------------------------------
+
+
+def _ctl(c: int) -> int:
+    """Apply \\C- / \\^ to a character code (read_escape in lread.c)."""
+    base = c & ~MODIFIER_MASK
+    if base == 0x3F:  # ?
+        return 0x7F | (c & MODIFIER_MASK)
+    if base >= 256:
+        return c | CTL
+    if 0o101 <= (c & 0o137) <= 0o132:
+        return c & (0o37 | ~0o177)
+    if 0o100 <= (c & 0o177) <= 0o137:
+        return c & (0o37 | ~0o177)
+    return c | CTL
+
+
+# Names Python knows and Emacs 28's char-from-name does not (checked over all of Unicode).
+_NAMES_EMACS_LACKS = (
+    "CJK UNIFIED IDEOGRAPH-",
+    "TANGUT COMPONENT-",
+    "KHITAN SMALL SCRIPT FILLER",
+    "VIETNAMESE ALTERNATE READING MARK",
+)
+
+
+def _char_name(name: str, text: str, pos: int) -> int:
+    """``\\N{NAME}``: ``U+XXXX`` or a Unicode character name (any case)."""
+    m = _UPLUS.fullmatch(name)
+    code = -1
+    if m is not None:
+        code = int(m.group(1), 16)
+    else:
+        from plistspec.elisp._charnames import EMACS_ONLY_NAMES
+
+        up = name.upper()
+        code = EMACS_ONLY_NAMES.get(up, -1)
+        if code < 0 and not up.startswith(_NAMES_EMACS_LACKS):
+            try:
+                ch = unicodedata.lookup(name)
+            except KeyError:
+                ch = ""
+            # Emacs's char-from-name knows a character's own name and its Unicode 1.0
+            # name (the table above), not the aliases or named sequences Python knows.
+            if len(ch) == 1 and unicodedata.name(ch, "") == up:
+                code = ord(ch)
+    if not (0 <= code <= 0x10FFFF) or 0xD800 <= code <= 0xDFFF:
+        raise _err(f"unknown character name \\N{{{name}}}", text, pos)
+    return code
+
+
+def _escape(text: str, i: int, stringp: bool, esc_pos: int) -> tuple[int, int]:
+    """Read one escape; ``i`` is just after the backslash. Returns (code, next index).
+
+    The code is -1 for an ignored escape (backslash-newline, and backslash-space in a
+    string). Modifier prefixes (\\C-, \\M-, ...) nest without recursion.
+    """
+    n = len(text)
+    ops: list[int] = []
+    while True:
+        if i >= n:
+            raise _err("end of input inside an escape sequence", text, esc_pos)
+        c = text[i]
+        i += 1
+        simple = _SIMPLE_ESCAPES.get(c)
+        if simple is not None:
+            code = simple
+            break
+        if c == "\n":
+            code = -1
+            break
+        if c == " ":
+            code = -1 if stringp else 32
+            break
+        if c in "MSHACs^":
+            if c == "s":
+                if stringp or i >= n or text[i] != "-":
+                    code = 32
+                    break
+                i += 1
+                op = SUPER
+            elif c == "^":
+                op = _CTL_OP
+            else:
+                if i >= n or text[i] != "-":
+                    raise _err(f"invalid escape \\{c}: expected \\{c}-", text, esc_pos)
+                i += 1
+                op = _CTL_OP if c == "C" else _MOD_PREFIX[c]
+            ops.append(op)
+            if i >= n:
+                raise _err("end of input inside an escape sequence", text, esc_pos)
+            c2 = text[i]
+            i += 1
+            if c2 == "\\":
+                stringp = False  # nested escapes are read as in a character literal
+                continue
+            code = ord(c2)
+            break
+        if "0" <= c <= "7":
+            code = ord(c) - 48
+            for _ in range(2):
+                if i < n and "0" <= text[i] <= "7":
+                    code = code * 8 + ord(text[i]) - 48
+                    i += 1
+                else:
+                    break
+            if 0x80 <= code < 0x100:
+                code += BYTE8_BASE
+            break
+        if c == "x":
+            j = i
+            while j < n and text[j] in _HEX:
+                j += 1
+            digits = text[i:j]
+            code = int(digits, 16) if digits else 0
+            if code > 0xFFFFFFF:
+                raise _err(f"hex escape out of range: \\x{digits}", text, esc_pos)
+            if len(digits) < 3 and code >= 0x80:
+                code += BYTE8_BASE
+            i = j
+            break
+        if c == "u" or c == "U":
+            count = 4 if c == "u" else 8
+            digits = text[i : i + count]
+            bad = next((k for k, d in enumerate(digits) if d not in _HEX), None)
+            if bad is not None or len(digits) < count:
+                raise _err(
+                    f"\\{c} needs exactly {count} hex digits: \\{c}{text[i : i + count]}",
+                    text,
+                    esc_pos,
+                )
+            code = int(digits, 16)
+            if code > 0x10FFFF:
+                raise _err(f"not a Unicode character: \\{c}{digits}", text, esc_pos)
+            i += count
+            break
+        if c == "N":
+            if i >= n or text[i] != "{":
+                raise _err("expected { after \\N", text, esc_pos)
+            close = text.find("}", i)
+            if close < 0:
+                raise _err("unterminated \\N{...} escape", text, esc_pos)
+            raw = text[i + 1 : close]
+            if any(not (0 < ord(ch) < 0x80) for ch in raw):
+                raise _err(f"invalid character in character name \\N{{{raw}}}", text, esc_pos)
+            name = re.sub(r"[ \t\n\v\f\r]+", " ", raw)
+            if not name:
+                raise _err("empty character name \\N{}", text, esc_pos)
+            code = _char_name(name, text, esc_pos)
+            i = close + 1
+            break
+        code = ord(c)
+        break
+    while ops:
+        op = ops.pop()
+        code = _ctl(code) if op == _CTL_OP else code | op
+    return code, i
+
+
+def _unescape_string(body: str, text: str, base: int) -> str:
+    """The value of a string literal whose contents ``body`` (at ``base``) hold a ``\\``."""
+    out: list[str] = []
+    n = len(body)
+    i = 0
+    find = body.find
+    while True:
+        j = find("\\", i)
+        if j < 0:
+            out.append(body[i:])
+            break
+        if j > i:
+            out.append(body[i:j])
+        code, i = _escape(body, j + 1, True, base + j)
+        if code == -1:
+            continue
+        mods = code & MODIFIER_MASK
+        ch = code & ~MODIFIER_MASK
+        if ch < 0x80:
+            if mods == CTL:
+                if ch == 0x20:
+                    ch, mods = 0, 0
+                elif ch == 0x3F:
+                    ch, mods = 127, 0
+            if mods & SHIFT:
+                if 0x41 <= ch <= 0x5A:
+                    mods &= ~SHIFT
+                elif 0x61 <= ch <= 0x7A:
+                    ch -= 32
+                    mods &= ~SHIFT
+            if mods & META:
+                mods &= ~META
+                ch = BYTE8_BASE + (ch | 0x80)
+        if mods:
+            raise _err("invalid modifier in string (\\C-, \\M-, \\S-...)", text, base + j)
+        if ch > MAX_5_BYTE_CHAR:
+            out.append(chr(0xDC00 + ch - BYTE8_BASE))
+        elif ch > 0x10FFFF:
+            raise _err(
+                f"character {ch:#x} is beyond Unicode (an Emacs-only character)",
+                text,
+                base + j,
+                REFUSED,
+            )
+        elif 0xD800 <= ch <= 0xDFFF:
+            raise _err(
+                f"surrogate code point U+{ch:04X} in a string is not supported",
+                text,
+                base + j,
+                REFUSED,
+            )
+        else:
+            out.append(chr(ch))
+        if i > n:  # pragma: no cover - _escape never reads past the body
+            break
+    return "".join(out)
+
+
+def _char_literal(text: str, pos: int) -> tuple[int, int]:
+    """``?c`` at ``pos``: (character code, end)."""
+    n = len(text)
+    i = pos + 1
+    if i >= n:
+        raise _err("end of input after ?", text, pos)
+    c = text[i]
+    if c == " " or c == "\t":
+        return ord(c), i + 1
+    if c == "\\":
+        code, i = _escape(text, i + 1, False, pos)
+    else:
+        code = ord(c)
+        i += 1
+    mods = code & MODIFIER_MASK
+    code &= ~MODIFIER_MASK
+    if code > MAX_5_BYTE_CHAR:
+        code -= BYTE8_BASE
+    code |= mods
+    if i < n:
+        nc = text[i]
+        if not (nc <= " " or nc in "\"';()[]#?`,."):
+            raise _err(
+                f"invalid character literal {text[pos : i + 1]!r}: a ?c must be followed by "
+                "a space or a delimiter",
+                text,
+                pos,
+            )
+    return code, i
+
+
+_REFUSED_HASH = {
+    "s": "#s(...) records and hash tables",
+    "[": "#[...] byte-code objects",
+    "(": "#(...) strings with text properties",
+    "@": "#@ skip-bytes syntax",
+    "$": "#$ (the loading file's name)",
+    "&": '#&N"..." bool-vectors',
+    "^": "#^[...] char-tables",
+    ":": "#: uninterned symbols",
+    "_": "#_ symbols without shorthand",
+    "!": "#! lines",
+}
+
+
+def _hash(text: str, pos: int) -> tuple[Datum, int]:
+    """``#`` syntax at ``pos`` other than ``#'``: radix integers and ``##``."""
+    n = len(text)
+    c = text[pos + 1] if pos + 1 < n else ""
+    if c == "#":
+        return Symbol("", pos, pos + 2), pos + 2
+    radix = 0
+    i = pos + 2
+    if c in "xX":
+        radix = 16
+    elif c in "oO":
+        radix = 8
+    elif c in "bB":
+        radix = 2
+    elif c.isdigit() and c.isascii():
+        m = _DIGITS.match(text, pos + 1)
+        assert m is not None
+        i = m.end()
+        nxt = text[i] if i < n else ""
+        if nxt in "rR":
+            radix = int(m.group())
+            if not 2 <= radix <= 36:
+                raise _err(f"invalid radix {radix} in #{m.group()}r (must be 2 to 36)", text, pos)
+            i += 1
+        elif nxt in "=#":
+            raise _err(
+                f"#{m.group()}{nxt} (shared structure) is not supported in a tool file",
+                text,
+                pos,
+                REFUSED,
+            )
+        else:
+            raise _err(f"invalid syntax #{m.group()}{nxt}", text, pos)
+    elif c in _REFUSED_HASH:
+        raise _err(f"{_REFUSED_HASH[c]} are not supported in a tool file", text, pos, REFUSED)
+    elif c == "<":
+        raise _err("#<...> is an unreadable object (printed, not source)", text, pos)
+    elif c == "":
+        raise _err("end of input after #", text, pos)
+    else:
+        raise _err(f"invalid syntax #{c}", text, pos)
+    m = _RADIX_DIGITS.match(text, i)
+    assert m is not None
+    tok = m.group()
+    digits = tok.lstrip("+-")
+    try:
+        if not digits:
+            raise ValueError
+        value = _to_int(digits, radix, tok.startswith("-"))
+    except (ValueError, OverflowError):
+        raise _err(f"invalid integer in radix {radix}: {text[pos : m.end()]}", text, pos) from None
+    return Integer(value, pos, m.end()), m.end()
+
+
+# --- the reader loop ---------------------------------------------------------------
+
+# Frame kinds on the explicit stack. A frame is [kind, items, start, extra]: ``items`` is
+# the list datums are appended to, ``extra`` the tail of a dotted list or a prefix's name.
+_TOP, _LIST, _VEC, _PREFIX, _TAIL, _CLOSING, _SPLICED, _SPLICED_CLOSING = range(8)
+_PREFIX_NAMES = {"'": "quote", "#'": "function", "`": "`", ",": ",", ",@": ",@"}
+_LISTISH = (_LIST, _CLOSING, _SPLICED, _SPLICED_CLOSING)
+_WRONG_DOT = "`.` in wrong context: a dotted list has exactly one datum after `.`"
+
+
+def _read(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
+    """The engine: read datums from ``pos``; stop after the first one when ``one``."""
+    gc_was = gc.isenabled()
+    gc.disable()  # millions of small objects, no cycles: spare the collector's passes
+    try:
+        return _read_loop(text, pos, one)
+    finally:
+        if gc_was:
+            gc.enable()
+
+
+def _finish_list(items: list[Datum], tail: Datum | None, start: int, end: int) -> Datum:
+    """Normalize a read list as Emacs stores it: ``(a . nil)`` is ``(a)``, ``(a . 'b)``
+    is ``(a quote b)``, ``(. x)`` is ``x``, ``()`` is ``nil``."""
+    while tail is not None:
+        if type(tail) is Symbol and tail.name == "nil":
+            tail = None
+        elif type(tail) is List:
+            items.extend(tail.items)
+            tail = tail.tail
+        else:
+            break
+    if not items:
+        if tail is not None:
+            return tail
+        return Symbol("nil", start, end)
+    return List(items, start, end, tail)
+
+
+def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
+    match = _MASTER.match
+    names: dict[str, tuple[str, object]] = {}
+    results: list[Datum] = []
+    stack: list[list] = [[_TOP, results, pos, None]]
+    push = stack.append
+    kind = _TOP
+    items: list[Datum] = results
+    number = _number
+    intern = sys.intern
+    while True:
+        m = match(text, pos)
+        li = m.lastindex
+        if li == 1:  # symbol or number
+            tok = m.group(1)
+            pos = m.end()
+            start = pos - len(tok)
+            v = names.get(tok)
+            if v is None:
+                if "\\" in tok:
+                    v = ("s", intern(_SYM_UNESCAPE.sub(r"\1", tok)))
+                elif tok[0] in "0123456789+-.":
+                    try:
+                        num = number(tok)
+                    except OverflowError:
+                        raise _err(
+                            "integer too large for Emacs (more than 65536 bits)", text, start
+                        ) from None
+                    if num is None:
+                        v = ("s", intern(tok))
+                    elif type(num) is int:
+                        v = ("i", num)
+                    else:
+                        v = ("f", num)
+                else:
+                    v = ("s", intern(tok))
+                names[tok] = v
+            t, val = v
+            if t == "s":
+                d: Datum = Symbol(val, start, pos)  # type: ignore[arg-type]
+            elif t == "i":
+                d = Integer(val, start, pos)  # type: ignore[arg-type]
+            else:
+                d = Float(val, start, pos)  # type: ignore[arg-type]
+        elif li == 2:  # string
+            body = m.group(2)
+            pos = m.end()
+            start = pos - len(body) - 2
+            if "\\" in body:
+                body = _unescape_string(body, text, start + 1)
+            d = String(body, start, pos)
+        elif li == 3:  # (
+            pos = m.end()
+            if kind == _TAIL:
+                # `(a . (b c))`: read the inner list's items straight into the outer one.
+                kind = _SPLICED
+            else:
+                kind = _LIST
+                items = []
+            push([kind, items, pos - 1, None])
+            continue
+        elif li == 6:  # [
+            pos = m.end()
+            kind = _VEC
+            items = []
+            push([kind, items, pos - 1, None])
+            continue
+        elif li == 4 and kind in _LISTISH:  # )
+            pos = m.end()
+            frame = stack.pop()
+            if kind >= _SPLICED:
+                # Hand the spliced list's tail to the outer list, which must close next.
+                stack.pop()  # the outer list's _TAIL frame
+                outer = stack[-1]
+                outer[3] = frame[3]
+                kind = outer[0] = _SPLICED_CLOSING if outer[0] >= _SPLICED else _CLOSING
+                continue
+            d = _finish_list(items, frame[3], frame[2], pos)
+            top = stack[-1]
+            kind = top[0]
+            items = top[1]
+        elif li == 7 and kind == _VEC:  # ]
+            pos = m.end()
+            frame = stack.pop()
+            d = Vector(items, frame[2], pos)
+            top = stack[-1]
+            kind = top[0]
+            items = top[1]
+        elif li in (5, 8, 9, 10):  # prefixes ' #' ` , ,@
+            tok = m.group(li)
+            pos = m.end()
+            push([_PREFIX, items, pos - len(tok), _PREFIX_NAMES[tok]])
+            kind = _PREFIX
+            continue
+        elif li == 11:  # ?c
+            start = m.end() - 1
+            code, pos = _char_literal(text, start)
+            d = Integer(code, start, pos, True)
+        elif li == 12:  # #...
+            d, pos = _hash(text, m.end() - 1)
+        elif li == 13 and (kind == _LIST or kind == _SPLICED):  # the dot of a dotted list
+            pos = m.end()
+            push([_TAIL, items, pos - 1, None])
+            kind = _TAIL
+            continue
+        elif li == 14 and kind == _TOP:
+            return results, m.end()
+        else:
+            _syntax_error(text, m, stack)
+
+        # Deliver the datum d to the frame on top of the stack.
+        while kind == _PREFIX:
+            frame = stack.pop()
+            ps = frame[2]
+            name = frame[3]
+            head = Symbol(name, ps, ps + (2 if name == "function" or name == ",@" else 1))
+            d = List([head, d], ps, d.end)
+            top = stack[-1]
+            kind = top[0]
+            items = top[1]
+        if kind == _TAIL:
+            stack.pop()
+            owner = stack[-1]
+            owner[3] = d
+            kind = owner[0] = _SPLICED_CLOSING if owner[0] >= _SPLICED else _CLOSING
+            items = owner[1]
+            continue
+        if kind == _CLOSING or kind == _SPLICED_CLOSING:
+            raise _err(_WRONG_DOT, text, d.start)
+        items.append(d)
+        if one and kind == _TOP:
+            return results, pos
+
+
+def _syntax_error(text: str, m: re.Match[str], stack: list[list]) -> None:
+    """Raise the error for a token that cannot stand where it is (or end of input)."""
+    li = m.lastindex
+    where = m.end() - 1
+    top = stack[-1]
+    kind = top[0]
+    if li == 14:  # end of input
+        for frame in reversed(stack):
+            if frame[0] in (_LIST, _VEC, _CLOSING, _SPLICED, _SPLICED_CLOSING):
+                what = "vector" if frame[0] == _VEC else "list"
+                raise _err(f"unterminated {what} starting at {_lc(text, frame[2])}", text, frame[2])
+        raise _err(f"end of input after {top[3]!r}: expected an expression", text, top[2])
+    if li == 15:
+        c = text[where]
+        if c == '"':
+            raise _err(f"unterminated string starting at {_lc(text, where)}", text, where)
+        raise _err("end of input after a backslash", text, where)
+    tok = m.group(li)
+    if li == 13:  # dotted-pair marker
+        if kind == _LIST or kind == _SPLICED:  # pragma: no cover - handled by the caller
+            raise AssertionError
+        if kind == _VEC:
+            raise _err("`.` inside a vector", text, where)
+        if kind == _TOP:
+            raise _err("`.` outside a list", text, where)
+        if kind == _PREFIX:
+            raise _err(
+                f"`.` right after {text[top[2] : where].strip()}: expected an expression",
+                text,
+                where,
+            )
+        raise _err(_WRONG_DOT, text, where)
+    # ) or ] that closes nothing open
+    if kind == _TOP:
+        raise _err(f"unexpected `{tok}`: no list or vector is open", text, where)
+    if kind == _PREFIX:
+        raise _err(
+            f"`{tok}` right after `{text[top[2] : where].strip()}`: expected an expression",
+            text,
+            where,
+        )
+    if kind == _TAIL:
+        raise _err(f"`{tok}` right after `.`: expected the tail of a dotted list", text, where)
+    opener = stack[-1]
+    if tok == ")":
+        raise _err(f"`)` inside the vector opened at {_lc(text, opener[2])}", text, where)
+    raise _err(f"`]` inside the list opened at {_lc(text, opener[2])}", text, where)
+
+
+def _check_surrogates(text: str, start: int, end: int) -> None:
+    m = _SURROGATE.search(text, start, end)
+    if m is not None:
+        raise ReadError(
+            "invalid text: a lone surrogate (the file is not valid UTF-8?)", text, m.start(), SYNTAX
+        )
+
+
+def read_all(text: str) -> list[Datum]:
+    """Every top-level datum of ``text`` (comments skipped), in order.
+
+    Raises :class:`ReadError` (``PS001`` syntax error, ``PS002`` refused syntax).
+    """
+    _check_surrogates(text, 0, len(text))
+    return _read(text, 0, False)[0]
+
+
+def read_one(text: str, pos: int = 0) -> tuple[Datum | None, int]:
+    """The next datum at or after ``pos`` and the offset just after it; ``(None, len)``
+    at the end of the input."""
+    results, end = _read(text, pos, True)
+    _check_surrogates(text, pos, end)
+    if not results:
+        return None, end
+    return results[0], end

@@ -1,0 +1,251 @@
+"""Unit tests of the reader: values (as Emacs 28 reads them), spans, errors, depth."""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import pytest
+
+from plistspec.diagnostics import ReadError
+from plistspec.elisp.datum import Float, Integer, List, String, Symbol, Vector
+from plistspec.elisp.reader import read_all, read_one
+
+
+def one(text: str):
+    data = read_all(text)
+    assert len(data) == 1, data
+    return data[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (r'"a\nb"', "a\nb"),
+        (r'"\"\\"', '"\\'),
+        (r'"\x41"', "A"),
+        (r'"\xe9"', "\udce9"),  # two hex digits >= 0x80: a raw byte
+        (r'"\x0e9"', "é"),  # three digits: the character
+        (r'"\351"', "\udce9"),
+        (r'"\400"', "\u0100"),
+        (r'"\1234"', "S4"),
+        (r'"\u00e9\U0001F600"', "é😀"),
+        (r'"\N{U+41}\N{snowman}"', "A☃"),
+        (r'"\N{LINE FEED (LF)}"', "\n"),
+        (r'"\s\d\e\a\b\f\v\r"', " \x7f\x1b\x07\b\f\v\r"),
+        ('"a\\ b\\\nc"', "abc"),
+        (r'"\(\q"', "(q"),
+        (r'"\C-a\^?\M-a\S-a"', "\x01\x7f\udce1A"),
+        ('"raw\nline é"', "raw\nline é"),
+        (r'"\x"', "\x00"),
+    ],
+)
+def test_strings(text: str, value: str) -> None:
+    d = one(text)
+    assert isinstance(d, String) and d.value == value
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("?a", 97),
+        ("?\\n", 10),
+        ("?\\C-a", 1),
+        ("?\\^a", 1),
+        ("?\\^?", 127),
+        ("?\\M-a", 134217825),
+        ("?\\s", 32),
+        ("?\\s-a", 8388705),
+        ("?\\(", 40),
+        ("?\\\\", 92),
+        ("?\\x41", 65),
+        ("?\\u00e9", 233),
+        ("?\\N{LATIN SMALL LETTER E WITH ACUTE}", 233),
+        ("?é", 233),
+        ("?\\xe9", 233),
+        ("?\\C-%", 67108901),
+        ("?\\C-\\M-a", 134217729),
+        ("? ", 32),
+    ],
+)
+def test_characters(text: str, code: int) -> None:
+    d = one(text)
+    assert isinstance(d, Integer) and d.value == code and d.char
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("1", Integer, 1),
+        ("+1", Integer, 1),
+        ("-0", Integer, 0),
+        ("1.", Integer, 1),
+        ("#x1F", Integer, 31),
+        ("#o17", Integer, 15),
+        ("#b101", Integer, 5),
+        ("#24r1k", Integer, 44),
+        ("#x-1f", Integer, -31),
+        ("123456789012345678901234567890", Integer, 123456789012345678901234567890),
+        (".5", Float, 0.5),
+        ("1e3", Float, 1000.0),
+        ("1.e3", Float, 1000.0),
+        ("-.5e2", Float, -50.0),
+        ("1.5e-7", Float, 1.5e-7),
+        ("1.0e+INF", Float, math.inf),
+        ("-1.0e+INF", Float, -math.inf),
+        ("1e400", Float, math.inf),
+        ("1+", Symbol, "1+"),
+        ("1e", Symbol, "1e"),
+        ("-", Symbol, "-"),
+        ("0x10", Symbol, "0x10"),
+        ("1/2", Symbol, "1/2"),
+        ("1_000", Symbol, "1_000"),
+        (".e3", Symbol, ".e3"),
+        ("+.", Symbol, "+."),
+        ("\\1", Symbol, "1"),
+        ("a\\ b", Symbol, "a b"),
+        ("foo\\(bar", Symbol, "foo(bar"),
+        (":description:", Symbol, ":description:"),
+        (":", Symbol, ":"),
+        ("##", Symbol, ""),
+        ("nil", Symbol, "nil"),
+        ("()", Symbol, "nil"),
+        ("größe", Symbol, "größe"),
+    ],
+)
+def test_atoms(text: str, kind: type, value: object) -> None:
+    d = one(text)
+    assert type(d) is kind
+    assert (d.name if kind is Symbol else d.value) == value
+
+
+def test_nan_payload_and_sign() -> None:
+    bits = [struct.pack(">d", one(t).value).hex() for t in ("0.0e+NaN", "-0.0e+NaN", "1.0e+NaN")]
+    assert bits == ["7ff8000000000000", "fff8000000000000", "7ff8000000000001"]
+    assert struct.pack(">d", one("-0.0").value) == struct.pack(">d", -0.0)
+
+
+def test_lists_quotes_and_spans() -> None:
+    text = "(a 'b #'c `(d ,e ,@f) [1 2] (g . h))"
+    d = one(text)
+    assert isinstance(d, List) and (d.start, d.end) == (0, len(text))
+    a, qb, fc, bq, vec, dotted = d.items
+    assert qb == List([Symbol("quote"), Symbol("b")])
+    assert (qb.start, qb.end) == (3, 5)  # spans from the quote
+    assert (qb.items[0].start, qb.items[1].start) == (3, 4)
+    assert fc == List([Symbol("function"), Symbol("c")]) and (fc.start, fc.end) == (6, 9)
+    assert bq.items[0] == Symbol("`")
+    inner = bq.items[1]
+    assert inner.items[1] == List([Symbol(","), Symbol("e")])
+    assert inner.items[2] == List([Symbol(",@"), Symbol("f")])
+    assert vec == Vector([Integer(1), Integer(2)])
+    assert dotted.tail == Symbol("h") and dotted.items == [Symbol("g")]
+    assert text[a.start : a.end] == "a"
+    assert text[vec.start : vec.end] == "[1 2]"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("(a . (b c))", List([Symbol("a"), Symbol("b"), Symbol("c")])),
+        ("(a . (b . (c . d)))", List([Symbol("a"), Symbol("b"), Symbol("c")], tail=Symbol("d"))),
+        ("(a . nil)", List([Symbol("a")])),
+        ("(a . 'b)", List([Symbol("a"), Symbol("quote"), Symbol("b")])),
+        ("(. x)", Symbol("x")),  # Emacs 28 quirk
+        ("(a .)", List([Symbol("a"), Symbol(".")])),  # `.` before `)` is a symbol
+        ("(a .b)", List([Symbol("a"), Symbol(".b")])),
+        ("(a . (. (b)))", List([Symbol("a"), Symbol("b")])),
+    ],
+)
+def test_dotted_lists_normalize_like_emacs(text: str, expected: object) -> None:
+    assert one(text) == expected
+
+
+def test_comments_whitespace_and_hash_ends_symbol() -> None:
+    assert read_all(";; c\n(a ; x\n b)\n; end") == [List([Symbol("a"), Symbol("b")])]
+    assert read_all("a\u00a0b\x01c") == [Symbol("a"), Symbol("b"), Symbol("c")]
+    assert read_all("a##b") == [Symbol("a"), Symbol(""), Symbol("b")]
+
+
+def test_read_one_steps_form_by_form() -> None:
+    text = " (a b) ; c\n x "
+    d, pos = read_one(text)
+    assert d == List([Symbol("a"), Symbol("b")]) and pos == 6
+    d, pos = read_one(text, pos)
+    assert d == Symbol("x") and pos == 13
+    assert read_one(text, pos) == (None, len(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col", "code", "words"),
+    [
+        ('(a\n  "b', 2, 3, "PS001", "unterminated string starting at 2:3"),
+        ("(a\n (b)", 1, 1, "PS001", "unterminated list starting at 1:1"),
+        ("x\n[a", 2, 1, "PS001", "unterminated vector"),
+        ("a )", 1, 3, "PS001", "unexpected `)`"),
+        ("]", 1, 1, "PS001", "unexpected `]`"),
+        ("(a ]", 1, 4, "PS001", "`]` inside the list"),
+        ("[a )", 1, 4, "PS001", "`)` inside the vector"),
+        ("(a . b c)", 1, 8, "PS001", "wrong context"),
+        ("(a . )", 1, 6, "PS001", "after `.`"),
+        ("[a . b]", 1, 4, "PS001", "inside a vector"),
+        (" .", 1, 2, "PS001", "outside a list"),
+        ('"\\N{NO SUCH NAME}"', 1, 2, "PS001", "unknown character name"),
+        ('"\\u12"', 1, 2, "PS001", "4 hex digits"),
+        ('\n  "\\C-%"', 2, 4, "PS001", "invalid modifier"),
+        ("#xg", 1, 1, "PS001", "radix 16"),
+        ("#37r1", 1, 1, "PS001", "radix 37"),
+        ("?ab", 1, 1, "PS001", "character literal"),
+        ("'", 1, 1, "PS001", "expected an expression"),
+        ("a\\", 1, 2, "PS001", "backslash"),
+        ("(a \ud800)", 1, 4, "PS001", "surrogate"),
+        ("#<buffer>", 1, 1, "PS001", "unreadable"),
+        ("#s(a)", 1, 1, "PS002", "#s("),
+        ("(x #1=a)", 1, 4, "PS002", "#1="),
+        ("#[a]", 1, 1, "PS002", "byte-code"),
+        ("#@4 abc", 1, 1, "PS002", "#@"),
+        ("#:x", 1, 1, "PS002", "uninterned"),
+        ('"\\ud800"', 1, 2, "PS002", "surrogate"),
+        ('"\\x110000"', 1, 2, "PS002", "beyond Unicode"),
+    ],
+)
+def test_errors(text: str, line: int, col: int, code: str, words: str) -> None:
+    with pytest.raises(ReadError) as info:
+        read_all(text)
+    e = info.value
+    assert (e.line, e.column, e.code) == (line, col, code), str(e)
+    assert words in e.message
+    assert e.diagnostic("f.el").render().startswith(f"f.el:{line}:{col}: error:")
+
+
+def test_deep_nesting_reads_without_recursion() -> None:
+    n = 100_000
+    d = one("(" * n + "x" + ")" * n)
+    depth = 0
+    while isinstance(d, List):
+        assert (d.start, d.end) == (depth, 2 * n + 1 - depth)
+        d = d.items[0]
+        depth += 1
+    assert depth == n and d == Symbol("x")
+    v = one("[" * n + "]" * n)
+    assert isinstance(v, Vector)
+    q = one("'" * n + "x")
+    depth = 0
+    while isinstance(q, List):
+        q = q.items[1]
+        depth += 1
+    assert depth == n
+
+
+def test_many_quoted_items_and_long_dotted_chains() -> None:
+    n = 100_000
+    d = one("(" + " ".join(f"'a{i}" for i in range(n)) + ")")
+    assert len(d.items) == n and d.items[-1] == List([Symbol("quote"), Symbol(f"a{n - 1}")])
+    # (a . (a . (a ... ))) nested 100 000 deep is spliced into one flat list as it is read.
+    chain = one("(a . " * n + "nil" + ")" * n)
+    assert isinstance(chain, List) and len(chain.items) == n and chain.tail is None
+
+
+def test_symbol_names_are_shared() -> None:
+    d = one("(:type :type :type)")
+    assert d.items[0].name is d.items[2].name
