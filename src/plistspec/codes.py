@@ -522,6 +522,89 @@ CODES: dict[str, Code] = {
 def explain(code: str) -> str:
     """The documentation of one code, as `plistspec explain CODE` prints it."""
     c = CODES.get(code)
+    "PS601": Code(
+        "error",
+        "Python target not found",
+        "The module of a `from-py`/`call` target cannot be found, or the target text is not "
+        "`module:function`, `module:Class`, `module:Class.method`, `module:obj.method`, `module` "
+        "or `path/to/file.py:function`. The module is imported as `python -m` would, from the "
+        "current directory. Example: `plistspec from-py tols:weather` (typo in the module).",
+    ),
+    "PS602": Code(
+        "error",
+        "the Python module raised an exception while being imported",
+        "Importing the user's module failed (a `SyntaxError`, a missing dependency, code at "
+        "module level that raised). The message is that module's own traceback: the error is in "
+        "the module, not in plistspec. Example: `import requests` in a module run by an "
+        "interpreter without `requests`.",
+    ),
+    "PS603": Code(
+        "error",
+        "no such function in the module",
+        "The target's module was imported but does not define the named attribute (or, for a "
+        "module target, defines no public function and no `__all__`). Example: `tools:wether`.",
+    ),
+    "PS604": Code(
+        "error",
+        "the target cannot be described as a tool",
+        "It is not callable, has no inspectable signature (some builtins), or has no usable name "
+        "(a lambda given to `schema_for` without a name). Example: `mod:CONSTANT`.",
+    ),
+    "PS605": Code(
+        "error",
+        "annotation cannot be resolved",
+        "`typing.get_type_hints` cannot evaluate an annotation: a forward reference or a string "
+        "annotation names something that is not defined or imported in the module. The message "
+        "names the function, the parameter and the unresolved name. Example: `def f(x: 'Foo')` "
+        "without a class `Foo`.",
+    ),
+    "PS606": Code(
+        "error",
+        "annotation has no JSON Schema form",
+        "The annotation is not data a model can write as JSON: an arbitrary class (not a "
+        "dataclass, TypedDict, NamedTuple, Enum or pydantic model), a `Callable`, an iterator, a "
+        "file handle (`IO`), `type[X]`, an unbound `TypeVar`. Example: `def f(cb: Callable[[], "
+        "None])`. Use a dataclass, TypedDict, pydantic model or a JSON type.",
+    ),
+    "PS607": Code(
+        "error",
+        "dict key type is not str",
+        "JSON object keys are strings, so `dict[int, str]` cannot be sent by a model. Use "
+        "`dict[str, V]` (or a str Enum / Literal of strings as the key type).",
+    ),
+    "PS608": Code(
+        "error",
+        "default value cannot be written as JSON",
+        "The default of a parameter is not JSON (`object()`, a function, an instance of an "
+        "arbitrary class, `float('nan')`). Use a JSON value or None; `--lenient-defaults` drops "
+        "such defaults with a warning instead.",
+    ),
+    "PS609": Code(
+        "error",
+        "Literal or Enum value is not a JSON scalar",
+        "`Literal[...]` and Enum values must be strings, numbers, booleans or None to be listed "
+        "in `enum`. Example: `Literal[b'x']` or an Enum whose values are tuples.",
+    ),
+    "PS610": Code(
+        "warning",
+        "parameter accepts any JSON value",
+        "The parameter has no annotation, or is annotated `Any`: its schema is `{}` and the "
+        "model gets no guidance. `--strict-types` makes this an error. Example: `def f(x)`.",
+    ),
+    "PS611": Code(
+        "warning",
+        "docstring documents a parameter that does not exist",
+        "The docstring's parameter section names something the signature does not have "
+        "(renamed or removed parameter). Example: `Args: citty: ...` for `def f(city)`.",
+    ),
+    "PS612": Code(
+        "error",
+        "the callable cannot be called as a tool",
+        "An instance method named as `module:Class.method` whose class needs constructor "
+        "arguments (name a module-level instance `module:obj.method`, or make it a staticmethod "
+        "or classmethod), or a parameter kept out of the schema (`--skip`, `INJECTED`) that has "
+        "no default.",
+    ),
     if c is None:
         raise KeyError(code)
     return f"{code} ({c.severity}): {c.title}\n\n{c.explanation}\n"

@@ -1,17 +1,195 @@
-"""``plistspec from-py`` and ``plistspec call``."""
+"""``plistspec from-py`` (Python callables → tool specs) and ``plistspec call`` (the bridge).
+
+Owns: the two commands' options, output and exit codes.
+
+``from-py`` exits 0 when every target gave a tool, 1 when any had an error (nothing is
+written then), 2 on usage errors. An exception raised while importing the user's module is
+printed as that module's error, with its own traceback, and is marked as such.
+
+``call`` reads one JSON object on standard input and prints what the tool returns (a string as
+it is, anything else as JSON); on invalid arguments or an exception in the function it prints
+one ``Error: ...`` line *on standard output* (the generated Elisp returns it to the model) and
+exits 2 / 1 (3: the tool cannot be loaded). With ``--from gptel|llm`` (what the generated
+lambdas pass) anything the user's code writes to stdout/stderr is discarded, so only the result
+reaches Emacs; without it, the user's own output goes to standard error.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+
 import click
+
+ELISP_FORMATS = ("elisp",)
+JSON_FORMATS = (
+    "ir",
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "vertex",
+    "bedrock",
+    "ollama",
+    "mcp",
+)
 
 
 @click.command("from-py")
-def from_py_cmd() -> None:
-    """(not yet built)"""
-    raise click.UsageError("from-py is not built yet")
+@click.argument("targets", nargs=-1, required=True, metavar="TARGET...")
+@click.option(
+    "-d", "--dialect", type=click.Choice(["gptel", "llm"]), default="gptel", show_default=True
+)
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(ELISP_FORMATS + JSON_FORMATS),
+    default="elisp",
+    show_default=True,
+    help="elisp (a file of tool forms), ir, or a provider's tools array.",
+)
+@click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here (atomically).")
+@click.option(
+    "--python",
+    "python",
+    default=None,
+    metavar="PYTHON",
+    help="Interpreter the generated :function runs (default: this one).",
+)
+@click.option("--async", "async_", is_flag=True, help="Write make-process lambdas with :async t.")
+@click.option(
+    "--function",
+    "function",
+    default=None,
+    metavar="SYMBOL",
+    help="Write :function #'SYMBOL instead of a lambda calling Python.",
+)
+@click.option("--strict-types", is_flag=True, help="Unannotated parameters and Any are errors.")
+@click.option(
+    "--lenient-defaults",
+    is_flag=True,
+    help="Drop defaults JSON cannot hold (a warning), not an error.",
+)
+@click.option(
+    "--skip",
+    multiple=True,
+    metavar="NAME",
+    help="Keep a parameter (by name or type name) out of the schema; it needs a default.",
+)
+@click.option(
+    "--diagnostics-format", type=click.Choice(["gnu", "json"]), default="gnu", show_default=True
+)
+def from_py_cmd(
+    targets: tuple[str, ...],
+    dialect: str,
+    fmt: str,
+    out: str | None,
+    python: str | None,
+    async_: bool,
+    function: str | None,
+    strict_types: bool,
+    lenient_defaults: bool,
+    skip: tuple[str, ...],
+    diagnostics_format: str,
+) -> None:
+    """Tool specs from Python callables.
+
+    TARGET is module:function, module:Class, module:Class.method, module:obj.method, or a
+    module alone (its public functions, or __all__); module may be a path to a .py file.
+    The module is imported as `python -m` would, from the current directory.
+    """
+    from plistspec.cli._io import InputError, print_diagnostics, write_output
+    from plistspec.pyfunc import from_python
+
+    tools, diags = from_python(
+        list(targets),
+        python=python,
+        async_=async_,
+        function=function,
+        dialect=dialect,
+        strict_types=strict_types,
+        lenient_defaults=lenient_defaults,
+        skip=skip,
+    )
+    text = None
+    if not any(d.is_error for d in diags):
+        text, more = _render(tools, fmt, dialect, out)
+        diags.extend(more)
+    print_diagnostics(diags, diagnostics_format)
+    if text is None or any(d.is_error for d in diags):
+        sys.exit(1)
+    try:
+        write_output(text, out)
+    except InputError as e:
+        click.echo(str(e), err=True)
+        sys.exit(1)
+
+
+def _render(tools, fmt: str, dialect: str, out: str | None):
+    if fmt == "elisp":
+        from plistspec.pyfunc.elisp_bridge import elisp_tools, with_notes
+
+        etools = elisp_tools(tools)
+        from plistspec.emit_elisp import to_elisp
+
+        text, diags = to_elisp(etools, dialect, file_name=out if out and out != "-" else None)
+        return with_notes(text, etools, dialect), diags
+    from plistspec.jsonout import dumps
+
+    if fmt == "ir":
+        return dumps(tools), []
+    from plistspec.providers import emit
+
+    value, diags = emit(tools, fmt)
+    if any(d.is_error for d in diags):
+        return None, diags
+    return dumps(value), diags
 
 
 @click.command("call")
-def call_cmd() -> None:
-    """(not yet built)"""
-    raise click.UsageError("call is not built yet")
+@click.argument("target", metavar="TARGET")
+@click.option(
+    "--from",
+    "from_elisp",
+    type=click.Choice(["gptel", "llm"]),
+    default=None,
+    help="The arguments were serialized by this library's generated lambda: repair nil.",
+)
+@click.option(
+    "--args", "args_text", default=None, metavar="JSON", help="Arguments (default: stdin)."
+)
+def call_cmd(target: str, from_elisp: str | None, args_text: str | None) -> None:
+    """Call TARGET (module:function) with the JSON object on standard input.
+
+    Prints the result (a string as is, anything else as JSON). Invalid arguments or an
+    exception print one `Error: ...` line on standard output; exit 2 / 1 (3: not loadable).
+    """
+    if args_text is None:
+        data = sys.stdin.buffer.read()
+        try:
+            args_text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            args_text = data.decode("utf-8", "replace")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    real_out = os.dup(1)
+    if from_elisp:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+    else:
+        os.dup2(2, 1)
+    try:
+        from plistspec.bridge import call
+
+        code, text = call(target, args_text, from_elisp=from_elisp)
+    except BaseException as e:  # a bug of ours: still one line the model can read
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        code, text = 3, f"Error: plistspec call failed: {type(e).__name__}: {e}"
+    sys.stdout.flush()
+    with os.fdopen(real_out, "wb") as f:
+        f.write(text.encode("utf-8"))
+    os._exit(code) if from_elisp else sys.exit(code)

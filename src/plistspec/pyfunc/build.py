@@ -71,8 +71,7 @@ def callable_parts(obj: Any) -> tuple[str, Any]:
     if inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isbuiltin(obj):
         return "function", obj
     if callable(obj):
-        call = type(obj).__call__
-        return "callable", getattr(obj, "__call__", call)
+        return "callable", type(obj).__call__.__get__(obj)
     return "none", obj
 
 

@@ -145,11 +145,8 @@ def _assign(
     right below continue it; comment-only lines just above an item without one describe it.
     """
     out: dict[str, str] = {}
-    owner_of_line = {}
-    for name, first, last in spans:
-        owner_of_line[last] = name
     used: set[int] = set()
-    for name, first, last in spans:
+    for name, _first, last in spans:
         c = comments.get(last)
         if c is None or c[1]:
             continue

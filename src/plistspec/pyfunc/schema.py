@@ -419,7 +419,7 @@ class SchemaBuilder:
         if tp.__bound__ is not None:
             return self.schema(tp.__bound__)
         if tp.__constraints__:
-            return self.union(typing.Union[tp.__constraints__])  # type: ignore[arg-type]
+            return self.union(typing.Union.__getitem__(tp.__constraints__))
         raise self.ctx.error(
             "PS606",
             f"cannot map the unbound type variable '{tp.__name__}' to JSON Schema; "

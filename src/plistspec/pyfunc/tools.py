@@ -1,0 +1,173 @@
+"""Targets → IR tools (the work behind :func:`plistspec.pyfunc.from_python`).
+
+Owns: turning each resolved callable into an IR tool (``name``, ``description``, the JSON
+Schema ``parameters`` of ``python-schema.md``) with ``metadata``: ``python`` (the target the
+bridge calls, the directory it is imported from, the interpreter), ``function`` (the Elisp
+lambda text, or ``#'SYMBOL``), ``async``, ``slots``, and ``elisp`` (the schema a gptel/llm user
+would write plus notes for comments; see :mod:`.elisp_bridge`). Errors and warnings come back
+as diagnostics; nothing here raises for a user mistake.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+from plistspec.ir import Tool, make_tool
+
+__all__ = ["tools_from_targets", "tool_from_object"]
+
+
+def _instance_method_problem(obj: Any, owner: Any) -> str | None:
+    """For ``Class.method`` naming a plain instance method: the class must build without args."""
+    import inspect
+
+    if not isinstance(owner, type) or not inspect.isfunction(obj):
+        return None
+    raw = None
+    for klass in owner.__mro__:
+        if obj.__name__ in klass.__dict__:
+            raw = klass.__dict__[obj.__name__]
+            break
+    if isinstance(raw, (staticmethod, classmethod)):
+        return None
+    try:
+        sig = inspect.signature(owner)
+    except (TypeError, ValueError):
+        return None
+    needed = [
+        p.name
+        for p in sig.parameters.values()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    if needed:
+        return (
+            f"{owner.__name__}.{obj.__name__} is an instance method and {owner.__name__}() needs "
+            f"{', '.join(needed)}; name a module-level instance (module:obj.{obj.__name__}), "
+            "a staticmethod or a classmethod"
+        )
+    return None
+
+
+def tool_from_object(
+    obj: Any,
+    qualname: str,
+    call_target: str,
+    *,
+    owner: Any = None,
+    python: str | None = None,
+    async_: bool = False,
+    function: str | None = None,
+    dialect: str = "gptel",
+    cwd: str | None = None,
+    strict_types: bool = False,
+    lenient_defaults: bool = False,
+    skip: Any = (),
+) -> tuple[Tool | None, list[Diagnostic]]:
+    from plistspec.pyfunc.build import build
+    from plistspec.pyfunc.elisp_bridge import elisp_parameters, lambda_text
+    from plistspec.pyfunc.errors import PyFuncError
+
+    name = qualname.rsplit(".", 1)[-1]
+    try:
+        problem = _instance_method_problem(obj, owner)
+        if problem:
+            raise PyFuncError("PS612", problem)
+        b = build(
+            obj, name, strict_types=strict_types, lenient_defaults=lenient_defaults, skip=skip
+        )
+    except PyFuncError as e:
+        return None, [e.diagnostic()]
+    cwd = os.path.abspath(cwd or os.getcwd())
+    python = python or sys.executable
+    eparams, notes = elisp_parameters(b.parameters, dialect)
+    props = eparams.get("properties", {})
+    req = set(eparams.get("required", []))
+    arg_list = [(n, n not in req) for n in props]
+    if function:
+        fn_text = function if function.startswith("#'") else "#'" + function
+        is_async = async_
+    else:
+        fn_text = lambda_text(
+            arg_list, call_target, python=python, cwd=cwd, dialect=dialect, async_=async_
+        )
+        is_async = async_ or dialect == "llm"
+    slots = [{"key": ":function", "text": fn_text, "column": 0}]
+    if is_async:
+        slots.append({"key": ":async", "text": "t", "column": 0})
+    metadata: dict[str, Any] = {
+        "dialect": dialect,
+        "head": "gptel-make-tool" if dialect == "gptel" else "llm-make-tool",
+        "args": "list" if props else "nil",
+        "function": fn_text,
+        "async": is_async,
+        "slots": slots,
+        "python": {
+            "target": call_target,
+            "qualname": qualname,
+            "cwd": cwd,
+            "python": python,
+            "kind": b.kind,
+            "async_def": b.is_async,
+        },
+        "elisp": {"parameters": eparams, "notes": notes},
+    }
+    if b.returns:
+        metadata["python"]["returns"] = b.returns
+    tool = make_tool(b.name, b.description, b.parameters, metadata)  # type: ignore[arg-type]
+    return tool, list(b.warnings)
+
+
+def tools_from_targets(
+    targets: list[str],
+    *,
+    python: str | None = None,
+    async_: bool = False,
+    function: str | None = None,
+    dialect: str = "gptel",
+    cwd: str | None = None,
+    strict_types: bool = False,
+    lenient_defaults: bool = False,
+    skip: Any = (),
+) -> tuple[list[Tool], list[Diagnostic]]:
+    from plistspec.pyfunc.errors import PyFuncError
+    from plistspec.pyfunc.target import load, parse_target
+
+    tools: list[Tool] = []
+    diags: list[Diagnostic] = []
+    cwd = os.path.abspath(cwd or os.getcwd())
+    for text in targets:
+        try:
+            t = parse_target(text)
+            _module, found = load(t, cwd)
+        except PyFuncError as e:
+            diags.append(e.diagnostic())
+            continue
+        if not found:
+            diags.append(
+                Diagnostic(
+                    "PS603", "error", f"{t.module} defines no public function (and no __all__)"
+                )
+            )
+        module_text = os.path.abspath(os.path.join(cwd, t.module)) if t.is_path else t.module
+        for qualname, obj, owner in found:
+            tool, ds = tool_from_object(
+                obj,
+                qualname,
+                f"{module_text}:{qualname}",
+                owner=owner,
+                python=python,
+                async_=async_,
+                function=function,
+                dialect=dialect,
+                cwd=cwd,
+                strict_types=strict_types,
+                lenient_defaults=lenient_defaults,
+                skip=skip,
+            )
+            diags.extend(ds)
+            if tool is not None:
+                tools.append(tool)
+    return tools, diags
