@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import EXPECTED, FIXTURES, GRAMMARS
+from support import EXPECTED, FIXTURES, GRAMMARS
 from plistspec.elisp.reader import read_all
 from plistspec.extract import find_tools
 from plistspec.jsonout import dumps
