@@ -88,6 +88,15 @@ CODES: dict[str, Code] = {
         "asked for. Example: `:anyOf ((:type \"string\"))` written as a list makes gptel's "
         "Gemini filter signal `wrong-type-argument arrayp`; write `:anyOf [(:type string)]`.",
     ),
+    "PS204": Code(
+        "error",
+        "spec nested too deep to predict the library's behaviour",
+        "gptel's and llm's conversion functions recurse once per nesting level; past a few "
+        "hundred levels they hit `max-lisp-eval-depth`, at a depth that depends on whether the "
+        "package was byte-compiled (uncompiled gptel fails at about 195 levels of `:items`, "
+        "compiled at about 1580; llm at about 315 / 525). plistspec refuses specs nested more "
+        "than 150 levels deep rather than guess.",
+    ),
     # --- PS3xx: spec lints ---------------------------------------------------------
     "PS301": Code(
         "warning",
@@ -513,15 +522,6 @@ CODES: dict[str, Code] = {
         'Example: `(gptel-make-tool :name "x" ; the name` (the comment).',
     ),
     # --- PS6xx: Python -------------------------------------------------------------
-    # --- PS9xx: command line -------------------------------------------------------
-    "PS901": Code("error", "cannot read input file", "The file does not exist or is not readable."),
-    "PS902": Code("error", "cannot write output", "The output file could not be written."),
-}
-
-
-def explain(code: str) -> str:
-    """The documentation of one code, as `plistspec explain CODE` prints it."""
-    c = CODES.get(code)
     "PS601": Code(
         "error",
         "Python target not found",
@@ -605,6 +605,15 @@ def explain(code: str) -> str:
         "or classmethod), or a parameter kept out of the schema (`--skip`, `INJECTED`) that has "
         "no default.",
     ),
+    # --- PS9xx: command line -------------------------------------------------------
+    "PS901": Code("error", "cannot read input file", "The file does not exist or is not readable."),
+    "PS902": Code("error", "cannot write output", "The output file could not be written."),
+}
+
+
+def explain(code: str) -> str:
+    """The documentation of one code, as `plistspec explain CODE` prints it."""
+    c = CODES.get(code)
     if c is None:
         raise KeyError(code)
     return f"{code} ({c.severity}): {c.title}\n\n{c.explanation}\n"

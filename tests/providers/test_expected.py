@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from support import EXPECTED, FIXTURES, GRAMMARS
 from plistspec.elisp.reader import read_all
 from plistspec.extract import find_tools
 from plistspec.jsonout import dumps
 from plistspec.lower import lower
 from plistspec.providers import emit
+from support import EXPECTED, FIXTURES, GRAMMARS
 
 CASES = []
 for path in sorted(EXPECTED.glob("*.json")):

@@ -28,6 +28,9 @@ __all__ = ["lower", "GPTEL_ONLY_SLOTS"]
 #: slots gptel reads but never sends (a non-static value there is harmless)
 GPTEL_ONLY_SLOTS = (":function", ":async", ":category", ":confirm", ":include")
 
+#: deeper nesting than this (lists and vectors) is refused with PS204
+MAX_DEPTH = 150
+
 _LINE_INDEX: list[Any] = [None, None]  # (text, LineIndex): one-entry cache
 
 
@@ -55,6 +58,25 @@ def _first_values(form: Any) -> tuple[dict[str, Any], bool]:
     return values, static
 
 
+def _too_deep(d: Datum) -> Datum | None:
+    """The first datum nested deeper than :data:`MAX_DEPTH` inside ``d``, if any."""
+    from plistspec.elisp.datum import List, Vector
+
+    stack = [(d, 0)]
+    while stack:
+        x, depth = stack.pop()
+        if isinstance(x, (List, Vector)):
+            if depth > MAX_DEPTH:
+                return x
+            for item in x.items:
+                if isinstance(item, (List, Vector)):
+                    stack.append((item, depth + 1))
+            tail = getattr(x, "tail", None)
+            if isinstance(tail, (List, Vector)):
+                stack.append((tail, depth + 1))
+    return None
+
+
 def _value(values: dict[str, Any], key: str) -> Datum:
     s = values.get(key)
     if s is None:
@@ -67,7 +89,7 @@ def _error(
 ) -> Diagnostic:
     from plistspec.lower.lisp import span_of
 
-    start, end = span_of(err.value)
+    start, end = span_of(err.at)
     if start < 0:
         start, end = fallback
     why = err.explain or "the value cannot be serialized"
@@ -145,6 +167,16 @@ def lower(
     desc_d = _value(values, ":description")
     args_d = _value(values, ":args")
     span = (form.start, form.end)
+    for d in (name_d, desc_d, args_d):
+        deep = _too_deep(d)
+        if deep is not None:
+            msg = (
+                f"{dialect} may fail on this spec: it is nested more than {MAX_DEPTH} levels deep, "
+                "where the libraries' recursive code runs into max-lisp-eval-depth depending on "
+                "how they were loaded (uncompiled gptel fails at about 195 levels, llm at about "
+                "315); plistspec will not guess"
+            )
+            return None, [Diagnostic("PS204", "error", msg, deep.start, deep.end, path=path)]
     code, lib = ("PS201", "gptel") if dialect == "gptel" else ("PS202", "llm")
     try:
         if dialect == "gptel":
@@ -160,7 +192,7 @@ def lower(
         idx = _line_index(form.text)
         for family, rec in list(over.items()):
             if isinstance(rec, LispError):
-                start, end = span_of(rec.value)
+                start, end = span_of(rec.at)
                 if start < 0:
                     start, end = span
                 line, col = idx.position(start)

@@ -81,6 +81,7 @@ def preprocess(spec: Any) -> Any:
                                 "consp",
                                 NIL,
                                 ":type has no value (odd-length plist)",
+                                at=s[i],
                             )
                         continue
                     val = s[i + 1]

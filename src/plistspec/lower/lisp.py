@@ -49,11 +49,14 @@ class LispError(Exception):
     """An error signalled by Emacs: ``signal`` (``wrong-type-argument``...), its data
     (``predicate`` and the offending value) and a human explanation."""
 
-    def __init__(self, signal: str, predicate: str, value: Any, explain: str = "") -> None:
+    def __init__(
+        self, signal: str, predicate: str, value: Any, explain: str = "", at: Any = None
+    ) -> None:
         self.signal = signal
         self.predicate = predicate
         self.value = value
         self.explain = explain
+        self.at = at if at is not None else value  # where to point a diagnostic
         super().__init__(f"{signal} {predicate}")
 
     def lisp(self) -> str:

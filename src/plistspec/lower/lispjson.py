@@ -137,6 +137,7 @@ def serialize(value: Any, flavor: tuple[str, str, str] = GPTEL) -> Any:
                             "consp",
                             Symbol("nil"),
                             f"the plist key {princ(k, True)} has no value (odd-length plist)",
+                            at=k,
                         )
                     name = _key_name(k, True)
                     if name not in obj:
