@@ -219,7 +219,7 @@ def elisp_parameters(
         props = _unroll(props, defs, unroll_depth)
         params["properties"] = props
         names = ", ".join(sorted(defs))
-        for name, s in props.items():
+        for name in props:
             if "$ref" in str(parameters["properties"].get(name)):
                 notes[name] = (
                     f"recursive type ({names}): unrolled {unroll_depth} levels, because gptel and "
