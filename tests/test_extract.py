@@ -199,10 +199,10 @@ def test_static_eval_is_iterative_on_deep_nesting():
 
 def test_static_eval_of_deep_backquote_template():
     depth = 50_000
-    tmpl = List([Symbol("\\,"), List([Symbol("concat"), String("a"), String("b")])])
+    tmpl = List([Symbol(","), List([Symbol("concat"), String("a"), String("b")])])
     for _ in range(depth):
         tmpl = List([tmpl])
-    value = static_eval(List([Symbol("\\`"), tmpl]))
+    value = static_eval(List([Symbol("`"), tmpl]))
     n = 0
     while isinstance(value, List):
         value = value.items[0]

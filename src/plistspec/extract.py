@@ -172,7 +172,7 @@ def find_tools(datums: list[Datum], text: str) -> tuple[list[ToolForm], list[Dia
                 if head == "quote":
                     stack.append((d.items[1], True))
                 continue
-            if head == "\\`" and len(d.items) == 2:
+            if head == "`" and len(d.items) == 2:
                 stack.append((d.items[1], True))
                 continue
             if spec_dialect and head == "list" and _is_spec_plist(d.items[1:]):
@@ -181,7 +181,7 @@ def find_tools(datums: list[Datum], text: str) -> tuple[list[ToolForm], list[Dia
                     tools.append(form)
                 continue
         else:
-            if head in ("\\,", "\\,@") and len(d.items) == 2:
+            if head in (",", ",@") and len(d.items) == 2:
                 stack.append((d.items[1], False))
                 continue
             if spec_dialect and d.tail is None and _is_spec_plist(d.items):
@@ -464,7 +464,7 @@ def static_eval(form: Datum) -> Datum | NotStatic:
                     results.append(
                         f.items[1] if isinstance(f.items[1], Symbol) else NotStatic("a closure", f)
                     )
-                elif head == "\\`" and len(f.items) == 2:
+                elif head == "`" and len(f.items) == 2:
                     results.append(_backquote(f.items[1]))
                 elif head in _FUNCTIONS:
                     args = f.items[1:]
@@ -492,11 +492,11 @@ def _backquote(template: Datum) -> Datum | NotStatic:
         op, node, n = work.pop()
         if op == "visit":
             head = _head_name(node)
-            if head == "\\," and len(node.items) == 2:
+            if head == "," and len(node.items) == 2:
                 out.append(static_eval(node.items[1]))
-            elif head == "\\,@" and len(node.items) == 2:
+            elif head == ",@" and len(node.items) == 2:
                 out.append(("splice", static_eval(node.items[1])))
-            elif head == "\\`":
+            elif head == "`":
                 out.append(NotStatic("a nested backquote", node))
             elif isinstance(node, List):
                 kids = list(node.items)

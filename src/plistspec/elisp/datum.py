@@ -14,7 +14,8 @@ The model follows Emacs, not Python:
 * ``?a`` reads as the integer 97 (``Integer(97, char=True)``, the flag is only a hint
   for printing); ``1.`` is an integer.
 * ``'x`` reads as the list ``(quote x)``, ``#'x`` as ``(function x)``, `` `x`` as
-  ``(\\` x)``, ``,x`` as ``(\\, x)`` and ``,@x`` as ``(\\,@ x)``.
+  ``(\\` x)``, ``,x`` as ``(\\, x)`` and ``,@x`` as ``(\\,@ x)``: the symbols' names are
+  ``"`"``, ``","`` and ``",@"`` (Emacs prints them with a backslash).
 * ``(a . b)`` is ``List([a], tail=b)``; a proper list has ``tail is None``.
 * Strings are Python ``str``. A raw byte (``"\\xe9"``, ``"\\351"``: a byte, not a
   character, in Emacs) is stored as the lone surrogate ``U+DC00 + byte``, exactly as
