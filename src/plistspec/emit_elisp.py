@@ -427,6 +427,8 @@ def _params(w: _Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
         )
     req = params.get("required") or []
     required = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
+    if "" in props:
+        w.warn("PS521", 'property "" cannot be written: gptel and llm send an empty :name as ":"')
     missing = [r for r in required if r not in props]
     if missing:
         w.warn(

@@ -194,12 +194,19 @@ def _elements(
     Raises :class:`_Mismatch` for an element that fits nothing (or not the forced format).
     """
     out: list[tuple[str, Any, str]] = []
-    todo: list[tuple[str, Any]] = [("", value)]
+    todo: list[tuple[str, Any, bool]] = [("", value, False)]
     while todo:
-        ptr, v = todo.pop()
+        ptr, v, in_decls = todo.pop()
+        if in_decls:
+            if not isinstance(v, dict) or "name" not in v:
+                raise _Mismatch(
+                    ptr, f'expected a function declaration {{"name",…}}, found {_describe(v)}'
+                )
+            out.append((ptr, v, "gemini"))
+            continue
         if isinstance(v, list):
             for i in range(len(v) - 1, -1, -1):
-                todo.append((_ptr(ptr, i), v[i]))
+                todo.append((_ptr(ptr, i), v[i], False))
             continue
         if (
             isinstance(v, dict)
@@ -212,7 +219,7 @@ def _elements(
             raise _Mismatch(_ptr(ptr, "error"), f"the JSON-RPC response is an error: {msg!r}")
         wrap = _container(v)
         if wrap is not None:
-            todo.append((_ptr(ptr, wrap[0]), wrap[1]))
+            todo.append((_ptr(ptr, wrap[0]), wrap[1], False))
             continue
         if isinstance(v, dict) and "cachePoint" in v and len(v) == 1:
             diags.append(_diag("PS511", "info", f"skipped the Bedrock cachePoint at {ptr or '/'}"))
@@ -252,7 +259,7 @@ def _elements(
                     f"expected an array of function declarations, found {_describe(decls)}",
                 )
             for i in range(len(decls) - 1, -1, -1):
-                todo.append((_ptr(ptr, key, i), decls[i]))
+                todo.append((_ptr(ptr, key, i), decls[i], True))
             continue
         out.append((ptr, v, fmt))
     return out
@@ -515,6 +522,15 @@ def normalize_parameters(
     return out, True
 
 
+def _mat(ptr: Any) -> str:
+    """A pointer built as nested ``(parent, key)`` pairs (cheap to extend) → its text."""
+    keys = []
+    while isinstance(ptr, tuple):
+        ptr, k = ptr
+        keys.append(k)
+    return _ptr(ptr, *reversed(keys))
+
+
 def _unescape_pointer(part: str) -> str:
     from urllib.parse import unquote
 
@@ -559,7 +575,7 @@ class _Resolver:
     def _map(self, m: dict, ptr: str, chain: tuple) -> Generator:
         out = {}
         for k, sub in m.items():
-            out[k] = yield self._schema(sub, _ptr(ptr, k), chain)
+            out[k] = yield self._schema(sub, (ptr, k), chain)
         return out
 
     def _schema(self, node: Any, ptr: str, chain: tuple) -> Generator:
@@ -577,7 +593,7 @@ class _Resolver:
                         _diag(
                             "PS501",
                             "error",
-                            f"tool {self.label!r}: $ref {ref!r} at {ptr} points to nothing in the schema",
+                            f"tool {self.label!r}: $ref {ref!r} at {_mat(ptr)} points to nothing in the schema",
                         )
                     )
                 else:
@@ -585,7 +601,7 @@ class _Resolver:
                         _diag(
                             "PS509",
                             "warning",
-                            f"tool {self.label!r}: external $ref {ref!r} at {ptr} is kept as it is (not fetched)",
+                            f"tool {self.label!r}: external $ref {ref!r} at {_mat(ptr)} is kept as it is (not fetched)",
                         )
                     )
             elif ref in chain:
@@ -593,7 +609,9 @@ class _Resolver:
                 cycle = " → ".join(chain[chain.index(ref) :] + (ref,))
                 self.diags.append(
                     _diag(
-                        "PS510", "error", f"tool {self.label!r}: recursive $ref at {ptr}: {cycle}"
+                        "PS510",
+                        "error",
+                        f"tool {self.label!r}: recursive $ref at {_mat(ptr)}: {cycle}",
                     )
                 )
                 return {}
@@ -613,7 +631,7 @@ class _Resolver:
                         if tk not in node or tk == "$ref":
                             out[tk] = tv
                 continue
-            p = _ptr(ptr, k)
+            p = (ptr, k)
             if k in _SCHEMA_ONE and isinstance(sub, dict):
                 out[k] = yield self._schema(sub, p, chain)
             elif (
@@ -624,7 +642,7 @@ class _Resolver:
             ):
                 items = []
                 for i, s in enumerate(sub):
-                    items.append((yield self._schema(s, _ptr(p, i), chain)))
+                    items.append((yield self._schema(s, (p, i), chain)))
                 out[k] = items
             elif k in _SCHEMA_MAP and isinstance(sub, dict):
                 out[k] = yield self._map(sub, p, chain)
