@@ -10,10 +10,10 @@ import json
 import sys
 
 import pytest
+from tests.conftest import ROOT
 
 from plistspec.pyfunc import from_python
 from plistspec.pyfunc.convert import format_result
-from tests.conftest import ROOT
 
 FIXTURE_DIR = ROOT / "fixtures" / "python"
 
@@ -57,7 +57,7 @@ def expected(pytools):
 
 def _program(tools, cases, dialect: str, is_async: bool) -> str:
     by_name = {t["name"]: t["metadata"]["function"] for t in tools}
-    lines = ["(setq results (make-vector %d nil))" % len(cases)]
+    lines = [f"(setq results (make-vector {len(cases)} nil))"]
     for i, (name, gptel_args, llm_args, _want) in enumerate(cases):
         args = gptel_args if dialect == "gptel" else llm_args
         fn = by_name[name]
