@@ -38,12 +38,12 @@ def test_supported_formats() -> None:
 
 def test_mixed_dialects_gemini_wrapper() -> None:
     g, _ = lower_text(GPTEL)
-    l, _ = lower_text(LLM)
-    (w,), _ = emit([g, l], "gemini")
+    lt, _ = lower_text(LLM)
+    (w,), _ = emit([g, lt], "gemini")
     assert list(w) == ["functionDeclarations"]
     assert [d["name"] for d in w["functionDeclarations"]] == ["g", "l"]
     assert w["functionDeclarations"][0]["parameters"]["required"] == ["a"]
-    (w2,), _ = emit([l], "gemini")
+    (w2,), _ = emit([lt], "gemini")
     assert list(w2) == ["function_declarations"]
 
 
