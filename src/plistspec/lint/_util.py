@@ -6,6 +6,7 @@ Owns: nothing public. Everything here is iterative-free (no walks) and cheap.
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 
 from plistspec.diagnostics import Diagnostic, Fix
 from plistspec.elisp.datum import Datum, Float, Integer, List, String, Symbol, Vector, is_nil
@@ -83,7 +84,8 @@ def _norm(s: str) -> str:
     return s.strip(":").replace("-", "").replace("_", "").lower()
 
 
-def suggest(name: str, known: list[str] | tuple[str, ...] | frozenset[str]) -> str | None:
+@lru_cache(maxsize=4096)
+def suggest(name: str, known: tuple[str, ...] | frozenset[str]) -> str | None:
     """The known key ``name`` (without colons) most likely stands for, or None."""
     bare = name.strip(":")
     n = _norm(name)
@@ -99,6 +101,7 @@ def suggest(name: str, known: list[str] | tuple[str, ...] | frozenset[str]) -> s
     return None
 
 
+@lru_cache(maxsize=1024)
 def suggest_type(name: str) -> str | None:
     n = name.strip(":").strip("'").lower()
     if n in JSON_TYPES:
@@ -180,11 +183,18 @@ def elisp_string(s: str) -> str:
 class Sink:
     """Collects the diagnostics of one form; knows the source text to build safe fixes."""
 
-    __slots__ = ("text", "diags")
+    __slots__ = ("text", "diags", "_index")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.diags: list[Diagnostic] = []
+        self._index = None
+
+    def line(self, d: Datum) -> int:
+        """1-based line of ``d`` (for messages such as "first on line 4")."""
+        if self._index is None:
+            self._index = _line_index(self.text)
+        return self._index.position(max(d.start, 0))[0]
 
     def add(
         self,
@@ -230,3 +240,16 @@ class Sink:
         if d.items and t[d.start + 1 : d.items[0].start].strip():
             return None  # built by a call such as (list ...): not a literal list
         return Fix(d.start, d.end, "[" + t[d.start + 1 : d.end - 1] + "]")
+
+
+_INDEX_CACHE: list = [None, None]
+
+
+def _line_index(text: str):
+    """A one-entry cache: every form of one file shares the text and its line index."""
+    from plistspec.diagnostics import LineIndex
+
+    if _INDEX_CACHE[0] is not text:
+        _INDEX_CACHE[0] = text
+        _INDEX_CACHE[1] = LineIndex(text)
+    return _INDEX_CACHE[1]

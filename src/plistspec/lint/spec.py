@@ -112,7 +112,7 @@ def _tool_slots(sink: Sink, form: ToolForm, dialect: str) -> None:
 
 
 def _line(sink: Sink, d: Datum) -> int:
-    return sink.text.count("\n", 0, max(d.start, 0)) + 1
+    return sink.line(d)
 
 
 def _tool_name(sink: Sink, form: ToolForm, head: Datum) -> None:
@@ -734,7 +734,7 @@ def _check_required(
             if not isinstance(x, String):
                 sink.add("PS321", "error", f"{brief(x, sink.text)} in :required is not a string", x)
             elif props is not None and x.value not in props:
-                sug = suggest(x.value, tuple(props)) if props else None
+                sug = suggest(x.value, tuple(sorted(props))) if props else None
                 hint = f" (did you mean {elisp_string(sug)}?)" if sug else ""
                 sink.add(
                     "PS320",
