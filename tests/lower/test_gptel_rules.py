@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import gptel, gptel_params, lower_text
+from lower_helpers import gptel, gptel_params, lower_text
 
 from plistspec.providers import emit
 

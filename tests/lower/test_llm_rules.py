@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import llm, lower_text
+from lower_helpers import llm, lower_text
 
 
 def params(args: str) -> dict:

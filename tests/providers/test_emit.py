@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lower"))
-from helpers import lower_text  # noqa: E402
+from lower_helpers import lower_text  # noqa: E402
 
 from conftest import GRAMMARS  # noqa: E402
 from plistspec.ir import make_tool  # noqa: E402

@@ -125,6 +125,16 @@ def serialize(value: Any, flavor: tuple[str, str, str] = GPTEL) -> Any:
             todo: list[tuple[Any, Any, Any, str | None]] = []
             is_plist = not isinstance(v[0], LList)
             n = len(v)
+            if is_plist and not isinstance(v[0], Symbol):
+                where = f":{hint} " if hint else "a value "
+                raise LispError(
+                    "wrong-type-argument",
+                    "consp" if n == 1 else "symbolp",
+                    Symbol("nil") if n == 1 else v[0],
+                    f"{where}must be a vector, not a list (a list is serialized as an object, "
+                    f"whose keys must be symbols)",
+                    at=v,
+                )
             if is_plist:
                 i = 0
                 while i < n:
