@@ -144,16 +144,18 @@ def _build_callable(
         raise ctx.error("PS604", f"has no inspectable signature ({e}); wrap it in a def") from None
     hint_source = inspect.unwrap(fn) if kind != "callable" else fn
     hints = resolve_hints(hint_source, ctx) if hasattr(hint_source, "__annotations__") else {}
+    names = set(sig.parameters)
     if kind == "class":
         doc_text = own_doc(obj)
-        fn_doc = split_docstring(getattr(fn, "__doc__", None)) if fn is not object.__new__ else None
-        doc = split_docstring(doc_text)
+        fn_doc = None
+        if fn is not object.__new__:
+            fn_doc = split_docstring(getattr(fn, "__doc__", None), names)
+        doc = split_docstring(doc_text, names)
         if fn_doc is not None and fn_doc.params:
             doc.params = {**fn_doc.params, **doc.params}
     else:
-        doc = split_docstring(
-            getattr(obj, "__doc__", None) if kind != "callable" else obj.__call__.__doc__
-        )
+        raw_doc = getattr(obj, "__doc__", None) if kind != "callable" else obj.__call__.__doc__
+        doc = split_docstring(raw_doc, names)
     comments = param_comments(hint_source) if kind != "callable" else param_comments(fn)
     params = list(sig.parameters.values())
     if (

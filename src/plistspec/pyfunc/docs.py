@@ -20,7 +20,7 @@ _SECTION_HINT = re.compile(
     r"\s*:?\s*$|^\s*[:@](param|type|returns?|rtype|raises?|arg|argument|key|keyword)\b",
     re.MULTILINE,
 )
-_BULLET = re.compile(r"^\s*[-*]\s+`?(\w+)`?\s*(?:\([^)]*\))?\s*:\s*(.+)$")
+_BULLET = re.compile(r"^\s*[-*]\s+`?(\w+)`?\s*(?:\([^)]*\))?\s*:\s*(.+)$", re.MULTILINE)
 
 
 class Docstring:
@@ -45,14 +45,15 @@ def _clean_paragraphs(text: str) -> str:
     return "\n".join(out).strip()
 
 
-def split_docstring(doc: str | None) -> Docstring:
-    """Tool description and parameter texts from a raw ``__doc__``."""
+def split_docstring(doc: str | None, names: Any = None) -> Docstring:
+    """Tool description and parameter texts from a raw ``__doc__``; ``- name: text`` bullets
+    naming one of ``names`` (the parameters) document it and leave the description."""
     if not doc or not doc.strip():
         return Docstring(None, {}, None)
     import inspect
 
     clean = inspect.cleandoc(doc)
-    if not _SECTION_HINT.search(clean) and not _BULLET.search(clean):
+    if not _SECTION_HINT.search(clean) and not (names and _BULLET.search(clean)):
         return Docstring(_clean_paragraphs(clean) or None, {}, None)
     params: dict[str, str] = {}
     returns = None
@@ -77,10 +78,23 @@ def split_docstring(doc: str | None) -> Docstring:
                 description = (
                     description + sep if description else ""
                 ) + parsed.long_description.strip()
-    for line in clean.split("\n"):
-        m = _BULLET.match(line)
-        if m and m.group(1) not in params:
-            params[m.group(1)] = m.group(2).strip()
+    if names is not None and _BULLET.search(description):
+        kept = []
+        for line in description.split("\n"):
+            m = _BULLET.match(line)
+            if m and m.group(1) in names:
+                params.setdefault(m.group(1), m.group(2).strip())
+                continue
+            kept.append(line)
+        while kept and kept[-1].strip().rstrip(":") in (
+            "Args",
+            "Arguments",
+            "Parameters",
+            "Params",
+            "",
+        ):
+            kept.pop()
+        description = "\n".join(kept)
     return Docstring(_clean_paragraphs(description) or None, params, returns)
 
 

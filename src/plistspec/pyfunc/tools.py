@@ -143,7 +143,9 @@ def tools_from_targets(
             t = parse_target(text)
             _module, found = load(t, cwd)
         except PyFuncError as e:
-            diags.append(e.diagnostic())
+            d = e.diagnostic()
+            d.path = d.path or text
+            diags.append(d)
             continue
         if not found:
             diags.append(
@@ -167,6 +169,9 @@ def tools_from_targets(
                 lenient_defaults=lenient_defaults,
                 skip=skip,
             )
+            for d in ds:
+                if d.path is None:
+                    d.path = f"{module_text}:{qualname}"
             diags.extend(ds)
             if tool is not None:
                 tools.append(tool)
