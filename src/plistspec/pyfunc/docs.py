@@ -220,7 +220,10 @@ def param_comments(fn: Any) -> dict[str, str]:
     # only the header: comments from the def line up to the first body statement
     ret_line = node.returns.end_lineno if node.returns is not None else None
     if ret_line is None and spans and all(last == node.lineno for _n, _f, last in spans):
-        ret_line = node.lineno  # one-line signature: a trailing comment is about the function
+        # a one-line signature `def f(a):  # ...`: the trailing comment is about the function
+        code = src.split("\n")[node.lineno - 1].split("#", 1)[0].rstrip()
+        if code.endswith(":"):
+            ret_line = node.lineno
     header_end = body_line
     comments = {
         ln: c
