@@ -606,14 +606,15 @@ def _comments(tool: Tool, w: _Writer) -> list[str]:
 
 
 def to_elisp(
-    tools: list[Tool], dialect: str = "gptel", *, file_name: str | None = None
+    tools: list[Tool], dialect: str | None = "gptel", *, file_name: str | None = None
 ) -> tuple[str, list[Diagnostic]]:
     """A whole ``.el`` file defining ``tools`` (gptel or llm), and diagnostics.
 
+    ``dialect`` None writes each tool in its own ``metadata.dialect`` (default gptel).
     ``file_name`` (``tools.el`` by default) names the file in its first and last lines
     and in ``(provide 'NAME)``.
     """
-    if dialect not in _HEADS:
+    if dialect is not None and dialect not in _HEADS:
         raise ValueError(f"unknown dialect {dialect!r}")
     import os
 
@@ -622,17 +623,18 @@ def to_elisp(
     stem = stem or "tools"
     p = _printer()
     diags: list[Diagnostic] = []
-    library = "gptel" if dialect == "gptel" else "llm"
+    dialects = [dialect or (t.get("metadata") or {}).get("dialect") or "gptel" for t in tools]
+    dialects = [d if d in _HEADS else "gptel" for d in dialects]
+    libraries = sorted(set(dialects)) or [dialect or "gptel"]
+    library = " and ".join(libraries)
     forms: list[str] = []
     stubs = 0
-    for tool in tools:
-        w = _Writer(dialect, _label(tool), diags)
+    for tool, dia in zip(tools, dialects):
+        w = _Writer(dia, _label(tool), diags)
         comments = _comments(tool, w)
         _run(_form(w, tool, 0))
         text = "".join(w.out)
-        if "implemented yet: write its :function" in text and not (tool.get("metadata") or {}).get(
-            "slots"
-        ):
+        if "implemented yet: write its :function" in text:
             stubs += 1
         forms.append("\n".join(comments + [text]))
     head = [f";;; {stem}.el --- Tool definitions for {library}  -*- lexical-binding: t; -*-", ""]
@@ -646,7 +648,7 @@ def to_elisp(
             ";; Each tool that came without an implementation has a stub :function that",
             ";; signals `user-error' when called: replace it with the code that runs the tool.",
         ]
-    head += ["", ";;; Code:", "", f"(require '{library})", ""]
+    head += ["", ";;; Code:", ""] + [f"(require '{lib})" for lib in libraries] + [""]
     body = "\n\n".join(forms)
     tail = ["", f"(provide '{p.print_symbol(stem)})", f";;; {stem}.el ends here", ""]
     text = "\n".join(head) + "\n" + (body + "\n" if body else "") + "\n".join(tail)

@@ -404,6 +404,8 @@ def _convert(v: Any, fmt: str, ptr: str, diags: list[Diagnostic]) -> Tool | None
     parameters, ok = normalize_parameters(params, pptr, label, diags, gemini=(fmt == "gemini"))
     if not ok:
         return None
+    if fmt != "ir":
+        meta["args"] = "list" if parameters["properties"] else "nil"
     return make_tool(name, description, parameters, meta)  # type: ignore[arg-type]
 
 
