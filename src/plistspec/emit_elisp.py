@@ -629,7 +629,7 @@ def to_elisp(
     library = " and ".join(libraries)
     forms: list[str] = []
     stubs = 0
-    for tool, dia in zip(tools, dialects):
+    for tool, dia in zip(tools, dialects, strict=True):
         w = _Writer(dia, _label(tool), diags)
         comments = _comments(tool, w)
         _run(_form(w, tool, 0))

@@ -47,10 +47,10 @@ def test_elisp_ir_elisp(path: Path) -> None:
     assert not [d for d in diags if d.severity != "info"]
     again = _reread(text)
     assert _all_json(again) == _all_json(original)
-    for a, b in zip(original, again):
+    for a, b in zip(original, again, strict=True):
         sa, sb = a["metadata"]["slots"], b["metadata"]["slots"]
         assert [s["key"] for s in sa] == [s["key"] for s in sb]
-        for x, y in zip(sa, sb):  # as written, moved to the new column
+        for x, y in zip(sa, sb, strict=True):  # as written, moved to the new column
             assert reindent(x["text"], x["column"], y["column"]) == y["text"]
             assert reindent(y["text"], y["column"], x["column"]) == x["text"]
     # and a second generation gives the same bytes
@@ -87,7 +87,7 @@ def test_json_fixtures_elisp_keeps_what_the_dialect_carries(path: Path, dialect:
     again = _reread(text)
     assert [t["name"] for t in again] == [t["name"] for t in tools]
     lossy = " ".join(d.message for d in diags if d.code in ("PS520", "PS521", "PS522", "PS523"))
-    for a, b in zip(tools, again):
+    for a, b in zip(tools, again, strict=True):
         if f"tool {a['name']!r}:" in lossy:
             continue  # reported as not carried by this dialect
         if dialect == "gptel":
@@ -174,7 +174,7 @@ def test_generated_specs_round_trip_llm(ts) -> None:
     text, _ = to_elisp(ts, "llm")
     again = _reread(text)
     assert to_elisp(again, "llm")[0] == text
-    for a, b in zip(ts, again):
+    for a, b in zip(ts, again, strict=True):
         assert list(b["parameters"]["properties"]) == list(a["parameters"]["properties"])
         for name, schema in a["parameters"]["properties"].items():
             got = b["parameters"]["properties"][name]
