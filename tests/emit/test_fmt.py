@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "elisp"
 
 MESSY = """;;; messy.el --- test  -*- lexical-binding: t; -*-
-;; A comment that must stay.   Trailing spaces too.   
+;; A comment that must stay.   Trailing spaces too.\x20\x20\x20
 
 (defun my-fn (x) x)   ; unrelated code, kept byte for byte
 (setq my-tools
