@@ -76,24 +76,23 @@ _SYM_ESC = r"\\[\s\S]"
 # (then it is the dotted-pair marker).
 _DOT_SYM = r"""\.(?![\x00-\x20"';(\[#?`,]|\Z)"""
 
-_MASTER = re.compile(
-    r"(?:[\x00-\x20\xa0]+|;[^\n]*)*"  # whitespace and comments
+_SYM_FIRST = r"""[^\x00-\x20\xa0"';()\[\]#`,\\?.]"""
+# A character literal's exact extent (its value and validity are computed by _char_literal).
+_CHAR_LIT = (
+    r"\?(?:(?:\\(?:[MSHA]-|C-|\^|s-))*"
+    r"(?:\\(?:N\{[^}]*\}|x[0-9a-fA-F]*|[uU][0-9a-fA-F]*|[0-7]{1,3}|[\s\S])|[^\\]))?"
+)
+
+# The master regex: every match is (whitespace and comments, then exactly one token), in
+# four groups (all empty at the end of input): 1 the skipped text, 2 a symbol-or-number token, 3 a whole string literal,
+# 4 any other token (punctuation, # syntax, ?c, or one stray character: an error).
+_TOKENS = re.compile(
+    r"((?>[\x00-\x20\xa0]*(?:;[^\n]*[\x00-\x20\xa0]*)*))"  # atomic: no backtracking into it
     r"(?:"
-    rf"((?:{_SYM_CHAR[:-1]}?.]|{_SYM_ESC}|{_DOT_SYM})(?:{_SYM_CHAR}|{_SYM_ESC})*)"  # 1 symbol/number
-    r'|"([^"\\]*(?:\\[\s\S][^"\\]*)*)"'  # 2 string (contents)
-    r"|(\()"  # 3
-    r"|(\))"  # 4
-    r"|(')"  # 5
-    r"|(\[)"  # 6
-    r"|(\])"  # 7
-    r"|(#')"  # 8
-    r"|(`)"  # 9
-    r"|(,@?)"  # 10
-    r"|(\?)"  # 11 character literal
-    r"|(#)"  # 12 other # syntax
-    r"|(\.)"  # 13 dotted-pair marker
-    r"|(\Z)"  # 14 end of input
-    r"|([\s\S])"  # 15 anything else: an unterminated string, a trailing backslash
+    rf"((?:{_SYM_FIRST}|{_SYM_ESC}|{_DOT_SYM}){_SYM_CHAR}*(?:{_SYM_ESC}{_SYM_CHAR}*)*)"
+    r'|("[^"\\]*(?:\\[\s\S][^"\\]*)*")'
+    r"|([()\[\]'`]|,@?|#'|\.|##|#[xXoObB][+-]?[0-9A-Za-z]*|#[0-9]+[rR][+-]?[0-9A-Za-z]*"
+    rf"|{_CHAR_LIT}|[\s\S]|\Z)"  # \Z: trailing whitespace ends in one last match
     r")"
 )
 
@@ -487,9 +486,10 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
 
 # Frame kinds on the explicit stack. A frame is [kind, items, start, extra]: ``items`` is
 # the list datums are appended to, ``extra`` the tail of a dotted list or a prefix's name.
-_TOP, _LIST, _VEC, _PREFIX, _TAIL, _CLOSING, _SPLICED, _SPLICED_CLOSING = range(8)
+_TOP, _VEC, _PREFIX, _TAIL, _LIST, _CLOSING, _SPLICED, _SPLICED_CLOSING = range(8)
 _PREFIX_NAMES = {"'": "quote", "#'": "function", "`": "`", ",": ",", ",@": ",@"}
-_LISTISH = (_LIST, _CLOSING, _SPLICED, _SPLICED_CLOSING)
+_LIST_MIN = _LIST  # kinds >= _LIST are lists that a `)` closes
+
 _WRONG_DOT = "`.` in wrong context: a dotted list has exactly one datum after `.`"
 
 
@@ -523,8 +523,7 @@ def _finish_list(items: list[Datum], tail: Datum | None, start: int, end: int) -
 
 
 def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
-    match = _MASTER.match
-    names: dict[str, tuple[str, object]] = {}
+    names: dict[str, tuple[type, object]] = {}
     results: list[Datum] = []
     stack: list[list] = [[_TOP, results, pos, None]]
     push = stack.append
@@ -532,112 +531,94 @@ def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
     items: list[Datum] = results
     number = _number
     intern = sys.intern
-    while True:
-        m = match(text, pos)
-        li = m.lastindex
-        if li == 1:  # symbol or number
-            tok = m.group(1)
-            pos = m.end()
-            start = pos - len(tok)
+    # Lazily, so the token list never sits in memory (findall would double the peak).
+    tokens = map(_GROUPS, _TOKENS.finditer(text, pos))
+    for ws, tok, st, p in tokens:
+        if ws:
+            pos += len(ws)
+        start = pos
+        if tok:  # symbol or number
+            pos += len(tok)
             v = names.get(tok)
             if v is None:
-                if "\\" in tok:
-                    v = ("s", intern(_SYM_UNESCAPE.sub(r"\1", tok)))
-                elif tok[0] in "0123456789+-.":
-                    try:
-                        num = number(tok)
-                    except OverflowError:
-                        raise _err(
-                            "integer too large for Emacs (more than 65536 bits)", text, start
-                        ) from None
-                    if num is None:
-                        v = ("s", intern(tok))
-                    elif type(num) is int:
-                        v = ("i", num)
-                    else:
-                        v = ("f", num)
-                else:
-                    v = ("s", intern(tok))
-                names[tok] = v
-            t, val = v
-            if t == "s":
-                d: Datum = Symbol(val, start, pos)  # type: ignore[arg-type]
-            elif t == "i":
-                d = Integer(val, start, pos)  # type: ignore[arg-type]
-            else:
-                d = Float(val, start, pos)  # type: ignore[arg-type]
-        elif li == 2:  # string
-            body = m.group(2)
-            pos = m.end()
-            start = pos - len(body) - 2
+                v = names[tok] = _classify(tok, text, start, number, intern)
+            cls, val = v
+            d: Datum = cls(val, start, pos)
+        elif st:  # string
+            pos += len(st)
+            body = st[1:-1]
             if "\\" in body:
                 body = _unescape_string(body, text, start + 1)
             d = String(body, start, pos)
-        elif li == 3:  # (
-            pos = m.end()
-            if kind == _TAIL:
-                # `(a . (b c))`: read the inner list's items straight into the outer one.
-                kind = _SPLICED
-            else:
-                kind = _LIST
-                items = []
-            push([kind, items, pos - 1, None])
-            continue
-        elif li == 6:  # [
-            pos = m.end()
-            kind = _VEC
-            items = []
-            push([kind, items, pos - 1, None])
-            continue
-        elif li == 4 and kind in _LISTISH:  # )
-            pos = m.end()
-            frame = stack.pop()
-            if kind >= _SPLICED:
-                # Hand the spliced list's tail to the outer list, which must close next.
-                stack.pop()  # the outer list's _TAIL frame
-                outer = stack[-1]
-                outer[3] = frame[3]
-                kind = outer[0] = _SPLICED_CLOSING if outer[0] >= _SPLICED else _CLOSING
+        elif p:
+            pos += len(p)
+            if p == "(":
+                if kind == _TAIL:
+                    # `(a . (b c))`: read the inner list's items straight into the outer one.
+                    kind = _SPLICED
+                else:
+                    kind = _LIST
+                    items = []
+                push([kind, items, start, None])
                 continue
-            d = _finish_list(items, frame[3], frame[2], pos)
-            top = stack[-1]
-            kind = top[0]
-            items = top[1]
-        elif li == 7 and kind == _VEC:  # ]
-            pos = m.end()
-            frame = stack.pop()
-            d = Vector(items, frame[2], pos)
-            top = stack[-1]
-            kind = top[0]
-            items = top[1]
-        elif li in (5, 8, 9, 10):  # prefixes ' #' ` , ,@
-            tok = m.group(li)
-            pos = m.end()
-            push([_PREFIX, items, pos - len(tok), _PREFIX_NAMES[tok]])
-            kind = _PREFIX
-            continue
-        elif li == 11:  # ?c
-            start = m.end() - 1
-            code, pos = _char_literal(text, start)
-            d = Integer(code, start, pos, True)
-        elif li == 12:  # #...
-            d, pos = _hash(text, m.end() - 1)
-        elif li == 13 and (kind == _LIST or kind == _SPLICED):  # the dot of a dotted list
-            pos = m.end()
-            push([_TAIL, items, pos - 1, None])
-            kind = _TAIL
-            continue
-        elif li == 14 and kind == _TOP:
-            return results, m.end()
-        else:
-            _syntax_error(text, m, stack)
+            if p == ")" and kind >= _LIST_MIN:
+                frame = stack.pop()
+                if kind >= _SPLICED:
+                    # Hand the spliced list's tail to the outer list, which must close next.
+                    stack.pop()  # the outer list's _TAIL frame
+                    outer = stack[-1]
+                    outer[3] = frame[3]
+                    kind = outer[0] = _SPLICED_CLOSING if outer[0] >= _SPLICED else _CLOSING
+                    continue
+                if frame[3] is None and items:
+                    d = List(items, frame[2], pos)
+                else:
+                    d = _finish_list(items, frame[3], frame[2], pos)
+                top = stack[-1]
+                kind = top[0]
+                items = top[1]
+            elif p in _PREFIX_NAMES:  # ' #' ` , ,@
+                push([_PREFIX, items, start, p])
+                kind = _PREFIX
+                continue
+            elif p == "[":
+                kind = _VEC
+                items = []
+                push([kind, items, start, None])
+                continue
+            elif p == "]" and kind == _VEC:
+                frame = stack.pop()
+                d = Vector(items, frame[2], pos)
+                top = stack[-1]
+                kind = top[0]
+                items = top[1]
+            elif p == "." and (kind == _LIST or kind == _SPLICED):  # the dot of a dotted list
+                push([_TAIL, items, start, None])
+                kind = _TAIL
+                continue
+            elif p[0] == "?" and (len(p) > 1 or start + 1 < len(text)):
+                code, end = _char_literal(text, start)
+                if end != pos:  # pragma: no cover - the regex and _char_literal agree
+                    raise _err(f"invalid character literal {text[start:end]!r}", text, start)
+                d = Integer(code, start, pos, True)
+            elif p[0] == "#" and len(p) > 1:  # ##, #x1F, #24r1k
+                d, end = _hash(text, start)
+                if end != pos:  # pragma: no cover - the regex and _hash agree
+                    raise _err(f"invalid syntax {text[start:end]!r}", text, start)
+            else:
+                _syntax_error(text, p, start, stack)
+        else:  # end of input
+            break
 
         # Deliver the datum d to the frame on top of the stack.
+        if kind == _LIST:
+            items.append(d)
+            continue
         while kind == _PREFIX:
             frame = stack.pop()
             ps = frame[2]
-            name = frame[3]
-            head = Symbol(name, ps, ps + (2 if name == "function" or name == ",@" else 1))
+            pre = frame[3]
+            head = Symbol(_PREFIX_NAMES[pre], ps, ps + len(pre))
             d = List([head, d], ps, d.end)
             top = stack[-1]
             kind = top[0]
@@ -654,55 +635,69 @@ def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
         items.append(d)
         if one and kind == _TOP:
             return results, pos
-
-
-def _syntax_error(text: str, m: re.Match[str], stack: list[list]) -> None:
-    """Raise the error for a token that cannot stand where it is (or end of input)."""
-    li = m.lastindex
-    where = m.end() - 1
-    top = stack[-1]
-    kind = top[0]
-    if li == 14:  # end of input
+    # End of input.
+    if kind != _TOP:
         for frame in reversed(stack):
             if frame[0] in (_LIST, _VEC, _CLOSING, _SPLICED, _SPLICED_CLOSING):
                 what = "vector" if frame[0] == _VEC else "list"
                 raise _err(f"unterminated {what} starting at {_lc(text, frame[2])}", text, frame[2])
-        raise _err(f"end of input after {top[3]!r}: expected an expression", text, top[2])
-    if li == 15:
-        c = text[where]
-        if c == '"':
-            raise _err(f"unterminated string starting at {_lc(text, where)}", text, where)
+        top = stack[-1]
+        raise _err(f"end of input after `{top[3]}`: expected an expression", text, top[2])
+    return results, len(text)
+
+
+_GROUPS = re.Match.groups
+
+
+def _classify(tok: str, text: str, start: int, number, intern) -> tuple[type, object]:  # noqa: ANN001
+    """A symbol-or-number token -> (Symbol, name) / (Integer, int) / (Float, float)."""
+    if "\\" in tok:
+        return (Symbol, intern(_SYM_UNESCAPE.sub(r"\1", tok)))
+    if tok[0] in "0123456789+-.":
+        try:
+            num = number(tok)
+        except OverflowError:
+            raise _err("integer too large for Emacs (more than 65536 bits)", text, start) from None
+        if num is None:
+            return (Symbol, intern(tok))
+        if type(num) is int:
+            return (Integer, num)
+        return (Float, num)
+    return (Symbol, intern(tok))
+
+
+def _syntax_error(text: str, tok: str, where: int, stack: list[list]) -> None:
+    """Raise the error for a token that cannot stand where it is."""
+    top = stack[-1]
+    kind = top[0]
+    if tok == '"':
+        raise _err(f"unterminated string starting at {_lc(text, where)}", text, where)
+    if tok == "\\":
         raise _err("end of input after a backslash", text, where)
-    tok = m.group(li)
-    if li == 13:  # dotted-pair marker
-        if kind == _LIST or kind == _SPLICED:  # pragma: no cover - handled by the caller
-            raise AssertionError
+    if tok == "?":
+        raise _err("end of input after ?", text, where)
+    if tok == "#":
+        _hash(text, where)  # raises the precise error
+    if tok == ".":
         if kind == _VEC:
             raise _err("`.` inside a vector", text, where)
         if kind == _TOP:
             raise _err("`.` outside a list", text, where)
         if kind == _PREFIX:
-            raise _err(
-                f"`.` right after {text[top[2] : where].strip()}: expected an expression",
-                text,
-                where,
-            )
+            raise _err(f"`.` right after `{top[3]}`: expected an expression", text, where)
         raise _err(_WRONG_DOT, text, where)
+    if tok not in (")", "]"):  # pragma: no cover - the regex yields no other token here
+        raise _err(f"unexpected {tok!r}", text, where)
     # ) or ] that closes nothing open
     if kind == _TOP:
         raise _err(f"unexpected `{tok}`: no list or vector is open", text, where)
     if kind == _PREFIX:
-        raise _err(
-            f"`{tok}` right after `{text[top[2] : where].strip()}`: expected an expression",
-            text,
-            where,
-        )
+        raise _err(f"`{tok}` right after `{top[3]}`: expected an expression", text, where)
     if kind == _TAIL:
         raise _err(f"`{tok}` right after `.`: expected the tail of a dotted list", text, where)
-    opener = stack[-1]
     if tok == ")":
-        raise _err(f"`)` inside the vector opened at {_lc(text, opener[2])}", text, where)
-    raise _err(f"`]` inside the list opened at {_lc(text, opener[2])}", text, where)
+        raise _err(f"`)` inside the vector opened at {_lc(text, top[2])}", text, where)
+    raise _err(f"`]` inside the list opened at {_lc(text, top[2])}", text, where)
 
 
 def _check_surrogates(text: str, start: int, end: int) -> None:
