@@ -37,7 +37,10 @@ def main() -> None:
         ("python -c 'import click'", [py, "-c", "import click"]),
         ("plistspec --help", [py, "-m", "plistspec", "--help"]),
         ("plistspec to-json (ir), 1 KB", [py, "-m", "plistspec", "to-json", str(fixture)]),
-        ("plistspec to-json --format openai", [py, "-m", "plistspec", "to-json", "-f", "openai", str(fixture)]),
+        (
+            "plistspec to-json --format openai",
+            [py, "-m", "plistspec", "to-json", "-f", "openai", str(fixture)],
+        ),
         ("plistspec check", [py, "-m", "plistspec", "check", str(fixture)]),
     ]
     base = None
