@@ -8,8 +8,8 @@ never ones plistspec reads differently.
 from __future__ import annotations
 
 import pytest
+from elisp_dump import py_dump
 
-from conftest import py_dump  # tests/elisp/conftest.py
 from plistspec.diagnostics import ReadError
 from plistspec.elisp.reader import read_all
 
