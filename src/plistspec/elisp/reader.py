@@ -523,11 +523,16 @@ def _finish_list(items: list[Datum], tail: Datum | None, start: int, end: int) -
 
 
 def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
+    # Local names: the loop runs once per token, and locals are the fastest lookups.
+    TOP, VEC, PREFIX, TAIL, LIST = _TOP, _VEC, _PREFIX, _TAIL, _LIST
+    CLOSING, SPLICED, SPLICED_CLOSING, LIST_MIN = _CLOSING, _SPLICED, _SPLICED_CLOSING, _LIST_MIN
+    PREFIX_NAMES = _PREFIX_NAMES
+    String_, List_, Vector_ = String, List, Vector
     names: dict[str, tuple[type, object]] = {}
     results: list[Datum] = []
-    stack: list[list] = [[_TOP, results, pos, None]]
+    stack: list[list] = [[TOP, results, pos, None]]
     push = stack.append
-    kind = _TOP
+    kind = TOP
     items: list[Datum] = results
     number = _number
     intern = sys.intern
@@ -549,52 +554,52 @@ def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
             body = st[1:-1]
             if "\\" in body:
                 body = _unescape_string(body, text, start + 1)
-            d = String(body, start, pos)
+            d = String_(body, start, pos)
         elif p:
             pos += len(p)
             if p == "(":
-                if kind == _TAIL:
+                if kind == TAIL:
                     # `(a . (b c))`: read the inner list's items straight into the outer one.
-                    kind = _SPLICED
+                    kind = SPLICED
                 else:
-                    kind = _LIST
+                    kind = LIST
                     items = []
                 push([kind, items, start, None])
                 continue
-            if p == ")" and kind >= _LIST_MIN:
+            if p == ")" and kind >= LIST_MIN:
                 frame = stack.pop()
-                if kind >= _SPLICED:
+                if kind >= SPLICED:
                     # Hand the spliced list's tail to the outer list, which must close next.
-                    stack.pop()  # the outer list's _TAIL frame
+                    stack.pop()  # the outer list's TAIL frame
                     outer = stack[-1]
                     outer[3] = frame[3]
-                    kind = outer[0] = _SPLICED_CLOSING if outer[0] >= _SPLICED else _CLOSING
+                    kind = outer[0] = SPLICED_CLOSING if outer[0] >= SPLICED else CLOSING
                     continue
                 if frame[3] is None and items:
-                    d = List(items, frame[2], pos)
+                    d = List_(items, frame[2], pos)
                 else:
                     d = _finish_list(items, frame[3], frame[2], pos)
                 top = stack[-1]
                 kind = top[0]
                 items = top[1]
-            elif p in _PREFIX_NAMES:  # ' #' ` , ,@
-                push([_PREFIX, items, start, p])
-                kind = _PREFIX
+            elif p in PREFIX_NAMES:  # ' #' ` , ,@
+                push([PREFIX, items, start, p])
+                kind = PREFIX
                 continue
             elif p == "[":
-                kind = _VEC
+                kind = VEC
                 items = []
                 push([kind, items, start, None])
                 continue
-            elif p == "]" and kind == _VEC:
+            elif p == "]" and kind == VEC:
                 frame = stack.pop()
-                d = Vector(items, frame[2], pos)
+                d = Vector_(items, frame[2], pos)
                 top = stack[-1]
                 kind = top[0]
                 items = top[1]
-            elif p == "." and (kind == _LIST or kind == _SPLICED):  # the dot of a dotted list
-                push([_TAIL, items, start, None])
-                kind = _TAIL
+            elif p == "." and (kind == LIST or kind == SPLICED):  # the dot of a dotted list
+                push([TAIL, items, start, None])
+                kind = TAIL
                 continue
             elif p[0] == "?" and (len(p) > 1 or start + 1 < len(text)):
                 code, end = _char_literal(text, start)
@@ -611,35 +616,35 @@ def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
             break
 
         # Deliver the datum d to the frame on top of the stack.
-        if kind == _LIST:
+        if kind == LIST:
             items.append(d)
             continue
-        while kind == _PREFIX:
+        while kind == PREFIX:
             frame = stack.pop()
             ps = frame[2]
             pre = frame[3]
-            head = Symbol(_PREFIX_NAMES[pre], ps, ps + len(pre))
-            d = List([head, d], ps, d.end)
+            head = Symbol(PREFIX_NAMES[pre], ps, ps + len(pre))
+            d = List_([head, d], ps, d.end)
             top = stack[-1]
             kind = top[0]
             items = top[1]
-        if kind == _TAIL:
+        if kind == TAIL:
             stack.pop()
             owner = stack[-1]
             owner[3] = d
-            kind = owner[0] = _SPLICED_CLOSING if owner[0] >= _SPLICED else _CLOSING
+            kind = owner[0] = SPLICED_CLOSING if owner[0] >= SPLICED else CLOSING
             items = owner[1]
             continue
-        if kind == _CLOSING or kind == _SPLICED_CLOSING:
+        if kind == CLOSING or kind == SPLICED_CLOSING:
             raise _err(_WRONG_DOT, text, d.start)
         items.append(d)
-        if one and kind == _TOP:
+        if one and kind == TOP:
             return results, pos
     # End of input.
-    if kind != _TOP:
+    if kind != TOP:
         for frame in reversed(stack):
-            if frame[0] in (_LIST, _VEC, _CLOSING, _SPLICED, _SPLICED_CLOSING):
-                what = "vector" if frame[0] == _VEC else "list"
+            if frame[0] in (LIST, VEC, CLOSING, SPLICED, SPLICED_CLOSING):
+                what = "vector" if frame[0] == VEC else "list"
                 raise _err(f"unterminated {what} starting at {_lc(text, frame[2])}", text, frame[2])
         top = stack[-1]
         raise _err(f"end of input after `{top[3]}`: expected an expression", text, top[2])
