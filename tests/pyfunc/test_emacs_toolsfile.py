@@ -81,7 +81,7 @@ def test_tools_file_in_emacs(emacs, tmp_path, pytools, is_async):
         " (vconcat (mapcar (lambda (p) (vector (plist-get p :name)"
         " (if (plist-get p :async) t :json-false)"
         " (vconcat (mapcar (lambda (a) (vector (plist-get a :name) (if (plist-get a :optional) t :json-false)))"
-        " (plist-get p :args))))) recorded)))))"
+        " (plist-get p :args))))) recorded))) :false-object :json-false))"
     )
     results, shapes = json.loads(emacs.run("\n".join(prog)))
     for (name, args, want), got in zip(calls, results, strict=True):
