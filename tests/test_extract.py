@@ -45,28 +45,32 @@ def test_finds_tools_at_any_depth_in_source_order():
     assert [plain(f.slot(":name").value) for f in forms] == ["a", "b", "c", "d", "e"]
     assert [f.dialect for f in forms] == ["gptel", "llm", "gptel", "llm", "gptel"]
     assert [f.head for f in forms] == [
-        "gptel-make-tool", "llm-make-tool", "gptel-make-tool", "make-llm-tool", "gptel-make-tool"
+        "gptel-make-tool",
+        "llm-make-tool",
+        "gptel-make-tool",
+        "make-llm-tool",
+        "gptel-make-tool",
     ]
     assert diags == []
     a = forms[0]
-    assert text[a.start : a.end].startswith("(gptel-make-tool :name \"a\"")
+    assert text[a.start : a.end].startswith('(gptel-make-tool :name "a"')
     assert text[a.start : a.end].endswith(":args nil)")
 
 
 @pytest.mark.parametrize(
     "args_src",
     [
-        "(list '(:name \"x\" :type string) '(:name \"y\" :type integer :optional t))",
-        "'((:name \"x\" :type string) (:name \"y\" :type integer :optional t))",
-        "(list (list :name \"x\" :type 'string) (list :name \"y\" :type 'integer :optional t))",
-        "`((:name \"x\" :type string) (:name \"y\" :type integer :optional t))",
-        "`((:name ,(concat \"\" \"x\") :type string) ,@(list '(:name \"y\" :type integer :optional t)))",
-        "(cons '(:name \"x\" :type string) (list '(:name \"y\" :type integer :optional t)))",
-        "(append '((:name \"x\" :type string)) (list '(:name \"y\" :type integer :optional t)))",
+        '(list \'(:name "x" :type string) \'(:name "y" :type integer :optional t))',
+        '\'((:name "x" :type string) (:name "y" :type integer :optional t))',
+        '(list (list :name "x" :type \'string) (list :name "y" :type \'integer :optional t))',
+        '`((:name "x" :type string) (:name "y" :type integer :optional t))',
+        '`((:name ,(concat "" "x") :type string) ,@(list \'(:name "y" :type integer :optional t)))',
+        '(cons \'(:name "x" :type string) (list \'(:name "y" :type integer :optional t)))',
+        '(append \'((:name "x" :type string)) (list \'(:name "y" :type integer :optional t)))',
     ],
 )
 def test_args_written_every_static_way_give_the_same_value(args_src):
-    text = f"(gptel-make-tool :name \"t\" :function #'ignore :args {args_src})"
+    text = f'(gptel-make-tool :name "t" :function #\'ignore :args {args_src})'
     (form,), diags = tools_of(text)
     assert diags == []
     assert plain(form.slot(":args").value) == [
@@ -76,19 +80,21 @@ def test_args_written_every_static_way_give_the_same_value(args_src):
 
 
 def test_vector_args_and_vector_call():
-    (form,), _ = tools_of("(gptel-make-tool :name \"t\" :args (vector '(:name \"x\")) :x [a b])")
+    (form,), _ = tools_of('(gptel-make-tool :name "t" :args (vector \'(:name "x")) :x [a b])')
     assert plain(form.slot(":args").value) == ("vec", [[":name", "x"]])
     assert plain(form.slot(":x").value) == ("vec", ["a", "b"])
 
 
 def test_quoted_symbol_inside_quoted_data_stays_a_quote_form():
     # gptel #1059: '(:type 'string) is (:type (quote string)), which both libraries reject.
-    (form,), _ = tools_of("(gptel-make-tool :name \"t\" :args (list '(:name \"x\" :type 'string)))")
+    (form,), _ = tools_of('(gptel-make-tool :name "t" :args (list \'(:name "x" :type \'string)))')
     assert plain(form.slot(":args").value) == [[":name", "x", ":type", ["quote", "string"]]]
 
 
 def test_concat_and_format_are_folded():
-    text = '(gptel-make-tool :name (format "get_%s_%d" "weather" 2) :description (concat "a" "b" nil))'
+    text = (
+        '(gptel-make-tool :name (format "get_%s_%d" "weather" 2) :description (concat "a" "b" nil))'
+    )
     (form,), diags = tools_of(text)
     assert diags == []
     assert plain(form.slot(":name").value) == "get_weather_2"
@@ -96,7 +102,7 @@ def test_concat_and_format_are_folded():
 
 
 def test_function_is_never_evaluated_and_keeps_its_source():
-    text = "(gptel-make-tool :name \"t\" :function (lambda (x) (delete-file x)))"
+    text = '(gptel-make-tool :name "t" :function (lambda (x) (delete-file x)))'
     (form,), diags = tools_of(text)
     s = form.slot(":function")
     assert s.value is None
@@ -134,7 +140,9 @@ def test_dangling_keyword_is_recorded():
 
 
 def test_apply_with_literal_spec():
-    text = "(apply #'gptel-make-tool '(:name \"t\" :function ignore :args ((:name \"x\" :type string))))"
+    text = (
+        '(apply #\'gptel-make-tool \'(:name "t" :function ignore :args ((:name "x" :type string))))'
+    )
     (form,), diags = tools_of(text)
     assert diags == []
     assert form.head == "apply gptel-make-tool"
@@ -156,7 +164,7 @@ def test_spec_plists_handed_to_apply_are_found_in_data():
 
 
 def test_spec_plists_are_not_tools_without_an_apply():
-    text = "(defvar my-specs '((:name \"one\" :function ignore)))"
+    text = '(defvar my-specs \'((:name "one" :function ignore)))'
     forms, _ = tools_of(text)
     assert forms == []
 
@@ -178,8 +186,16 @@ def test_llm_tool_collection_deftool():
     assert plain(form.slot(":category").value) == "buffers"
     assert plain(form.slot(":args").value) == [
         [":name", "buffer_name", ":description", "Name of the buffer to view.", ":type", "string"],
-        [":name", "offset", ":description", "Line number to start from.", ":optional", "t",
-         ":type", "integer"],
+        [
+            ":name",
+            "offset",
+            ":description",
+            "Line number to start from.",
+            ":optional",
+            "t",
+            ":type",
+            "integer",
+        ],
     ]
     assert form.source(form.slot(":function").form) == "view-buffer"
 

@@ -53,8 +53,8 @@ CODES: dict[str, Code] = {
         "warning",
         "expected a keyword",
         "Tool constructors take `:key value` pairs; a non-keyword where a key should be stops "
-        "static reading of the rest of the form. Example: `(gptel-make-tool \"name\" ...)` "
-        "(write `:name \"name\"`).",
+        'static reading of the rest of the form. Example: `(gptel-make-tool "name" ...)` '
+        '(write `:name "name"`).',
     ),
     "PS103": Code(
         "info",
@@ -77,15 +77,15 @@ CODES: dict[str, Code] = {
         "error",
         "llm fails on this spec",
         "llm 0.31.1 itself signals an error when a provider builds the request with this tool, "
-        "so the whole request fails. Examples: `:type \"string\"` (llm takes the `symbol-name` "
-        "of `:type`: `wrong-type-argument symbolp`), `:args` written as a vector, `:enum (\"a\")`, "
+        'so the whole request fails. Examples: `:type "string"` (llm takes the `symbol-name` '
+        'of `:type`: `wrong-type-argument symbolp`), `:args` written as a vector, `:enum ("a")`, '
         "`:json-false` inside a top-level vector.",
     ),
     "PS203": Code(
         "error",
         "gptel fails on this spec for this backend",
         "gptel 0.9.9.5 can send this tool to some backends but signals an error for the one "
-        "asked for. Example: `:anyOf ((:type \"string\"))` written as a list makes gptel's "
+        'asked for. Example: `:anyOf ((:type "string"))` written as a list makes gptel\'s '
         "Gemini filter signal `wrong-type-argument arrayp`; write `:anyOf [(:type string)]`.",
     ),
     "PS204": Code(
@@ -117,8 +117,8 @@ CODES: dict[str, Code] = {
         "warning",
         "`:required` flag on an argument is not read",
         "Neither gptel nor llm reads `:required t` (or `:require t`) on an arg: every arg is "
-        "required unless it has `:optional t`; gptel even sends `\"required\": true` inside the "
-        "property schema, which is not JSON Schema. Example: `(:name \"q\" :type string "
+        'required unless it has `:optional t`; gptel even sends `"required": true` inside the '
+        'property schema, which is not JSON Schema. Example: `(:name "q" :type string '
         ":required t)` (delete `:required t`; write `:optional t` for an optional arg).",
     ),
     "PS304": Code(
@@ -131,14 +131,14 @@ CODES: dict[str, Code] = {
         "error",
         "tool without `:description`",
         'gptel and llm send `"description": {}` for a missing description; Bedrock requires '
-        "a non-empty string and the others expect one. Example: add `:description \"What the "
-        'tool does\"`.',
+        'a non-empty string and the others expect one. Example: add `:description "What the '
+        'tool does"`.',
     ),
     "PS306": Code(
         "warning",
         "empty description",
         'An empty `:description ""` tells the model nothing, and Bedrock rejects it. '
-        "Example: `:description \"\"`.",
+        'Example: `:description ""`.',
     ),
     "PS307": Code(
         "error",
@@ -156,7 +156,7 @@ CODES: dict[str, Code] = {
         "error",
         "argument without `:name`",
         'gptel sends it as the property `":"` (not required), llm as `"nil"` (required). '
-        "Example: `'(:type string :description \"city\")` (add `:name \"city\"`).",
+        'Example: `\'(:type string :description "city")` (add `:name "city"`).',
     ),
     "PS310": Code(
         "error",
@@ -183,7 +183,7 @@ CODES: dict[str, Code] = {
         "error",
         "missing `:type`",
         'gptel sends no `type`, llm sends `"type": "nil"`; nested schemas without a type are '
-        "rejected by Gemini 3 (warning there). Example: `(:name \"q\" :description \"query\")` "
+        'rejected by Gemini 3 (warning there). Example: `(:name "q" :description "query")` '
         "(add `:type string`).",
     ),
     "PS314": Code(
@@ -209,7 +209,7 @@ CODES: dict[str, Code] = {
     "PS317": Code(
         "error",
         "`:enum` is not a vector of strings",
-        "A list (`(\"a\" \"b\")`) or symbols (`[a b]`) in `:enum` fail to serialize in both "
+        'A list (`("a" "b")`) or symbols (`[a b]`) in `:enum` fail to serialize in both '
         'libraries. Example: `:enum ("celsius" "fahrenheit")` (write `["celsius" "fahrenheit"]`).',
     ),
     "PS318": Code(
@@ -233,7 +233,7 @@ CODES: dict[str, Code] = {
     "PS321": Code(
         "error",
         "`:required` is not a vector of strings",
-        'An object\'s `:required` must be a vector of property names: `nil` is sent as `{}`, a '
+        "An object's `:required` must be a vector of property names: `nil` is sent as `{}`, a "
         'list fails to serialize. Example: `:required ("r" "g")` (write `["r" "g"]`).',
     ),
     "PS322": Code(
@@ -247,7 +247,7 @@ CODES: dict[str, Code] = {
     "PS323": Code(
         "warning",
         "`:optional` with a value other than t",
-        "Any non-nil value makes the arg optional, `:json-false` and `\"no\"` included; a "
+        'Any non-nil value makes the arg optional, `:json-false` and `"no"` included; a '
         "dangling `:optional` without a value reads as nil (required). Example: "
         "`:optional :json-false` (write `:optional t`, or omit it).",
     ),
@@ -256,7 +256,7 @@ CODES: dict[str, Code] = {
         "object arg's `:additionalProperties` overwritten by gptel",
         "For OpenAI, OpenAI Responses, Ollama and Bedrock gptel sets a top-level object arg's "
         "`additionalProperties` to false whatever you wrote; Gemini drops it. Example: "
-        "`(:name \"opts\" :type object :additionalProperties t)`.",
+        '`(:name "opts" :type object :additionalProperties t)`.',
     ),
     "PS325": Code(
         "warning",
@@ -270,7 +270,7 @@ CODES: dict[str, Code] = {
         "key llm drops",
         "llm keeps only `type`, `description`, `enum`, `items` and `properties` of a "
         "top-level arg and silently drops the rest (`:required`, `:format`, `:default`, "
-        "`:minimum`, `:anyOf`...). Example: `(:name \"d\" :type string :format \"date\")` in "
+        '`:minimum`, `:anyOf`...). Example: `(:name "d" :type string :format "date")` in '
         "`llm-make-tool`.",
     ),
     "PS327": Code(
@@ -291,7 +291,7 @@ CODES: dict[str, Code] = {
         "`:args` is not a list of arg plists",
         "`:args` is a list of plists: a vector makes gptel send `properties {}` with a "
         "non-empty `required` (llm fails); a single plist makes gptel fail and llm send "
-        "garbage. Example: `:args '(:name \"q\" :type string)` (write `:args '((:name \"q\" "
+        'garbage. Example: `:args \'(:name "q" :type string)` (write `:args \'((:name "q" '
         ":type string))`).",
     ),
     "PS330": Code(
@@ -324,8 +324,8 @@ CODES: dict[str, Code] = {
     "PS402": Code(
         "error",
         "description the target rejects",
-        'Bedrock requires a non-empty string description; Ollama cannot decode `{}` (a '
-        "missing description). Example: `:description \"\"` with `--target bedrock`.",
+        "Bedrock requires a non-empty string description; Ollama cannot decode `{}` (a "
+        'missing description). Example: `:description ""` with `--target bedrock`.',
     ),
     "PS403": Code(
         "error",
@@ -333,7 +333,7 @@ CODES: dict[str, Code] = {
         "The JSON gptel/llm sends holds a schema keyword the provider answers with HTTP 400: "
         "Gemini `parameters` accepts only its OpenAPI subset (no `const`, `oneOf`, `allOf`, "
         "`$ref`, `additionalProperties`, `$schema`...); OpenAI strict rejects `default`, "
-        "`allOf`, `oneOf`, `not`. Example: `:const \"x\"` with `--target gemini`.",
+        '`allOf`, `oneOf`, `not`. Example: `:const "x"` with `--target gemini`.',
     ),
     "PS404": Code(
         "warning",
@@ -347,7 +347,7 @@ CODES: dict[str, Code] = {
         "value the target rejects",
         'Gemini `parameters` rejects type arrays (`["string" "null"]`) and non-string enum '
         "values; OpenAI strict rejects free-form objects (`additionalProperties` true or a "
-        "schema). Example: `:type [\"string\" \"null\"]` with `--target gemini`.",
+        'schema). Example: `:type ["string" "null"]` with `--target gemini`.',
     ),
     "PS406": Code(
         "error",
@@ -368,7 +368,7 @@ CODES: dict[str, Code] = {
         "optional arg on the OpenAI Responses API",
         "gptel and llm omit `strict`, so the Responses API normalises the schema to strict "
         "when it can: optional args become required and the model invents placeholder values "
-        "(`\"\"`, `0`). Example: `:optional t` with llm's `llm-openai`.",
+        '(`""`, `0`). Example: `:optional t` with llm\'s `llm-openai`.',
     ),
     "PS409": Code(
         "warning",
@@ -380,7 +380,7 @@ CODES: dict[str, Code] = {
         "warning",
         "schema node without a type",
         "Gemini 3 answers MALFORMED_FUNCTION_CALL for a node without `type`. Example: "
-        "`:properties (:x (:description \"anything\"))` with `--target gemini`.",
+        '`:properties (:x (:description "anything"))` with `--target gemini`.',
     ),
     "PS411": Code(
         "error",
@@ -401,13 +401,13 @@ CODES: dict[str, Code] = {
         "error",
         "`$ref` points to nothing",
         'A local `$ref` (`"#/$defs/Missing"`) names no part of the root schema, so it cannot be '
-        "written inline; the tool is left out. Example: `\"$ref\": \"#/$defs/Adress\"` with "
+        'written inline; the tool is left out. Example: `"$ref": "#/$defs/Adress"` with '
         "`$defs` holding `Address`.",
     ),
     "PS502": Code(
         "error",
         "parameter schema is not an object schema",
-        "A tool's parameters must be `{\"type\": \"object\", \"properties\": {...}}`; "
+        'A tool\'s parameters must be `{"type": "object", "properties": {...}}`; '
         "`properties` an object and `required` an array. Example: "
         '`"parameters": {"type": "string"}`.',
     ),
@@ -421,7 +421,7 @@ CODES: dict[str, Code] = {
     "PS504": Code(
         "warning",
         "tool without a description",
-        'The JSON tool has no `description`; the Elisp gets no `:description` and gptel/llm will '
+        "The JSON tool has no `description`; the Elisp gets no `:description` and gptel/llm will "
         'send `"description": {}`. Example: an MCP tool `{"name": "x", "inputSchema": {...}}`.',
     ),
     "PS505": Code(

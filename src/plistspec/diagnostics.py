@@ -98,7 +98,9 @@ class Diagnostic:
         """``path:line:col: severity: message [CODE]`` (what compilation-mode reads)."""
         path = self.path or "<input>"
         if self.line:
-            return f"{path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
+            return (
+                f"{path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
+            )
         return f"{path}: {self.severity}: {self.message} [{self.code}]"
 
     def to_json(self) -> dict[str, Any]:
