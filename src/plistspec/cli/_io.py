@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterable
 
 import click
@@ -62,6 +61,8 @@ def write_output(text: str, out: str | None) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    import tempfile
+
     directory = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(prefix=".plistspec-", dir=directory)
     try:
