@@ -131,35 +131,79 @@ def _check_form(
 
 
 # Lint codes that can restate a failure of the library itself (lower's PS2xx).
-_ECHO = frozenset(("PS308", "PS310", "PS314", "PS315", "PS316", "PS317", "PS321", "PS329", "PS330"))
+_ECHO = frozenset(
+    (
+        "PS308",
+        "PS310",
+        "PS314",
+        "PS315",
+        "PS316",
+        "PS317",
+        "PS321",
+        "PS329",
+        "PS330",
+        "PS334",
+        "PS335",
+    )
+)
 
 
 def _merge(lowered: list[Diagnostic], mine: list[Diagnostic]) -> list[Diagnostic]:
     """lower()'s diagnostics plus the lints that do not repeat one of them.
 
     A lint repeats a lower() error when both have the same span, or when it is one of
-    the :data:`_ECHO` codes and one span contains the other; its fix then goes to
-    lower()'s diagnostic (when that has none).
+    the :data:`_ECHO` codes and one span contains the other. Same span, or the lint
+    inside the error: the error stays (and takes the lint's fix when it has none). The
+    lint around the error (``:enum [a b]`` around lower's ``a``): the lint stays, as an
+    error naming the library's failure, because it points at the datum to change
+    (the anchoring rule of :mod:`plistspec.lint`), and the error goes.
     """
     errors = [d for d in lowered if d.severity == "error" and d.start >= 0]
-    out = list(lowered)
+    dropped: set[int] = set()
+    kept: list[Diagnostic] = []
     for d in mine:
         same = None
+        outer = False
         for e in errors:
             if (e.start, e.end) == (d.start, d.end) and d.severity != "info":
                 same = e
                 break
-            if d.code in _ECHO and (
-                (d.start <= e.start and e.end <= d.end) or (e.start <= d.start and d.end <= e.end)
-            ):
-                same = e
+            if d.code in _ECHO:
+                if e.start <= d.start and d.end <= e.end:
+                    same = e
+                    break
+                if d.start <= e.start and e.end <= d.end:
+                    same, outer = e, True
+                    break
+        if same is None:
+            kept.append(d)
+        elif outer:
+            if id(same) not in dropped:
+                dropped.add(id(same))
+                d.severity = "error"
+                d.message += _library_failure(same.message)
+                if d.fix is None:
+                    d.fix = same.fix
+            kept.append(d)
+        elif same.fix is None and d.fix is not None:
+            same.fix = d.fix
+    return [d for d in lowered if id(d) not in dropped] + kept
+
+
+def _library_failure(message: str) -> str:
+    """`` (gptel signals (wrong-type-argument ...))`` from a lower() error message."""
+    lib = message.split(" ", 1)[0]
+    lisp = ""
+    if message.endswith(")"):
+        depth = 0
+        for i in range(len(message) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(message[i], 0)
+            if depth == 0:
+                lisp = message[i + 1 : -1]
                 break
-        if same is not None:
-            if same.fix is None and d.fix is not None:
-                same.fix = d.fix
-            continue
-        out.append(d)
-    return out
+    if lib not in ("gptel", "llm") or not lisp:
+        return f" ({message})"
+    return f" ({lib} signals {lisp})"
 
 
 def _internal(e: Exception, start: int, end: int, stage: str) -> Diagnostic:

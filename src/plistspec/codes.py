@@ -313,6 +313,36 @@ CODES: dict[str, Code] = {
         "plistspec failed on this form (a bug: please report it with the form). The other "
         "forms are still checked.",
     ),
+    "PS333": Code(
+        "warning",
+        "argument without `:description`",
+        "The model sees only the arg's name and type; llm's documentation requires a "
+        'description for every arg. Example: `(:name "q" :type string)` (add `:description '
+        '"Words to search for"`).',
+    ),
+    "PS334": Code(
+        "error",
+        "`:items` is not one schema",
+        "`:items` takes one schema plist. A list of plists (`((:type string) (:type "
+        "integer))`) fails to serialize; a vector is the draft-07 tuple form OpenAI and "
+        "Gemini reject (warning); a bare type (`:items string`) is not a schema. Example: "
+        "`:items ((:type string))` (write `:items (:type string)`).",
+    ),
+    "PS335": Code(
+        "error",
+        "`:properties` is not a plist of schemas",
+        "`:properties` maps each property name (a keyword) to its schema plist. An alist, a "
+        "vector or list of arg plists, string keys, or a bare type as a schema are sent as "
+        'garbage or fail. Example: `:properties [(:name "x" :type string)]` (write '
+        "`:properties (:x (:type string))`).",
+    ),
+    "PS336": Code(
+        "warning",
+        "async tool lists its callback as an argument",
+        "With `:async t` the library passes the callback as the function's first argument; "
+        "it must not appear in `:args`, or the model is asked to supply it. Example: "
+        '`:async t :args (list \'(:name "callback" :type string))`.',
+    ),
     # --- PS4xx: provider lints -----------------------------------------------------
     "PS401": Code(
         "error",

@@ -42,6 +42,7 @@ _SCHEMA_WORDS = frozenset(SCHEMA_KEYS) | {"optional"}
 _TRUTHY = ("t", ":true", ":json-true")
 _FALSY = ("nil", ":json-false", ":false")
 _COMPOSED = (":anyOf", ":oneOf", ":allOf", ":$ref", ":enum", ":const", ":not")
+_CALLBACK_NAMES = ("callback", "cb", "callback-fn", "callback_fn", "cont", "continuation")
 _NO_NIL_CHECK = (":optional", ":name", ":properties", ":required", ":enum", ":type", ":items")
 
 
@@ -111,6 +112,19 @@ def _tool_slots(sink: Sink, form: ToolForm, dialect: str) -> None:
         sink.add("PS331", "warning", "tool without :function: nothing runs when it is called", head)
 
 
+def _not_a_string(sink: Sink, s, what: str) -> None:
+    """PS308 at the value as written (``'read_file``, not the symbol inside the quote)."""
+    v = s.value
+    at = s.form if sink.written(s.form) else v
+    fix = None
+    if isinstance(v, Symbol):
+        fix = sink.replace(at, elisp_string(v.name))
+        why = "a symbol: gptel and llm fail to send it"
+    else:
+        why = "not a string"
+    sink.add("PS308", "error", f"tool :{what} {brief(at, sink.text)} is {why}", at, fix=fix)
+
+
 def _line(sink: Sink, d: Datum) -> int:
     return sink.line(d)
 
@@ -136,8 +150,8 @@ def _tool_name(sink: Sink, form: ToolForm, head: Datum) -> None:
                 v,
                 fix=sink.replace(v, elisp_string(fixed)) if v.value else None,
             )
-    elif not isinstance(v, Symbol):  # a non-nil symbol: gptel/llm fail, lower reports it
-        sink.add("PS308", "error", f"tool :name {brief(v, sink.text)} is not a string", v)
+    else:
+        _not_a_string(sink, s, "name")
 
 
 def _tool_description(sink: Sink, form: ToolForm, head: Datum) -> None:
@@ -159,8 +173,8 @@ def _tool_description(sink: Sink, form: ToolForm, head: Datum) -> None:
     elif isinstance(v, String):
         if not v.value.strip():
             sink.add("PS306", "warning", "empty tool description (Bedrock rejects it)", v)
-    elif not isinstance(v, Symbol):
-        sink.add("PS308", "error", f"tool :description {brief(v, sink.text)} is not a string", v)
+    else:
+        _not_a_string(sink, s, "description")
 
 
 # --------------------------------------------------------------------------------------
@@ -170,6 +184,8 @@ def _tool_description(sink: Sink, form: ToolForm, head: Datum) -> None:
 def _args(sink: Sink, form: ToolForm, key: Symbol, value: Datum, dialect: str) -> None:
     if is_nil(value):
         return
+    flag = form.slot(":async")
+    is_async = flag is not None and flag.value is not None and _flag(flag.value) is True
     if isinstance(value, Vector):
         sink.add(
             "PS329",
@@ -183,7 +199,9 @@ def _args(sink: Sink, form: ToolForm, key: Symbol, value: Datum, dialect: str) -
     elif isinstance(value, List) and is_plist(value):
         wrapped = None
         if sink.written(value) and sink.text[value.start] == "(":
-            wrapped = Fix(value.start, value.end, "(" + sink.text[value.start : value.end] + ")")
+            inner = sink.text[value.start : value.end]
+            built = bool(value.items) and sink.text[value.start + 1 : value.items[0].start].strip()
+            wrapped = Fix(value.start, value.end, f"(list {inner})" if built else f"({inner})")
         sink.add(
             "PS329",
             "error",
@@ -212,6 +230,16 @@ def _args(sink: Sink, form: ToolForm, key: Symbol, value: Datum, dialect: str) -
             continue
         assert isinstance(arg, List)
         name = _arg_name(sink, arg)
+        if name is not None and is_async and name[0].lower() in _CALLBACK_NAMES:
+            sink.add(
+                "PS336",
+                "warning",
+                f"async tool lists its callback {elisp_string(name[0])} in :args: the library "
+                "passes the callback itself, as the first argument; the model would be asked "
+                "for it too (delete this arg)",
+                arg,
+                end=arg.items[0],
+            )
         if name is not None:
             n, d = name
             if n in names:
@@ -331,6 +359,15 @@ def _schema(
             dangling,
         )
     types = _check_type(sink, plist, first, level)
+    if level == "arg" and ":description" not in first and not _description_like(first):
+        sink.add(
+            "PS333",
+            "warning",
+            "arg without :description: the model sees only its name (llm's documentation "
+            'requires one; add e.g. :description "What to pass")',
+            plist,
+            end=plist.items[0],
+        )
     is_obj = types is not None and "object" in types
     props = _check_properties(sink, first, types, level, conv, dialect, work)
     _check_required(sink, first, is_obj, props, level)
@@ -339,10 +376,7 @@ def _schema(
         if n == ":enum":
             _check_enum(sink, v)
         elif n == ":items":
-            if is_plist(v):
-                work.append((v, "nested", conv or level == "arg"))  # type: ignore[arg-type]
-            elif isinstance(v, Vector):
-                work.extend((x, "nested", False) for x in v.items if is_plist(x))  # type: ignore[misc]
+            _check_items(sink, k, v, work, conv or level == "arg")
         elif n in (":anyOf", ":allOf", ":oneOf", ":prefixItems"):
             if isinstance(v, Vector):
                 work.extend((x, "nested", False) for x in v.items if is_plist(x))  # type: ignore[misc]
@@ -449,6 +483,90 @@ def _schema(
                 )
 
 
+def _description_like(first: dict[str, tuple[Symbol, Datum]]) -> bool:
+    """True when an unknown key already stands for the missing :description (PS301 says it)."""
+    for n, (_k, v) in first.items():
+        bare = n[1:]
+        if bare in _SCHEMA_WORDS or bare in _ARG_EXTRA:
+            continue
+        if isinstance(v, String) or suggest(n, _SCHEMA_WORDS) == "description":
+            return True
+    return False
+
+
+def _check_items(sink: Sink, k: Symbol, v: Datum, work: list, conv: bool) -> None:
+    """``:items`` must be one schema plist."""
+    if is_plist(v):
+        work.append((v, "nested", conv))
+    elif isinstance(v, Vector):
+        work.extend((x, "nested", False) for x in v.items if is_plist(x))
+        sink.add(
+            "PS334",
+            "warning",
+            ":items is a vector (draft-07 tuple form): OpenAI and Gemini reject it; give one "
+            "schema, :items (:type string), or :prefixItems [...] for a tuple",
+            v,
+        )
+    elif isinstance(v, List) and v.items and all(is_plist(x) for x in v.items):
+        work.extend((x, "nested", False) for x in v.items)  # type: ignore[misc]
+        single = len(v.items) == 1
+        fix = None
+        if single and sink.written(v) and sink.written(v.items[0]):
+            fix = Fix(v.start, v.end, sink.text[v.items[0].start : v.items[0].end])
+        sink.add(
+            "PS334",
+            "error",
+            ":items is a list of schemas, not one schema: "
+            + (
+                "drop the outer parentheses, :items (:type ...)"
+                if single
+                else "give one schema (:anyOf [...] for alternatives, :prefixItems [...] for a tuple)"
+            ),
+            v,
+            fix=fix,
+        )
+    elif not is_nil(v):
+        fix = None
+        name = v.name if isinstance(v, Symbol) else v.value if isinstance(v, String) else None
+        if isinstance(name, str) and suggest_type(name):
+            fix = sink.replace(v, f"(:type {suggest_type(name)})")
+        sink.add(
+            "PS334",
+            "error",
+            f":items {brief(v, sink.text)} is not a schema: write a plist such as (:type string)",
+            v,
+            fix=fix,
+        )
+
+
+def _bad_properties(sink: Sink, v: Datum) -> bool:
+    """PS335 when ``:properties`` is not a plist of property schemas; True if reported."""
+    if isinstance(v, Vector):
+        what = "a vector" + (
+            " of arg plists" if v.items and all(is_plist(x) for x in v.items) else ""
+        )
+    elif isinstance(v, List) and v.items and isinstance(v.items[0], List):
+        what = (
+            "a list of arg plists"
+            if all(is_plist(x) for x in v.items)
+            else "an alist ((name . schema) ...)"
+        )
+    elif isinstance(v, List) and v.items and isinstance(v.items[0], String):
+        what = "keyed by strings"
+    elif isinstance(v, List) or is_nil(v):
+        return False
+    else:
+        what = brief(v, sink.text)
+    sink.add(
+        "PS335",
+        "error",
+        f":properties is {what}: write a plist of property schemas, "
+        "(:city (:type string) :days (:type integer))",
+        v,
+    )
+    return True
+
+
 def _flag(v: Datum) -> bool | None:
     """True/False for a boolean-looking value (t, nil, :json-false...), else None."""
     if isinstance(v, Symbol):
@@ -518,14 +636,13 @@ def _check_type(
     tv = first.get(":type")
     if tv is None:
         if not any(c in first for c in _COMPOSED):
-            anchor = first[":name"][1] if level == "arg" and ":name" in first else plist
             where = "arg" if level == "arg" else "schema"
             sink.add(
                 "PS313",
                 "error" if level == "arg" else "warning",
                 f'{where} without :type: gptel sends no type, llm sends "nil" (add e.g. :type string)',
-                anchor,
-                end=anchor if anchor is not plist else plist.items[0],
+                plist,
+                end=plist.items[0],
             )
         return None
     k, v = tv
@@ -683,7 +800,7 @@ def _check_properties(
         )
     if is_nil(v):
         return set()
-    if not isinstance(v, List):
+    if _bad_properties(sink, v) or not isinstance(v, List):
         return None
     names: set[str] = set()
     seen: dict[str, Datum] = {}
@@ -711,6 +828,18 @@ def _check_properties(
             )
         if is_plist(pval):
             work.append((pval, "nested", conv or level == "arg"))  # type: ignore[arg-type]
+        elif not is_nil(pval) and not isinstance(pval, List):
+            sug = None
+            if isinstance(pval, (Symbol, String)):
+                sug = suggest_type(pval.name if isinstance(pval, Symbol) else pval.value)
+            sink.add(
+                "PS335",
+                "error",
+                f"the schema of property {name} is {brief(pval, sink.text)}, not a plist "
+                f"such as (:type {sug or 'string'})",
+                pval,
+                fix=sink.replace(pval, f"(:type {sug})") if sug else None,
+            )
     return names
 
 
