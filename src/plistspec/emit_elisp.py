@@ -148,7 +148,7 @@ def _token_spans(text: str) -> list[tuple[int, int]] | None:
 class _Writer:
     """Appends text pieces, tracking the current column."""
 
-    def __init__(self, dialect: str, label: str, diags: list[Diagnostic]) -> None:
+    def __init__(self, dialect: str, label: str, diags: list[Diagnostic], plan: Any = None) -> None:
         self.dialect = dialect
         self.label = label
         self.diags = diags
@@ -156,6 +156,11 @@ class _Writer:
         self.col = 0
         self.p = _printer()
         self.warned_empty = False
+        # comments (fmt): a CommentPlan, the trailing comments waiting for the end of
+        # the line, and which anchors were written
+        self.plan = plan if plan else None
+        self.pending: list[str] = []
+        self.written: set[tuple[str, int]] = set()
 
     # -- low level ---------------------------------------------------------------------
     def put(self, s: str) -> None:
@@ -164,7 +169,48 @@ class _Writer:
         self.col = self.col + len(s) if nl < 0 else len(s) - nl - 1
 
     def newline(self, col: int) -> None:
+        if self.pending:
+            self.put(" " + " ".join(self.pending))
+            self.pending = []
         self.put("\n" + " " * col)
+
+    # -- comments (only with a plan) ---------------------------------------------------
+    def child(self, nid: int | None, key: tuple) -> int | None:
+        return None if self.plan is None else self.plan.child(nid, key)
+
+    def hot(self, nid: int | None) -> bool:
+        return nid is not None and nid in self.plan.hot
+
+    def lead(self, nid: int | None, col: int) -> None:
+        """Leading comments of ``nid``, each on its own line at ``col``."""
+        if nid is None or nid not in self.plan.leading:
+            return
+        self.written.add(("leading", nid))
+        for line in self.plan.leading[nid]:
+            self.put(line)
+            self.newline(col)
+
+    def has_lead(self, nid: int | None) -> bool:
+        return nid is not None and nid in self.plan.leading
+
+    def trail(self, nid: int | None, kind: str = "trailing") -> None:
+        """The trailing (or open) comment of ``nid``: written at the end of this line."""
+        if nid is None:
+            return
+        table = self.plan.trailing if kind == "trailing" else self.plan.open
+        if nid in table:
+            self.written.add((kind, nid))
+            self.pending.append(table[nid])
+
+    def end(self, nid: int | None, col: int) -> None:
+        """End comments of ``nid`` on their own lines; the closing paren goes below."""
+        if nid is None or nid not in self.plan.end:
+            return
+        self.written.add(("end", nid))
+        for line in self.plan.end[nid]:
+            self.newline(col)
+            self.put(line)
+        self.newline(col)
 
     def warn(self, code: str, message: str, severity: str = "warning") -> None:
         self.diags.append(Diagnostic(code, severity, f"tool {self.label}: {message}"))  # type: ignore[arg-type]
@@ -265,7 +311,7 @@ class _Writer:
         return "".join(pieces)
 
     # -- multi-line layout ---------------------------------------------------------------
-    def value(self, v: Any, ctx: str, typ: bool = False) -> Generator:
+    def value(self, v: Any, ctx: str, typ: bool = False, nid: int | None = None) -> Generator:
         """Write ``v`` at the current column (a generator for the trampoline)."""
         s = self.type_atom(v, ctx, True) if typ else self.atom(v, ctx)
         if s is not None:
@@ -275,7 +321,7 @@ class _Writer:
             self.put(self.flat(v, ctx, None) or "")
             return
         nested_plist = isinstance(v, dict) and any(isinstance(x, dict) and x for x in v.values())
-        if not nested_plist:
+        if not nested_plist and not self.hot(nid):
             f = self.flat(v, ctx, FILL - self.col)
             if f is not None:
                 self.put(f)
@@ -285,32 +331,41 @@ class _Writer:
             cc = self.child_ctx(ctx, v)
             self.put("[")
             for i, e in enumerate(v):
+                cid = self.child(nid, ("i", i))
                 if i:
                     self.newline(start + 1)
-                yield self.value(e, cc)
+                    self.lead(cid, start + 1)
+                yield self.value(e, cc, False, cid)
+                self.trail(cid)
+            self.end(nid, start + 1)
             self.put("]")
             return
-        yield self.plist(list(v.items()), ctx, start)
+        kl = not v or next(iter(v)) != ""
+        entries = [
+            (k, None, sub, self.child_ctx(ctx, sub), k == "type" and kl) for k, sub in v.items()
+        ]
+        yield self.plist(entries, start, nid)
 
-    def plist(
-        self, items: list[tuple[str, Any]], ctx: str, start: int, first: str | None = None
-    ) -> Generator:
-        """A multi-line plist ``( :k v\\n  :k v)`` opened at column ``start``.
+    def plist(self, entries: list[tuple], start: int, nid: int | None = None) -> Generator:
+        """A multi-line plist ``( :k v\n  :k v)`` opened at column ``start``.
 
-        ``first`` is pre-rendered text for the first line (an arg's ``:name "x"``).
+        ``entries``: ``(id key, text, value, ctx, typ)``; with ``text`` None the entry is
+        ``:key value`` written from the IR key ``id key``, otherwise ``text`` is the whole
+        pre-rendered entry (an arg's ``:name "x"``) and ``value`` is ignored.
         """
         self.put("( ")
-        lines = 0
-        if first is not None:
-            self.put(first)
-            lines = 1
-        kl = True if first is not None else (not items or items[0][0] != "")
-        for k, sub in items:
-            if lines:
+        for i, (k, text, sub, ctx, typ) in enumerate(entries):
+            cid = self.child(nid, ("k", k))
+            if i:
                 self.newline(start + 2)
-            lines += 1
-            self.put(self.key(k) + " ")
-            yield self.value(sub, self.child_ctx(ctx, sub), k == "type" and kl)
+                self.lead(cid, start + 2)
+            if text is not None:
+                self.put(text)
+            else:
+                self.put(self.key(k) + " ")
+                yield self.value(sub, ctx, typ, cid)
+            self.trail(cid)
+        self.end(nid, start + 2)
         self.put(")")
 
 
@@ -438,34 +493,30 @@ def _params(w: _Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
     return props, list(props), required
 
 
-def _gptel_arg(w: _Writer, name: str, schema: Any, optional: bool) -> Generator:
+def _gptel_arg(w: _Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
             f"property {name!r}: schema {json.dumps(schema)} is not an object; written as {{}}",
         )
         schema = {}
-    items = list(schema.items())
-    opt = [("optional", True)] if optional else []
+    entries: list[tuple] = [(":name", f":name {w.p.print_string(name)}", None, None, False)]
+    items = [(k, None, sub, "G", k == "type") for k, sub in schema.items()]
     if "optional" in schema:
         # gptel reads the first :optional as the flag and sends a second one as a key.
-        first = f":name {w.p.print_string(name)}"
-        w.put("'")
-        start = w.col
-        w.put("( " + first)
-        w.newline(start + 2)
-        w.put(":optional " + ("t" if optional else "nil"))
-        for k, sub in items:
-            w.newline(start + 2)
-            w.put(w.key(k) + " ")
-            yield w.value(sub, "G", k == "type")
-        w.put(")")
-        return
+        entries.append(
+            (":optional", ":optional " + ("t" if optional else "nil"), None, None, False)
+        )
+        entries += items
+    else:
+        entries += items
+        if optional:
+            entries.append((":optional", ":optional t", None, None, False))
     w.put("'")
-    yield w.plist(items + opt, "G", w.col, first=f":name {w.p.print_string(name)}")
+    yield w.plist(entries, w.col, aid)
 
 
-def _llm_arg(w: _Writer, name: str, schema: Any, optional: bool) -> Generator:
+def _llm_arg(w: _Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
@@ -481,8 +532,7 @@ def _llm_arg(w: _Writer, name: str, schema: Any, optional: bool) -> Generator:
             )
             w.warn("PS520", f"property {name!r}: dropped :{k} ({why})")
     t = schema.get("type")
-    start = w.col
-    w.put("( :name " + w.p.print_string(name))
+    entries: list[tuple] = [(":name", ":name " + w.p.print_string(name), None, None, False)]
     if isinstance(t, list):
         members = [x for x in t if x != "null"]
         w.warn(
@@ -498,8 +548,7 @@ def _llm_arg(w: _Writer, name: str, schema: Any, optional: bool) -> Generator:
         )
         t = None
     if t is not None:
-        w.newline(start + 2)
-        w.put(":type " + w.p.print_symbol(t))
+        entries.append(("type", ":type " + w.p.print_symbol(t), None, None, False))
     for k in _LLM_KEEPS[1:]:
         if k not in schema:
             continue
@@ -507,81 +556,147 @@ def _llm_arg(w: _Writer, name: str, schema: Any, optional: bool) -> Generator:
         if isinstance(v, dict) and not v:
             w.warn("PS520", f"property {name!r}: llm drops :{k} when it is {{}} (nil)")
             continue
-        w.newline(start + 2)
-        w.put(f":{k} ")
         ctx = "C" if k in ("items", "properties") and isinstance(v, dict) else "R"
-        yield w.value(v, ctx)
+        entries.append((k, None, v, ctx, False))
     if optional:
-        w.newline(start + 2)
-        w.put(":optional t")
-    w.put(")")
+        entries.append((":optional", ":optional t", None, None, False))
+    yield w.plist(entries, w.col, aid)
 
 
-def _form(w: _Writer, tool: Tool, indent: int) -> Generator:
+def _form(w: _Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Generator:
+    from plistspec.fmt_comments import ROOT
+
     dialect = w.dialect
     meta = tool.get("metadata") or {}
     props, names, required = _params(w, tool)
+    root = ROOT if w.plan is not None else None
     w.col = indent
     w.put("(" + _HEADS[dialect])
+    w.trail(root, "open")
     slots = _slots(w, tool, names)
-    front = [s for s in slots if s[0] in _FRONT_SLOTS]
-    rest = [s for s in slots if s[0] not in _FRONT_SLOTS]
+    counts: dict[str, int] = {}
 
-    def slot_line(key: str, text: str, col: int | None) -> None:
+    def slot_id(key: str) -> int | None:
+        n = counts.get(key, 0)
+        counts[key] = n + 1
+        return w.child(root, ("slot", key, n))
+
+    ids = [slot_id(k) for k, _, _ in slots]
+    front = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] in _FRONT_SLOTS]
+    rest = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] not in _FRONT_SLOTS]
+
+    def start_slot(sid: int | None) -> None:
         w.newline(indent + 1)
+        w.lead(sid, indent + 1)
+
+    def slot_line(slot: tuple[str, str, int | None], sid: int | None) -> None:
+        key, text, col = slot
+        start_slot(sid)
         w.put(key + " ")
         if col == -1:
             text = _stub(w, tool, names, bool(meta.get("async")))
         else:
             text = reindent(text, col, w.col)
         w.put(text)
+        w.trail(sid)
 
     name = tool.get("name")
     if name != {} and name is not None:
-        w.newline(indent + 1)
+        sid = w.child(root, ("slot", ":name", 0))
+        start_slot(sid)
         w.put(":name ")
         yield _eval_value(w, name)
+        w.trail(sid)
     for s in front:
         slot_line(*s)
     desc = tool.get("description")
     if desc != {} and "description" in tool:
-        w.newline(indent + 1)
+        sid = w.child(root, ("slot", ":description", 0))
+        start_slot(sid)
         w.put(":description ")
         yield _eval_value(w, desc)
+        w.trail(sid)
+    args_id = w.child(root, ("slot", ":args", 0))
     if names:
-        w.newline(indent + 1)
-        if dialect == "gptel":
-            w.put(":args (list ")
-            start = w.col
-            for i, n in enumerate(names):
-                if i:
-                    w.newline(start)
-                yield _gptel_arg(w, n, props[n], n not in required)
-            w.put(")")
+        start_slot(args_id)
+        gptel = dialect == "gptel"
+        w.put(":args (list" if gptel else ":args '(")
+        opener = w.col - 1 if gptel else w.col - 1
+        aids = [w.child(args_id, ("arg", n)) for n in names]
+        break_first = args_id is not None and (args_id in w.plan.open or w.has_lead(aids[0]))
+        w.trail(args_id, "open")
+        if break_first:
+            start = (opener - 4 if gptel else opener) + 1
+            w.newline(start)
         else:
-            w.put(":args '(")
+            if gptel:
+                w.put(" ")
             start = w.col
-            for i, n in enumerate(names):
+        for i, n in enumerate(names):
+            if i or break_first:
                 if i:
                     w.newline(start)
-                yield _llm_arg(w, n, props[n], n not in required)
-            w.put(")")
+                w.lead(aids[i], start)
+            if gptel:
+                yield _gptel_arg(w, n, props[n], n not in required, aids[i])
+            else:
+                yield _llm_arg(w, n, props[n], n not in required, aids[i])
+            w.trail(aids[i])
+        w.end(args_id, start)
+        w.put(")")
+        w.trail(args_id)
     elif meta.get("args") == "vector":
-        w.newline(indent + 1)
+        start_slot(args_id)
         w.put(":args []")
+        w.trail(args_id)
     for s in rest:
         slot_line(*s)
+    w.end(root, indent + 1)
+    if w.pending and not tail_safe:
+        w.newline(indent + 1)
     w.put(")")
+    if w.pending:
+        w.put(" " + " ".join(w.pending))
+        w.pending = []
 
 
-def tool_form(tool: Tool, dialect: str = "gptel", indent: int = 0) -> tuple[str, list[Diagnostic]]:
+def tool_form(
+    tool: Tool,
+    dialect: str = "gptel",
+    indent: int = 0,
+    *,
+    comments: Any = None,
+    tail_safe: bool = True,
+) -> tuple[str, list[Diagnostic]]:
     """One tool form (no trailing newline) whose ``(`` sits at column ``indent``, and
-    the diagnostics for what could not be written."""
+    the diagnostics for what could not be written.
+
+    ``comments`` (a :class:`plistspec.fmt_comments.CommentPlan`) puts each comment next
+    to the node it is anchored to; a comment that could not be written gives a PS530
+    info (the caller should then keep the original text). ``tail_safe`` False means
+    code follows the form on its last line, so a trailing comment there must not
+    end the form: the closing paren then goes on a line of its own.
+    """
     if dialect not in _HEADS:
         raise ValueError(f"unknown dialect {dialect!r}")
     diags: list[Diagnostic] = []
-    w = _Writer(dialect, _label(tool), diags)
-    _run(_form(w, tool, indent))
+    w = _Writer(dialect, _label(tool), diags, comments)
+    _run(_form(w, tool, indent, tail_safe))
+    if w.plan is not None:
+        want = {
+            (kind, nid)
+            for kind in ("leading", "trailing", "end", "open")
+            for nid in getattr(w.plan, kind)
+        }
+        missing = want - w.written
+        if missing:
+            diags.append(
+                Diagnostic(
+                    "PS530",
+                    "info",
+                    f"tool {w.label}: {len(missing)} comment(s) have no place in the layout",
+                )
+            )
     return "".join(w.out), diags
 
 

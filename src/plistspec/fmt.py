@@ -21,7 +21,6 @@ The result is idempotent: formatting formatted text changes nothing.
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic, ReadError
@@ -64,39 +63,32 @@ def _lists_by_span(datums: list[Any], spans: set[tuple[int, int]]) -> dict[tuple
     return found
 
 
-def _comments_outside(form_datum: Any, text: str, keep: list[tuple[int, int]]) -> int | None:
-    """Offset of the first comment in the form that is not inside a ``keep`` span."""
-    from plistspec.elisp.datum import List, Vector
+def _rest_of_line_blank(text: str, pos: int) -> bool:
+    """True when only blanks or a comment follow ``pos`` on its line."""
+    eol = text.find("\n", pos)
+    rest = text[pos : eol if eol >= 0 else len(text)].strip()
+    return not rest or rest.startswith(";")
 
-    lo, hi = form_datum.start, form_datum.end
-    if ";" not in text[lo:hi]:
+
+def _comment_words(text: str, datums: Any, lo: int, hi: int) -> list[str]:
+    """The words of the comments in ``text[lo:hi]``, sorted (what fmt must keep)."""
+    from plistspec.fmt_comments import comments_in
+
+    words: list[str] = []
+    for p in comments_in(text, datums, lo, hi):
+        eol = text.find("\n", p)
+        words.extend(text[p : eol if eol >= 0 else len(text)].split())
+    return sorted(words)
+
+
+def _comment_words_text(new: str) -> list[str] | None:
+    from plistspec.elisp.reader import read_all
+
+    try:
+        datums = read_all(new)
+    except ReadError:
         return None
-    atoms: list[tuple[int, int]] = []
-    todo = [form_datum]
-    while todo:
-        d = todo.pop()
-        if isinstance(d, (List, Vector)):
-            todo.extend(d.items)
-            if isinstance(d, List) and d.tail is not None:
-                todo.append(d.tail)
-        elif d.start >= 0:
-            atoms.append((d.start, d.end))
-    atoms.sort()
-    starts = [a[0] for a in atoms]
-    pos = text.find(";", lo, hi)
-    while pos >= 0:
-        i = bisect_right(starts, pos) - 1
-        in_atom = i >= 0 and atoms[i][0] <= pos < atoms[i][1]
-        if not in_atom:
-            if not any(a <= pos < b for a, b in keep):
-                return pos
-            # skip the rest of this comment line
-            nl = text.find("\n", pos, hi)
-            if nl < 0:
-                return None
-            pos = nl
-        pos = text.find(";", pos + 1, hi)
-    return None
+    return _comment_words(new, datums, 0, len(new))
 
 
 def _provider_json(tools: list[Any]) -> dict[str, str] | None:
@@ -169,26 +161,38 @@ def _format_form(
                 f"it repeats {k} (the library reads the first one)", s.key.start, s.key.end, path
             )
         seen.add(k)
-    keep = [
-        (s.form.start, s.form.end)
-        for s in form.slots
-        if s.key.name not in (":name", ":description", ":args")
-    ]
-    c = _comments_outside(datum, text, keep)
-    if c is not None:
-        return None, _info("a comment inside it could not be kept by the layout", c, c + 1, path)
+    from plistspec.fmt_comments import plan_comments
+
+    plan = plan_comments(form, datum, text)
+    if plan.unplaced:
+        c = plan.unplaced[0]
+        return None, _info(
+            "the layout has no place for this comment (it sits inside a value written "
+            "from its evaluated result, or between a key and its value)",
+            c,
+            c + 1,
+            path,
+        )
     tool, diags = lower(form, dialect, path)
     if tool is None or any(d.is_error for d in diags):
         return None, _info(
             f"{dialect} would refuse this spec (run `plistspec check`)", start, end, path
         )
-    new, wdiags = tool_form(tool, writer_dialect, _column(text, start))
+    new, wdiags = tool_form(
+        tool,
+        writer_dialect,
+        _column(text, start),
+        comments=plan,
+        tail_safe=_rest_of_line_blank(text, end),
+    )
     if any(d.severity != "info" for d in wdiags):
         return None, _info(
             "the canonical layout cannot carry all of it: " + wdiags[0].message, start, end, path
         )
     if new == text[start:end]:
         return new, None
+    if plan and _comment_words(text, datum, start, end) != _comment_words_text(new):
+        return None, _info("its comments could not all be kept by the layout", start, end, path)
     again = _relower(new, dialect)
     before = _provider_json([tool])
     after = _provider_json([again]) if again is not None else None
