@@ -112,7 +112,7 @@ def _build_model(obj: type, name: str, kind: str, builder: SchemaBuilder, ctx: C
         schema.get("properties", {}), schema.get("required", []), schema.get("additionalProperties")
     )
     if builder.defs:
-        root["$defs"] = builder.defs
+        root["$defs"] = builder.ordered_defs()
     return Built(name, desc, root, ctx.warnings, False, kind)
 
 
@@ -148,11 +148,14 @@ def _build_callable(
     if kind == "class":
         doc_text = own_doc(obj)
         fn_doc = None
-        if fn is not object.__new__:
+        if fn is not object.__new__ and fn is not object.__init__:
             fn_doc = split_docstring(getattr(fn, "__doc__", None), names)
         doc = split_docstring(doc_text, names)
-        if fn_doc is not None and fn_doc.params:
+        if fn_doc is not None:
             doc.params = {**fn_doc.params, **doc.params}
+            # a class with no docstring of its own: its __init__'s (written for this class)
+            if not doc.description and doc_text is None:
+                doc.description = fn_doc.description
     else:
         raw_doc = getattr(obj, "__doc__", None) if kind != "callable" else obj.__call__.__doc__
         doc = split_docstring(raw_doc, names)
@@ -211,7 +214,7 @@ def _build_callable(
             ctx.warn("PS611", f"the docstring documents '{documented}', which is not a parameter")
     root = _root(props, required, additional)
     if builder.defs:
-        root["$defs"] = builder.defs
+        root["$defs"] = builder.ordered_defs()
     is_async = inspect.iscoroutinefunction(inspect.unwrap(fn)) if kind != "class" else False
     return Built(name, doc.description or "", root, ctx.warnings, is_async, kind, doc.returns)
 

@@ -89,12 +89,17 @@ def resolve_hints(obj: Any, ctx: Context, what: str = "parameter") -> dict[str, 
     except Exception as e:  # NameError, TypeError, SyntaxError in a string annotation...
         raw = getattr(obj, "__annotations__", {}) or {}
         culprit = None
+        resolved: dict[str, Any] = {}
         for k, v in raw.items():
             try:
-                typing.get_type_hints(_Probe(obj, {k: v}), include_extras=True)
+                resolved.update(typing.get_type_hints(_Probe(obj, {k: v}), include_extras=True))
             except Exception:
+                if k == "return":  # never reaches parameters: a TYPE_CHECKING-only name is fine
+                    continue
                 culprit = (k, v)
                 break
+        if culprit is None and "return" in raw and not isinstance(obj, type):
+            return resolved
         msg = _unresolved_message(e)
         if culprit is None:
             raise ctx.error("PS605", f"cannot resolve annotations: {msg}") from None
@@ -122,7 +127,6 @@ class _Probe:
         self.__globals__ = getattr(obj, "__globals__", None) or vars(
             sys.modules.get(getattr(obj, "__module__", ""), types.ModuleType("x"))
         )
-        self.__wrapped__ = None
 
     def __call__(self) -> None:  # get_type_hints treats callables like functions
         pass
@@ -444,6 +448,8 @@ class SchemaBuilder:
         if args == ((),):
             args = ()
         items = [self.schema(a) for a in args]
+        if not items:  # tuple[()]: prefixItems must not be empty
+            return {"type": "array", "minItems": 0, "maxItems": 0}
         return {
             "type": "array",
             "prefixItems": items,
@@ -457,26 +463,28 @@ class SchemaBuilder:
             return {"type": "object", "additionalProperties": True}
         key, value = args[0], args[1] if len(args) > 1 else typing.Any
         out: dict[str, Any] = {"type": "object"}
-        names = self._key_names(key)
+        names = self._key_schema(key)
         out["additionalProperties"] = self.schema(value)
         if names is not None:
-            out["propertyNames"] = {"enum": names}
+            out["propertyNames"] = names
         return out
 
-    def _key_names(self, key: Any) -> list[str] | None:
+    def _key_schema(self, key: Any) -> dict[str, Any] | None:
+        """``propertyNames`` for a dict key type: None for ``str``; the key type's own schema
+        for a str ``Enum``/``Literal`` (so the allowed keys reach the model); else an error."""
         k = kind_of(key)
         if k in ("str", "any"):
             return None
         if k == "annotated":
-            return self._key_names(key.__origin__)
+            return self._key_schema(key.__origin__)
         if k == "newtype":
-            return self._key_names(key.__supertype__)
+            return self._key_schema(key.__supertype__)
         if k == "enum" and all(isinstance(m.value, str) for m in key):
-            return [m.value for m in key]
+            return self.schema(key)
         if k == "literal":
             vals = [v.value if isinstance(v, enum.Enum) else v for v in _flatten_literal(key)]
             if all(isinstance(v, str) for v in vals):
-                return vals
+                return self.schema(key)
         raise self.ctx.error(
             "PS607",
             f"dict key type '{type_name(key)}' is not str: JSON object keys are strings; "
@@ -529,6 +537,11 @@ class SchemaBuilder:
             return {"$ref": "#/$defs/" + name}
         return schema
 
+    def ordered_defs(self) -> dict[str, dict[str, Any]]:
+        """``defs`` in the order their names were first needed (the outermost first)."""
+        order = {name: i for i, name in enumerate(self._names.values())}
+        return {k: self.defs[k] for k in sorted(self.defs, key=lambda k: order.get(k, len(order)))}
+
     def _def_name(self, tp: Any) -> str:
         name = self._names.get(tp)
         if name is None:
@@ -554,15 +567,17 @@ class SchemaBuilder:
         closed: bool,
     ) -> dict[str, Any]:
         """An object schema from ``(name, annotation, default, required, comment)`` fields."""
-        from plistspec.pyfunc.docs import class_comments
+        from plistspec.pyfunc.docs import class_comments, split_docstring
 
         comments = class_comments(tp)
+        doc = split_docstring(own_doc(tp), {f[0] for f in fields})
         props: dict[str, Any] = {}
         required: list[str] = []
         for name, ann, default, req, extra_desc in fields:
             self.ctx.where.append(f"field '{name}' of {tp.__name__}")
             try:
-                s = self.field_schema(ann, default, extra_desc or comments.get(name))
+                fallback = extra_desc or comments.get(name) or doc.params.get(name)
+                s = self.field_schema(ann, default, fallback)
             finally:
                 self.ctx.where.pop()
             props[name] = s
@@ -573,9 +588,8 @@ class SchemaBuilder:
             out["required"] = required
         if closed:
             out["additionalProperties"] = False
-        doc = own_doc(tp)
-        if doc:
-            out["description"] = doc
+        if doc.description:
+            out["description"] = doc.description
         return out
 
     def field_schema(self, ann: Any, default: Any, fallback_desc: str | None) -> dict[str, Any]:
@@ -852,8 +866,6 @@ def _json_type(v: Any) -> str:
 
 def _enum_schema(values: list[Any]) -> dict[str, Any]:
     kinds = {_json_type(v) for v in values}
-    if kinds == {"integer", "number"}:
-        kinds = {"number"}
     if len(kinds) == 1:
         return {"type": kinds.pop(), "enum": values}
     return {"enum": values}
