@@ -577,8 +577,9 @@ CODES: dict[str, Code] = {
     "PS604": Code(
         "error",
         "the target cannot be described as a tool",
-        "It is not callable, has no inspectable signature (some builtins), or has no usable name "
-        "(a lambda given to `schema_for` without a name). Example: `mod:CONSTANT`.",
+        "It is not callable, has no inspectable signature (some builtins), is a lambda (it "
+        "cannot annotate its parameters: define the tool with `def`), or has no usable name (a "
+        "lambda given to `schema_for` without a name). Example: `mod:CONSTANT`.",
     ),
     "PS605": Code(
         "error",
@@ -634,6 +635,14 @@ CODES: dict[str, Code] = {
         "arguments (name a module-level instance `module:obj.method`, or make it a staticmethod "
         "or classmethod), or a parameter kept out of the schema (`--skip`, `INJECTED`) that has "
         "no default.",
+    ),
+    "PS613": Code(
+        "error",
+        "plistspec failed while describing the callable",
+        "An unexpected exception inside plistspec (a bug, or an object that breaks the usual "
+        "Python protocols, e.g. a class whose `__annotations__` is not a dict). Reported as one "
+        "line naming the target and the exception, never as a traceback; please report it. "
+        "Example: `from-py: weird:f: TypeError: ...`.",
     ),
     # --- PS9xx: command line -------------------------------------------------------
     "PS901": Code("error", "cannot read input file", "The file does not exist or is not readable."),

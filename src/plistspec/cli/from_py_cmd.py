@@ -99,19 +99,23 @@ def from_py_cmd(
     module alone (its public functions, or __all__); module may be a path to a .py file.
     The module is imported as `python -m` would, from the current directory.
     """
+    import contextlib
+
     from plistspec.cli._io import InputError, print_diagnostics, write_output
     from plistspec.pyfunc import from_python
 
-    tools, diags = from_python(
-        list(targets),
-        python=python,
-        async_=async_,
-        function=function,
-        dialect=dialect,
-        strict_types=strict_types,
-        lenient_defaults=lenient_defaults,
-        skip=skip,
-    )
+    # whatever the user's module prints while it is imported must not end up in the output
+    with contextlib.redirect_stdout(sys.stderr):
+        tools, diags = from_python(
+            list(targets),
+            python=python,
+            async_=async_,
+            function=function,
+            dialect=dialect,
+            strict_types=strict_types,
+            lenient_defaults=lenient_defaults,
+            skip=skip,
+        )
     text = None
     if not any(d.is_error for d in diags):
         text, more = _render(tools, fmt, dialect, out)

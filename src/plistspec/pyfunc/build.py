@@ -70,6 +70,9 @@ def callable_parts(obj: Any) -> tuple[str, Any]:
         return "class", init
     if inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isbuiltin(obj):
         return "function", obj
+    func = getattr(obj, "func", None)
+    if type(obj).__name__ == "partial" and callable(func):  # functools.partial
+        return "partial", func
     if callable(obj):
         return "callable", type(obj).__call__.__get__(obj)
     return "none", obj
@@ -143,6 +146,8 @@ def _build_callable(
     except (TypeError, ValueError) as e:
         raise ctx.error("PS604", f"has no inspectable signature ({e}); wrap it in a def") from None
     hint_source = inspect.unwrap(fn) if kind != "callable" else fn
+    if kind == "partial":
+        hint_source = _partial_target(fn)
     hints = resolve_hints(hint_source, ctx) if hasattr(hint_source, "__annotations__") else {}
     names = set(sig.parameters)
     if kind == "class":
@@ -157,7 +162,11 @@ def _build_callable(
             if not doc.description and doc_text is None:
                 doc.description = fn_doc.description
     else:
-        raw_doc = getattr(obj, "__doc__", None) if kind != "callable" else obj.__call__.__doc__
+        raw_doc = (
+            obj.__call__.__doc__
+            if kind == "callable"
+            else getattr(hint_source if kind == "partial" else obj, "__doc__", None)
+        )
         doc = split_docstring(raw_doc, names)
     comments = param_comments(hint_source) if kind != "callable" else param_comments(fn)
     params = list(sig.parameters.values())
@@ -217,6 +226,15 @@ def _build_callable(
         root["$defs"] = builder.ordered_defs()
     is_async = inspect.iscoroutinefunction(inspect.unwrap(fn)) if kind != "class" else False
     return Built(name, doc.description or "", root, ctx.warnings, is_async, kind, doc.returns)
+
+
+def _partial_target(fn: Any) -> Any:
+    """The function under (possibly nested) ``functools.partial`` objects."""
+    while type(fn).__name__ == "partial" and callable(getattr(fn, "func", None)):
+        fn = fn.func
+    if inspect.ismethod(fn):
+        fn = fn.__func__
+    return inspect.unwrap(fn)
 
 
 def _kwargs_schema(

@@ -618,7 +618,7 @@ class SchemaBuilder:
                 raise self.ctx.error(
                     "PS608",
                     f"default value {_short_repr(default)} cannot be written as JSON; use a JSON "
-                    "value (or None) as the default",
+                    "value (or None) as the default, or --lenient-defaults to leave it out",
                 )
         return schema
 
@@ -730,15 +730,19 @@ class SchemaBuilder:
     # --- refusals
     def refused(self, tp: Any) -> dict[str, Any]:
         origin = typing.get_origin(tp) or tp
-        what = _REFUSED_ORIGINS.get(origin, "not data")
+        what = _REFUSED_ORIGINS.get(origin)
+        if what is None and isinstance(origin, type):
+            what = next((w for o, w in _REFUSED_ORIGINS.items() if _subclass(origin, o)), None)
+        what, hint = _refusal(origin, what)
         raise self.ctx.error(
-            "PS606",
-            f"cannot map annotation '{type_name(tp)}' ({what}) to JSON Schema; {_NO_JSON_HINT}",
+            "PS606", f"cannot map annotation '{type_name(tp)}' ({what}) to JSON Schema; {hint}"
         )
 
     def unknown(self, tp: Any) -> dict[str, Any]:
+        what, hint = _refusal(typing.get_origin(tp) or tp, None)
+        kind = f" ({what})" if what else ""
         raise self.ctx.error(
-            "PS606", f"cannot map annotation '{type_name(tp)}' to JSON Schema; {_NO_JSON_HINT}"
+            "PS606", f"cannot map annotation '{type_name(tp)}'{kind} to JSON Schema; {hint}"
         )
 
     # --- values
@@ -839,8 +843,45 @@ def _iso_duration(td: Any) -> str:
     return out
 
 
+def _subclass(a: Any, b: Any) -> bool:
+    try:
+        return isinstance(b, type) and issubclass(a, b)
+    except TypeError:
+        return False
+
+
+def _refusal(origin: Any, what: str | None) -> tuple[str | None, str]:
+    """``(what the annotation is, what to write instead)`` for an annotation with no JSON form."""
+    import io
+
+    name = getattr(origin, "__name__", "")
+    mod = getattr(origin, "__module__", "") or ""
+    if name in ("IO", "TextIO", "BinaryIO") or _subclass(origin, io.IOBase):
+        return "a file handle", "a model can only send data: take a path (str or Path) and open it"
+    if what == "a callable" or origin is cabc.Callable:
+        return (
+            "a callable",
+            "a model can only send data: take a name (str, Literal or Enum) and look the "
+            "function up",
+        )
+    if name == "Pattern" and mod in ("re", "typing"):
+        return "a compiled regex", "take the pattern as a str and compile it"
+    if what and what.startswith("a class object"):
+        return what, "take the class name as a str, Literal or Enum"
+    if what and ("iter" in what or "generator" in what):
+        return what, "take a list[...] instead"
+    return what, _NO_JSON_HINT
+
+
 def _short_repr(v: Any) -> str:
+    import inspect
+
+    if inspect.isroutine(v) or isinstance(v, type):
+        name = getattr(v, "__qualname__", None) or getattr(v, "__name__", "?")
+        return f"{name} (a {'class' if isinstance(v, type) else 'function'})"
     r = repr(v)
+    if " at 0x" in r and r.startswith("<"):
+        r = "object()" if type(v) is object else f"an instance of {type(v).__name__}"
     return r if len(r) <= 60 else r[:57] + "..."
 
 

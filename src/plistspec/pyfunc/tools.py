@@ -51,6 +51,15 @@ def _instance_method_problem(obj: Any, owner: Any) -> str | None:
     return None
 
 
+def _internal(target: str, what: str) -> Diagnostic:
+    return Diagnostic(
+        "PS613",
+        "error",
+        f"{target}: plistspec could not describe it ({what}); please report this",
+        path=target,
+    )
+
+
 def tool_from_object(
     obj: Any,
     qualname: str,
@@ -72,6 +81,12 @@ def tool_from_object(
 
     name = qualname.rsplit(".", 1)[-1]
     try:
+        if getattr(obj, "__name__", None) == "<lambda>":
+            raise PyFuncError(
+                "PS604",
+                f"{call_target} is a lambda, which cannot annotate its parameters; define the "
+                "tool with def and annotate each parameter",
+            )
         problem = _instance_method_problem(obj, owner)
         if problem:
             raise PyFuncError("PS612", problem)
@@ -80,6 +95,10 @@ def tool_from_object(
         )
     except PyFuncError as e:
         return None, [e.diagnostic()]
+    except RecursionError:
+        return None, [_internal(call_target, "annotations nested too deeply to map")]
+    except Exception as e:  # a bug of ours or a very unusual object: one line, no traceback
+        return None, [_internal(call_target, f"{type(e).__name__}: {e}")]
     cwd = os.path.abspath(cwd or os.getcwd())
     python = python or sys.executable
     eparams, notes = elisp_parameters(b.parameters, dialect)
@@ -146,6 +165,9 @@ def tools_from_targets(
             d = e.diagnostic()
             d.path = d.path or text
             diags.append(d)
+            continue
+        except Exception as e:  # e.g. a property of the user's object that raised
+            diags.append(_internal(text, f"{type(e).__name__}: {e}"))
             continue
         if not found:
             diags.append(
