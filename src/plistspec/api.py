@@ -148,7 +148,7 @@ def check(
 ) -> list[Diagnostic]:
     """Every diagnostic for Emacs Lisp ``text``: syntax, static reading, library failures,
     spec lints and, with ``target``, what that provider would reject."""
-    from plistspec.check import check_text
+    from plistspec.checker import check_text
 
     return check_text(text, path, target=target, dialect=dialect)
 

@@ -1,5 +1,8 @@
 """``check``: every diagnostic for one Emacs Lisp text, located for an editor.
 
+(Named ``checker``, not ``check``: a submodule ``plistspec.check`` would replace the
+public function ``plistspec.check`` on the package as soon as it was imported.)
+
 Owns: the checking pipeline read → extract → lower → lint, and how its diagnostics are
 merged: syntax errors (with recovery, so one bad form does not hide the others), static
 reading (PS1xx), what gptel/llm would refuse (PS2xx, from :mod:`plistspec.lower`), spec
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 from plistspec.diagnostics import Diagnostic, ReadError, locate
 
-__all__ = ["check_text", "read_recovering", "TARGETS"]
+__all__ = ["check_text", "read_recovering", "skip_form", "diagnostics_json", "TARGETS"]
 
 TARGETS = (
     "openai",
@@ -32,10 +35,13 @@ _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
 def read_recovering(text: str) -> tuple[list, list[Diagnostic]]:
-    """All top-level datums that can be read, and one error per unreadable stretch.
+    """All top-level datums that can be read, and one diagnostic per unreadable form.
 
-    After a syntax error, reading resumes at the next line that starts with ``(`` (the
-    usual start of a top-level form).
+    After an error, reading resumes after the failing top-level form when its brackets
+    balance (:func:`skip_form`: syntax plistspec refuses, such as ``#s(...)`` or a
+    character beyond Unicode, costs only that form), otherwise at the next line that
+    starts with ``(`` (the usual start of a top-level form). ``PS002`` (syntax a tool
+    file does not need) is *info*: the file is not wrong, plistspec just does not read it.
     """
     from plistspec.elisp.reader import read_all, read_one
 
@@ -52,10 +58,16 @@ def read_recovering(text: str) -> tuple[list, list[Diagnostic]]:
         try:
             d, end = read_one(text, pos)
         except ReadError as e:
-            diags.append(e.diagnostic())
-            resume = text.find("\n(", max(e.pos, pos) + 0)
-            while resume >= 0 and resume + 1 <= max(e.pos, pos):
-                resume = text.find("\n(", resume + 1)
+            diag = e.diagnostic()
+            if diag.code == "PS002":
+                diag.severity = "info"
+                diag.message += "; this form is not checked"
+            diags.append(diag)
+            skipped = skip_form(text, pos)
+            if skipped > max(e.pos, pos):
+                pos = skipped
+                continue
+            resume = text.find("\n(", max(e.pos, pos))
             if resume < 0:
                 break
             pos = resume + 1
@@ -65,6 +77,90 @@ def read_recovering(text: str) -> tuple[list, list[Diagnostic]]:
         datums.append(d)
         pos = end
     return datums, diags
+
+
+_LEX = None
+
+
+def skip_form(text: str, pos: int) -> int:
+    """The end of the top-level form at or after ``pos``, found lexically (strings,
+    comments, ``?x`` characters and escapes respected), or -1 when its brackets do not
+    balance. A stray closing bracket counts as a form of its own."""
+    import re
+
+    global _LEX
+    if _LEX is None:
+        _LEX = re.compile(r"[()\[\]\";?\\]")
+    n = len(text)
+    stack: list[str] = []
+    i = pos
+    started = False
+    while True:
+        if not started:
+            # skip blanks and comments before the form
+            while i < n:
+                c = text[i]
+                if c.isspace():
+                    i += 1
+                elif c == ";":
+                    j = text.find("\n", i)
+                    i = n if j < 0 else j + 1
+                else:
+                    break
+            if i >= n:
+                return -1
+            if text[i] in ")]":
+                return i + 1
+            started = True
+        m = _LEX.search(text, i)
+        if m is None:
+            return -1
+        i = m.start()
+        c = text[i]
+        if c in "([":
+            stack.append(")" if c == "(" else "]")
+            i += 1
+        elif c in ")]":
+            if not stack or stack.pop() != c:
+                return -1
+            i += 1
+            if not stack:
+                return i
+        elif c == '"':
+            i += 1
+            while True:
+                j = text.find('"', i)
+                if j < 0:
+                    return -1
+                k = j
+                while k > i and text[k - 1] == "\\":
+                    k -= 1
+                i = j + 1
+                if (j - k) % 2 == 0:
+                    break
+            if not stack:
+                return i
+        elif c == ";":
+            j = text.find("\n", i)
+            if j < 0:
+                return -1
+            i = j + 1
+        elif c == "\\":
+            i += 2
+        else:  # "?": a character literal unless inside a symbol
+            prev = text[i - 1] if i > 0 else " "
+            if prev.isspace() or prev in "()[]'`,\"":
+                i += 1
+                while i < n and text[i] == "\\":
+                    i += 2  # ?\x, ?\C-\x, ?\M-\C-x ...
+                    if i < n and text[i] == "-" and text[i - 1] in "CMSHsA^":
+                        i += 1
+                        continue
+                    break
+                else:
+                    i += 1
+            else:
+                i += 1
 
 
 def check_text(
@@ -231,3 +327,24 @@ def _finish(diags: list[Diagnostic], text: str, path: str | None) -> list[Diagno
     for d in out:
         d.path = None if d.path is None else d.path
     return locate(out, text, path)
+
+
+def diagnostics_json(diags: list[Diagnostic], text: str | None) -> list[dict]:
+    """The JSON objects of ``check --format json``: :meth:`Diagnostic.to_json` plus, for a
+    fix, its ``line``/``column``/``end_line``/``end_column`` (1-based, characters, end
+    exclusive like the diagnostic's own) computed from ``text``, so an editor can apply
+    it without converting offsets."""
+    from plistspec.diagnostics import LineIndex
+
+    index = None
+    out = []
+    for d in diags:
+        obj = d.to_json()
+        fix = obj.get("fix")
+        if fix is not None and text is not None and 0 <= d.fix.start <= d.fix.end <= len(text):
+            if index is None:
+                index = LineIndex(text)
+            fix["line"], fix["column"] = index.position(d.fix.start)
+            fix["end_line"], fix["end_column"] = index.position(d.fix.end)
+        out.append(obj)
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plistspec.check import check_text
+from plistspec.checker import check_text
 
 KEYS = [
     ":name",

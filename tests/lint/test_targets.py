@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plistspec.check import check_text
+from plistspec.checker import check_text
 
 
 def tool(

@@ -3,7 +3,8 @@
 Owns: the command's options, output formats and exit codes. Diagnostics go to standard
 output, as GNU ``FILE:LINE:COL: severity: message [CODE]`` lines (what Emacs's
 ``compilation-mode`` reads) or as one JSON array (what the flymake backend in
-``elisp/plistspec.el`` reads).
+``elisp/plistspec.el`` reads; a ``fix`` there has ``start``/``end`` offsets, the
+``replacement`` and its ``line``/``column``/``end_line``/``end_column``).
 
 Exit codes: with ``--format gnu``, 1 when any error was found, else 0. With
 ``--format json`` (or ``--exit-zero``) 0 whenever the check ran, errors found or not,
@@ -110,19 +111,25 @@ def check_cmd(
     (unknown keys with did-you-mean, missing :type, :enum as a list...) and, with
     --target, what that provider would reject. `plistspec explain CODE` explains a code.
     """
-    from plistspec.check import check_text
+    from plistspec.checker import check_text, diagnostics_json
     from plistspec.cli._io import print_diagnostics
 
     if files.count("-") > 1:
         raise click.UsageError("standard input (-) can be read only once")
     diags = []
+    objects: list[dict] = []
     for path in files:
         name, text, problem = _read(path, stdin_filename)
-        if problem is not None:
-            diags.append(problem)
-            continue
-        diags.extend(check_text(text, name, target=target, dialect=dialect))
-    print_diagnostics(diags, fmt, stream=sys.stdout)
+        found = [problem] if problem is not None else check_text(text, name, target, dialect)
+        diags.extend(found)
+        if fmt == "json":
+            objects.extend(diagnostics_json(found, text))
+    if fmt == "json":
+        import json
+
+        sys.stdout.write(json.dumps(objects, indent=2, ensure_ascii=False) + "\n")
+    else:
+        print_diagnostics(diags, fmt, stream=sys.stdout)
     sys.stdout.flush()
     if fmt == "json" or exit_zero:
         sys.exit(0)
