@@ -40,6 +40,15 @@ calling convention. MCP ``title`` and ``annotations`` are written as ``;; MCP ti
 / ``;; MCP annotations:`` comment lines (JSON) above the form; an explicit
 ``destructiveHint: true`` (without ``readOnlyHint: true``) also gives ``:confirm t`` in
 gptel. MCP ``outputSchema`` has no place: a warning.
+
+File frame (``emacs-conventions.md`` §3.1): ``;;; NAME.el --- SUMMARY  -*- lexical-binding:
+t; -*-`` (plus ``coding: utf-8`` when the text is not ASCII), a Commentary, ``(require
+'gptel)`` / ``(require 'llm)``, the forms, ``(provide 'NAME)`` and ``;;; NAME.el ends
+here``. The ``require`` is deliberate: neither ``gptel-make-tool`` nor ``llm-make-tool``
+is autoloaded, so without it loading the file before the library signals
+``void-function``, and the byte compiler warns about an unknown function; with it, a
+machine without the library gets the plain "Cannot open load file: gptel". The
+Commentary says how to load the file lazily (``with-eval-after-load``).
 """
 
 from __future__ import annotations
@@ -763,6 +772,11 @@ def to_elisp(
             ";; Each tool that came without an implementation has a stub :function that",
             ";; signals `user-error' when called: replace it with the code that runs the tool.",
         ]
+    head += [
+        f";; Loading this file loads {library} (`{_HEADS[libraries[0]]}' is not autoloaded), so",
+        f";; {'they' if len(libraries) > 1 else 'it'} must be installed; to load it lazily: "
+        f'(with-eval-after-load \'{libraries[0]} (load "{stem}"))',
+    ]
     head += ["", ";;; Code:", ""] + [f"(require '{lib})" for lib in libraries] + [""]
     body = "\n\n".join(forms)
     tail = ["", f"(provide '{p.print_symbol(stem)})", f";;; {stem}.el ends here", ""]

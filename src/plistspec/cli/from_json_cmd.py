@@ -51,6 +51,25 @@ def _load_json(text: str, name: str):
     return value, None, dups
 
 
+def _place(diags: list, text: str) -> None:
+    """Give each diagnostic that names a JSON pointer (``at /tools/3/...``) the span of
+    that value in ``text``, so it prints as ``FILE:LINE:COL``."""
+    import re
+
+    from plistspec.providers.jsonpos import pointer_span
+
+    pat = re.compile(r"\bat (/[^\s,:()]*)")
+    for d in diags:
+        if d.start >= 0:
+            continue
+        m = pat.search(d.message)
+        if m is None:
+            continue
+        span = pointer_span(text, m.group(1) if m.group(1) != "/" else "")
+        if span is not None:
+            d.start, d.end = span
+
+
 @click.command("from-json")
 @click.argument("file", metavar="FILE|-")
 @click.option(
@@ -98,7 +117,7 @@ def from_json_cmd(
     until you write it (tools read from the IR keep their original :function).
     """
     from plistspec.cli._io import InputError, print_diagnostics, read_text, write_output
-    from plistspec.diagnostics import Diagnostic
+    from plistspec.diagnostics import Diagnostic, locate
     from plistspec.emit_elisp import to_elisp
     from plistspec.providers.detect import from_json
 
@@ -127,9 +146,8 @@ def from_json_cmd(
         file_name = os.path.basename(out) if out and out != "-" else None
         elisp, more = to_elisp(tools, dialect, file_name=file_name)
         diags.extend(more)
-    for d in diags:
-        if d.path is None:
-            d.path = name
+    _place(diags, text)
+    locate(diags, text, name)
     print_diagnostics(diags, diagnostics_format)
     if any(d.is_error for d in diags):
         sys.exit(1)

@@ -245,7 +245,7 @@ def _elements(
                     )
                 )
                 continue
-            raise _Mismatch(ptr, f"found {_describe(v)}")
+            raise _Mismatch(ptr, f"found {_describe(v)}{_hint(v)}")
         if (
             fmt == "gemini"
             and isinstance(v, dict)
@@ -263,6 +263,51 @@ def _elements(
             continue
         out.append((ptr, v, fmt))
     return out
+
+
+_ENVELOPE_KEYS = (
+    "name",
+    "description",
+    "parameters",
+    "parametersJsonSchema",
+    "input_schema",
+    "inputSchema",
+    "functionDeclarations",
+    "function_declarations",
+    "toolSpec",
+    "function",
+    "type",
+    "tools",
+    "result",
+)
+
+
+def _hint(v: Any) -> str:
+    """What a near miss probably meant (misspelt keys, a tool without a schema)."""
+    if not isinstance(v, dict):
+        return ""
+    import difflib
+
+    notes = []
+    for k in v:
+        if k in _ENVELOPE_KEYS or not isinstance(k, str):
+            continue
+        close = difflib.get_close_matches(k, _ENVELOPE_KEYS, n=1, cutoff=0.75)
+        if not close:
+            low = {e.lower().replace("_", ""): e for e in _ENVELOPE_KEYS}
+            e = low.get(k.lower().replace("_", "").replace("-", ""))
+            close = [e] if e else []
+        if close:
+            notes.append(f'"{k}" (did you mean "{close[0]}"?)')
+    if notes:
+        return "; unknown key " + ", ".join(notes)
+    if "name" in v and v.get("type") != "function":
+        return (
+            '; it has "name" but no parameter schema ("inputSchema", "input_schema", '
+            '"parameters" or "parametersJsonSchema"): for a tool without parameters '
+            "add one, or pass --from gemini (a Gemini declaration may leave it out)"
+        )
+    return ""
 
 
 def _expected_for(fmt: str) -> str:
@@ -488,7 +533,9 @@ def normalize_parameters(
                 f'tool {label!r}: the parameter schema at {ptr} has no "type"; "object" assumed',
             )
         )
-    quiet = [k for k in dropped if k == "additionalProperties" and params[k] is False]
+    quiet = [
+        k for k in dropped if k == "$schema" or k == "additionalProperties" and params[k] is False
+    ]
     loud = [k for k in dropped if k not in quiet]
     if loud:
         diags.append(
@@ -500,13 +547,19 @@ def normalize_parameters(
             )
         )
     if quiet:
-        diags.append(
-            _diag(
-                "PS505",
-                "info",
-                f"tool {label!r}: dropped root additionalProperties: false (at {ptr}): gptel adds it back "
-                "for the OpenAI family (openai, openai-responses, ollama, bedrock) by itself",
+        what = " and ".join(
+            "$schema" if k == "$schema" else "additionalProperties: false" for k in quiet
+        )
+        why = []
+        if "$schema" in quiet:
+            why.append("$schema only names the JSON Schema dialect")
+        if "additionalProperties" in quiet:
+            why.append(
+                "gptel adds additionalProperties: false back for the OpenAI family "
+                "(openai, openai-responses, ollama, bedrock) by itself"
             )
+        diags.append(
+            _diag("PS505", "info", f"tool {label!r}: dropped root {what}: {'; '.join(why)}")
         )
     for key in ("$defs", "definitions"):
         defs = params.get(key)
@@ -699,6 +752,7 @@ def from_json(value: Any, fmt: str | None = None) -> tuple[list[Tool], list[Diag
     if not elems:
         diags.append(_diag("PS512", "warning", "the input holds no tool definitions"))
     tools: list[Tool] = []
+    start = len(diags)
     for ptr, v, f in elems:
         try:
             tool = _convert(v, f, ptr, diags)
@@ -712,4 +766,35 @@ def from_json(value: Any, fmt: str | None = None) -> tuple[list[Tool], list[Diag
             continue
         if tool is not None:
             tools.append(tool)
+    diags[start:] = _merge_infos(diags[start:])
     return tools, diags
+
+
+def _merge_infos(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """One info for the same note about several tools (an MCP server's 40 tools all
+    carry ``$schema``): ``tools 'a', 'b' and 38 more: ...``."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    out: list[Diagnostic | tuple[str, str]] = []
+    for d in diags:
+        head, sep, rest = d.message.partition(": ")
+        if d.severity == "info" and sep and head.startswith("tool "):
+            key = (d.code, rest)
+            if key not in groups:
+                groups[key] = []
+                out.append(key)
+            groups[key].append(head[5:])
+        else:
+            out.append(d)
+    merged: list[Diagnostic] = []
+    for item in out:
+        if isinstance(item, Diagnostic):
+            merged.append(item)
+            continue
+        names = groups[item]
+        if len(names) == 1:
+            who = f"tool {names[0]}"
+        else:
+            shown = ", ".join(names[:3])
+            who = f"tools {shown}" + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        merged.append(_diag(item[0], "info", f"{who}: {item[1]}"))
+    return merged
