@@ -547,9 +547,11 @@ CODES: dict[str, Code] = {
         "info",
         "tool form left unchanged by `fmt`",
         "`fmt` only rewrites a form when the canonical layout keeps everything: forms that are "
-        "not plain calls, cannot be read statically, repeat a slot, hold comments outside "
-        "`:function`-like slots, or whose JSON would change are left as they are, with the reason. "
-        'Example: `(gptel-make-tool :name "x" ; the name` (the comment).',
+        "not plain calls (`apply` of a spec, `llm-tool-collection-deftool`), cannot be read "
+        "statically, repeat a slot, hold a comment the layout has no place for, or whose JSON "
+        "would change are left as they are, with the reason (at the comment, for a comment). "
+        "Comments before or after slots, args, keys and vector elements are kept and move with "
+        'them. Example: `:description (concat "a" ;; note` (inside an evaluated value).',
     ),
     # --- PS6xx: Python -------------------------------------------------------------
     "PS601": Code(

@@ -95,7 +95,17 @@ class CommentPlan:
 
 
 class _Node:
-    __slots__ = ("nid", "start", "end", "kind", "children", "value_start", "first", "parent")
+    __slots__ = (
+        "nid",
+        "start",
+        "end",
+        "kind",
+        "children",
+        "value_start",
+        "first",
+        "parent",
+        "_starts",
+    )
 
     def __init__(self, nid: int, start: int, end: int, kind: str, value_start: int) -> None:
         self.nid = nid
@@ -106,6 +116,12 @@ class _Node:
         self.value_start = value_start
         self.first: _Node | None = None  # the child the layout writes on the opening line
         self.parent: _Node | None = None
+        self._starts: list[int] | None = None
+
+    def starts(self) -> list[int]:
+        if self._starts is None:
+            self._starts = [c.start for c in self.children]
+        return self._starts
 
     def append(self, child: _Node) -> None:
         child.parent = self
@@ -282,8 +298,7 @@ def plan_comments(form: Any, datum: Any, text: str) -> CommentPlan:
         line = text[p : eol if eol >= 0 else len(text)].rstrip()
         node = root
         while True:
-            starts = [c.start for c in node.children]
-            i = bisect_right(starts, p) - 1
+            i = bisect_right(node.starts(), p) - 1
             if i >= 0 and node.children[i].start <= p < node.children[i].end:
                 node = node.children[i]
                 continue
@@ -296,7 +311,7 @@ def plan_comments(form: Any, datum: Any, text: str) -> CommentPlan:
             plan.unplaced.append(p)
             continue
         kids = node.children
-        i = bisect_right([c.start for c in kids], p)
+        i = bisect_right(node.starts(), p)
         prev = kids[i - 1] if i > 0 else None
         nxt = kids[i] if i < len(kids) else None
         own_line = not text[_line_start(text, p) : p].strip()
