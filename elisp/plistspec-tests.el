@@ -2,16 +2,18 @@
 
 ;;; Commentary:
 
-;; Run with `emacs --batch' from the repository (tests/emacs_pkg runs them):
-;;   emacs --batch -Q -l elisp/plistspec.el -l elisp/plistspec-tests.el \
+;; Run in batch Emacs from the repository (tests/emacs_pkg runs them):
+;;   Emacs --batch -Q -l elisp/plistspec.el -l elisp/plistspec-tests.el \
 ;;     --eval '(setq plistspec-executable (list "python3" "-m" "plistspec"))' \
 ;;     -f ert-run-tests-batch-and-exit
+;; (with the program's name in lower case).
 ;; The variable PLISTSPEC_EXECUTABLE (words separated by spaces) may name the command
 ;; instead.
 
 ;;; Code:
 
 (require 'ert)
+(require 'cl-lib)
 (require 'json)
 (require 'plistspec)
 
@@ -169,7 +171,7 @@ Wait at most TIMEOUT seconds (default 60)."
       (delete-file file))))
 
 (ert-deftest plistspec-byte-compiles-cleanly ()
-  "plistspec.el byte-compiles with `byte-compile-error-on-warn'."
+  "The file plistspec.el byte-compiles with `byte-compile-error-on-warn'."
   (let* ((dir (make-temp-file "plistspec-bc" t))
          (src (expand-file-name "plistspec.el" dir)))
     (unwind-protect
@@ -178,6 +180,95 @@ Wait at most TIMEOUT seconds (default 60)."
           (let ((byte-compile-error-on-warn t))
             (should (byte-compile-file src))))
       (delete-directory dir t))))
+
+;;;; Fixes
+
+(defconst plistspec-tests--typo
+  "(gptel-make-tool :name \"f\" :description \"F.\" :function #'ignore\n\t:args (list '(:name \"é𝄞\" :type string :desciption \"Words.\")))\n"
+  "A tool whose arg misspells :description, after a TAB and non-ASCII text.")
+
+(defun plistspec-tests--wait-for-flymake ()
+  "Wait until Flymake reports diagnostics in this buffer (at most 60 s)."
+  (let ((deadline (+ (float-time) 60)))
+    (while (and (null (flymake-diagnostics)) (< (float-time) deadline))
+      (accept-process-output nil 0.05))))
+
+(ert-deftest plistspec-fix-at-point-without-flymake ()
+  "Without Flymake the command checks the buffer itself and applies the fix."
+  (with-temp-buffer
+    (insert plistspec-tests--typo)
+    (goto-char (point-min))
+    (search-forward ":desci")
+    (should (equal (plistspec-fix-at-point) ":description"))
+    (should (string-match-p ":description \"Words.\"" (buffer-string)))
+    (should-not (string-match-p ":desciption" (buffer-string)))
+    ;; the rest of the buffer is untouched
+    (should (equal (buffer-string)
+                   (replace-regexp-in-string ":desciption" ":description"
+                                             plistspec-tests--typo t t)))))
+
+(ert-deftest plistspec-fix-at-point-from-flymake ()
+  "With `flymake-mode' the fix comes from the diagnostic at point, after edits above it."
+  (with-temp-buffer
+    (insert plistspec-tests--typo)
+    (emacs-lisp-mode)
+    (setq-local flymake-diagnostic-functions nil)
+    (plistspec-flymake-setup)
+    (flymake-mode 1)
+    (flymake-start)
+    (plistspec-tests--wait-for-flymake)
+    (let ((typo (seq-find (lambda (d) (string-match-p "PS301" (flymake-diagnostic-text d)))
+                          (flymake-diagnostics))))
+      (should typo)
+      ;; an edit before the finding: the fix follows its text
+      (goto-char (point-min))
+      (insert ";; a comment
+")
+      (goto-char (point-min))
+      (search-forward ":desciption")
+      (backward-char 3)
+      (let ((plistspec-executable '("false")))  ; must not need to run plistspec again
+        (should (equal (plistspec-fix-at-point) ":description"))))
+    (should (string-match-p ":description \"Words.\"" (buffer-string)))
+    (flymake-mode -1)))
+
+(ert-deftest plistspec-fix-at-point-refuses-stale-or-missing-fixes ()
+  "No fix at point, or text changed under the fix: a `user-error', the buffer unchanged."
+  (with-temp-buffer
+    (insert plistspec-tests--typo)
+    (goto-char (point-min))
+    (should-error (plistspec-fix-at-point) :type 'user-error)
+    (search-forward ":desciption")
+    (let* ((fixes (plistspec--checked-fixes-at (1- (point))))
+           (fix (cdr (car fixes))))
+      (should fix)
+      (save-excursion
+        (goto-char (nth 0 fix))
+        (insert "X"))
+      (let ((before (buffer-string)))
+        (should-error (apply #'plistspec--apply fix) :type 'user-error)
+        (should (equal (buffer-string) before))))))
+
+(ert-deftest plistspec-fix-region-from-json ()
+  "A JSON fix's line/column (characters) and its offsets name the same text."
+  (with-temp-buffer
+    (insert "é\t𝄞\n\tabc:desciption rest\n")
+    (let ((by-line (plistspec--fix-region
+                    '((line . 2) (column . 5) (end_line . 2) (end_column . 16))))
+          (by-offset (plistspec--fix-region '((start . 8) (end . 19)))))
+      (should (equal (buffer-substring (car by-line) (cdr by-line)) ":desciption"))
+      (should (equal by-line by-offset)))))
+
+(ert-deftest plistspec-checkdoc-clean ()
+  "The package and its tests pass `checkdoc' without a warning."
+  (require 'checkdoc)
+  (dolist (name '("plistspec.el" "plistspec-tests.el"))
+    (let ((warnings nil)
+          (file (expand-file-name (concat "elisp/" name) plistspec-tests--root)))
+      (cl-letf (((symbol-function 'display-warning)
+                 (lambda (_type message &rest _) (push message warnings))))
+        (checkdoc-file file))
+      (should (equal (list name nil) (list name warnings))))))
 
 (provide 'plistspec-tests)
 ;;; plistspec-tests.el ends here

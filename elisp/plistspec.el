@@ -26,6 +26,8 @@
 ;;   :type, :enum written as a list, what a provider would reject...).
 ;;   Turn it on in a buffer with `plistspec-flymake-setup' (e.g. from
 ;;   `emacs-lisp-mode-hook'), then `flymake-mode'.
+;; - `plistspec-fix-at-point': apply the fix plistspec suggests for the finding at
+;;   point (a did-you-mean key, a vector for a list...).
 ;; - `plistspec-show-json': show the JSON the buffer's tools compile to for a provider.
 ;; - `plistspec-insert-from-json': insert tool definitions made from a JSON file
 ;;   (an MCP tools/list, OpenAI/Anthropic/Gemini tools, plistspec's IR).
@@ -107,7 +109,107 @@ For example (\"plistspec\") or (\"python3\" \"-m\" \"plistspec\")."
               (if region
                   (setq beg (car region) end (cdr region))
                 (setq end (min (point-max) (1+ beg)))))))))
-    (flymake-make-diagnostic buffer beg end type text)))
+    (flymake-make-diagnostic buffer beg end type text
+                             (plistspec--fix-data buffer (alist-get 'fix item)))))
+
+;;;; Fixes
+
+(defun plistspec--fix-region (fix)
+  "The (BEG . END) buffer positions of FIX, a parsed JSON fix, or nil.
+Positions come from its 1-based `line'/`column' and `end_line'/`end_column'
+\(characters), or from its 0-based `start'/`end' offsets."
+  (let ((line (alist-get 'line fix))
+        (start (alist-get 'start fix)))
+    (save-restriction
+      (widen)
+      (cond
+       ((and (integerp line) (>= line 1))
+        (cons (plistspec--position line (or (alist-get 'column fix) 1))
+              (plistspec--position (or (alist-get 'end_line fix) line)
+                                   (or (alist-get 'end_column fix) 1))))
+       ((and (integerp start) (integerp (alist-get 'end fix)))
+        (let ((beg (+ (point-min) start))
+              (end (+ (point-min) (alist-get 'end fix))))
+          (and (<= end (point-max)) (cons beg end))))))))
+
+(defun plistspec--fix-data (buffer fix)
+  "Flymake data for FIX in BUFFER: markers around the text to replace.
+The value is a plist (:plistspec-fix (BEG-MARKER END-MARKER OLD NEW)),
+or nil when FIX is nil; the markers follow later edits of BUFFER."
+  (when (and fix (alist-get 'replacement fix))
+    (with-current-buffer buffer
+      (let ((region (plistspec--fix-region fix)))
+        (when (and region (<= (car region) (cdr region)))
+          (list :plistspec-fix
+                (list (copy-marker (car region))
+                      (copy-marker (cdr region) t)
+                      (buffer-substring-no-properties (car region) (cdr region))
+                      (alist-get 'replacement fix))))))))
+
+(defun plistspec--apply (beg end old new)
+  "Replace the text OLD between BEG and END with NEW.
+Signal a `user-error' when the text there is no longer OLD."
+  (unless (equal (buffer-substring-no-properties beg end) old)
+    (user-error "The text changed since it was checked; check again"))
+  (save-excursion
+    (goto-char beg)
+    (delete-region beg end)
+    (insert new)))
+
+(defun plistspec--flymake-fixes-at (pos)
+  "The plistspec fixes of the Flymake diagnostics at POS, smallest region first."
+  (let (fixes)
+    (when (bound-and-true-p flymake-mode)
+      (dolist (diag (flymake-diagnostics pos))
+        (let ((fix (plist-get (flymake-diagnostic-data diag) :plistspec-fix)))
+          (when fix
+            (push (cons (- (flymake-diagnostic-end diag) (flymake-diagnostic-beg diag))
+                        (cons (flymake-diagnostic-text diag) fix))
+                  fixes)))))
+    (mapcar #'cdr (sort fixes (lambda (a b) (< (car a) (car b)))))))
+
+(defun plistspec--checked-fixes-at (pos)
+  "Run plistspec check on the buffer now; the fixes of its findings at POS."
+  (let* ((args (append (list "check" "--format" "json"
+                             "--stdin-filename" (plistspec--stdin-name))
+                       (and plistspec-target (list "--target" plistspec-target))
+                       (and plistspec-dialect (list "--dialect" plistspec-dialect))
+                       (list "-")))
+         (result (plistspec--run-on-buffer args))
+         (data (plistspec--parse (nth 1 result)))
+         fixes)
+    (when (eq data 'fail)
+      (user-error "Plistspec check failed: %s" (string-trim (nth 2 result))))
+    (dolist (item data)
+      (let ((fix (alist-get 'fix item)))
+        (when fix
+          (let* ((diag (plistspec--diagnostic (current-buffer) item))
+                 (beg (flymake-diagnostic-beg diag))
+                 (end (flymake-diagnostic-end diag))
+                 (data (plist-get (flymake-diagnostic-data diag) :plistspec-fix)))
+            (when (and data (<= beg pos) (or (< pos end) (= pos beg)))
+              (push (cons (- end beg) (cons (flymake-diagnostic-text diag) data))
+                    fixes))))))
+    (mapcar #'cdr (sort fixes (lambda (a b) (< (car a) (car b)))))))
+
+;;;###autoload
+(defun plistspec-fix-at-point ()
+  "Apply plistspec's suggested fix for the finding at point.
+Use the fixes of the `plistspec-flymake' diagnostics at point when
+`flymake-mode' shows them, otherwise check the buffer now.  With
+several findings at point, fix the one with the smallest region."
+  (interactive)
+  (let* ((fixes (or (plistspec--flymake-fixes-at (point))
+                    (plistspec--checked-fixes-at (point))))
+         (fix (car fixes)))
+    (unless fix
+      (user-error "No plistspec fix at point"))
+    (pcase-let ((`(,text ,beg ,end ,old ,new) fix))
+      (plistspec--apply beg end old new)
+      (message "Fixed: %s" text)
+      (when (bound-and-true-p flymake-mode)
+        (flymake-start))
+      new)))
 
 (defun plistspec--parse (output)
   "The list of diagnostic alists in OUTPUT, or the symbol `fail'."
@@ -216,7 +318,7 @@ an error with plistspec's messages when it fails."
                        (list "--stdin-filename" (plistspec--stdin-name) "-")))
          (result (plistspec--run-on-buffer args)))
     (unless (eql (nth 0 result) 0)
-      (user-error "plistspec to-json failed:\n%s" (string-trim (nth 2 result))))
+      (user-error "Plistspec to-json failed:\n%s" (string-trim (nth 2 result))))
     (nth 1 result)))
 
 ;;;###autoload
@@ -241,7 +343,7 @@ With a prefix argument, also ask for the DIALECT (gptel or llm)."
 
 ;;;###autoload
 (defun plistspec-insert-from-json (file &optional dialect)
-  "Insert at point the tool definitions plistspec makes from the JSON FILE.
+  "Insert at point the tool definitions made from the JSON FILE.
 DIALECT is \"gptel\" (the default) or \"llm\"; with a prefix argument,
 ask for it."
   (interactive
@@ -253,7 +355,7 @@ ask for it."
                        (list (expand-file-name file))))
          (result (with-temp-buffer (plistspec--run-on-buffer args))))
     (unless (eql (nth 0 result) 0)
-      (user-error "plistspec from-json failed:\n%s" (string-trim (nth 2 result))))
+      (user-error "Plistspec from-json failed:\n%s" (string-trim (nth 2 result))))
     (insert (nth 1 result))))
 
 (provide 'plistspec)

@@ -33,7 +33,7 @@ def test_ert_suite(emacs) -> None:
     assert m, out
     passed, failed = int(m.group(1)), int(m.group(2))
     assert failed == 0, out
-    assert passed >= 9
+    assert passed >= 14
 
 
 @pytest.mark.emacs
