@@ -5,10 +5,14 @@ Owns: which forms define tools (``gptel-make-tool``, ``llm-make-tool``, ``make-l
 SPEC)``), at any depth (``setq``, ``use-package``, ``let``...), and the static evaluator
 that turns a slot's source form into the value Emacs would compute for it, without
 running anything: literals, ``'x``, backquote without (or with static) unquotes,
-``(list ...)``, ``(vector ...)``, ``(cons ...)``, ``(append ...)``, and ``concat`` /
-``format`` over literal strings. What needs real evaluation (a variable, another
-function, an unquote of one) gives a ``PS101`` warning at its span; that tool is
-skipped and the others go on.
+``(list ...)``, ``(vector ...)``, ``(cons ...)``, ``(append ...)``, ``concat`` /
+``format`` / ``string-join`` / ``mapconcat #'identity`` over literal strings, and
+constants of the same file (:func:`file_constants`: a ``defconst``/``defvar`` whose
+value is itself static, defined once and never assigned, bound or mutated elsewhere in
+the file). What needs real evaluation (another variable, another function, an unquote
+of one) gives a ``PS101`` warning at its span; that tool is skipped and the others go
+on. Tool forms nested inside another tool's slots (a tool built in a ``:function``)
+are found too.
 
 Nothing in an input file is ever executed.
 """
@@ -28,7 +32,15 @@ from plistspec.elisp.datum import (
     quoted,
 )
 
-__all__ = ["Slot", "ToolForm", "find_tools", "static_eval", "NotStatic", "TOOL_HEADS"]
+__all__ = [
+    "Slot",
+    "ToolForm",
+    "find_tools",
+    "static_eval",
+    "file_constants",
+    "NotStatic",
+    "TOOL_HEADS",
+]
 
 
 class Slot:
@@ -37,15 +49,20 @@ class Slot:
     ``form`` is the value as written (a datum of the source); ``value`` is its static
     evaluation (a datum standing for the runtime value: ``'(a b)`` gives the list
     ``(a b)``), or None when it cannot be computed statically (or is never computed:
-    ``:function`` is kept as source only).
+    ``:function`` is kept as source only). ``via`` names the same-file constants the
+    value was read through (``:args my-args`` after ``(defconst my-args '(...))``), in
+    the order met; empty when the value is written in the form itself.
     """
 
-    __slots__ = ("key", "form", "value")
+    __slots__ = ("key", "form", "value", "via")
 
-    def __init__(self, key: Symbol, form: Datum, value: Datum | None) -> None:
+    def __init__(
+        self, key: Symbol, form: Datum, value: Datum | None, via: tuple[str, ...] = ()
+    ) -> None:
         self.key = key
         self.form = form
         self.value = value
+        self.via = via
 
     def __repr__(self) -> str:
         return f"Slot({self.key.name}, {self.value!r})"
@@ -101,6 +118,9 @@ class ToolForm:
 
 TOOL_HEADS = {
     "gptel-make-tool": "gptel",
+    # gptel's internal constructor (used by gptel's own tests and some packages): the same
+    # struct and the same args preprocessing, only not registered
+    "gptel--make-tool": "gptel",
     "llm-make-tool": "llm",
     "make-llm-tool": "llm",
 }
@@ -133,14 +153,21 @@ def _function_name(d: Datum) -> str | None:
     return None
 
 
-def find_tools(datums: list[Datum], text: str) -> tuple[list[ToolForm], list[Diagnostic]]:
+def find_tools(
+    datums: list[Datum], text: str, *, constants: bool = True
+) -> tuple[list[ToolForm], list[Diagnostic]]:
     """Every tool definition in ``datums`` (the top-level forms of ``text``), in source order.
 
     Returns the tool forms and the diagnostics of what could not be read statically.
+    With ``constants`` (the default), a slot may read a constant of the same file (see
+    :func:`file_constants`); its :attr:`Slot.via` then names it. A caller that rewrites
+    tool forms from their values (and so would inline the constant) passes False or
+    leaves alone the forms whose slots have a ``via``.
     """
     tools: list[ToolForm] = []
     diags: list[Diagnostic] = []
     spec_dialect = _apply_dialect(datums)
+    env = _Env(file_constants(datums) if constants else {})
     # Iterative pre-order walk; ``quoted`` is True inside quoted data.
     stack: list[tuple[Datum, bool]] = [(d, False) for d in reversed(datums)]
     while stack:
@@ -154,17 +181,20 @@ def find_tools(datums: list[Datum], text: str) -> tuple[list[ToolForm], list[Dia
         head = _head_name(d)
         if not in_quote:
             if head in TOOL_HEADS:
-                tools.append(_call_form(d, head, TOOL_HEADS[head], text, diags))
+                tools.append(_call_form(d, head, TOOL_HEADS[head], text, diags, env))
+                # a tool may be built inside another one's slots (e.g. in its :function)
+                stack.extend((x, False) for x in reversed(d.items[1:]))
                 continue
             if head == DEFTOOL_HEAD:
                 form = _deftool_form(d, text, diags)
                 if form is not None:
                     tools.append(form)
+                    stack.extend((x, False) for x in reversed(d.items[5:]))
                     continue
             if head == "apply" and len(d.items) >= 3:
                 target = _function_name(d.items[1])
                 if target in TOOL_HEADS:
-                    form = _apply_form(d, target, text, diags)
+                    form = _apply_form(d, target, text, diags, env)
                     if form is not None:
                         tools.append(form)
                     continue
@@ -176,7 +206,7 @@ def find_tools(datums: list[Datum], text: str) -> tuple[list[ToolForm], list[Dia
                 stack.append((d.items[1], True))
                 continue
             if spec_dialect and head == "list" and _is_spec_plist(d.items[1:]):
-                form = _spec_form(d, spec_dialect, text, diags, evaluate=True)
+                form = _spec_form(d, spec_dialect, text, diags, env, evaluate=True)
                 if form is not None:
                     tools.append(form)
                 continue
@@ -185,7 +215,7 @@ def find_tools(datums: list[Datum], text: str) -> tuple[list[ToolForm], list[Dia
                 stack.append((d.items[1], False))
                 continue
             if spec_dialect and d.tail is None and _is_spec_plist(d.items):
-                form = _spec_form(d, spec_dialect, text, diags, evaluate=False)
+                form = _spec_form(d, spec_dialect, text, diags, env, evaluate=False)
                 if form is not None:
                     tools.append(form)
                 continue
@@ -280,7 +310,11 @@ UNEVALUATED_SLOTS = (":function",)
 
 
 def _make_slots(
-    pairs: list[tuple[Symbol, Datum]], text: str, diags: list[Diagnostic], evaluate: bool
+    pairs: list[tuple[Symbol, Datum]],
+    text: str,
+    diags: list[Diagnostic],
+    evaluate: bool,
+    env: _Env,
 ) -> list[Slot]:
     slots: list[Slot] = []
     for key, form in pairs:
@@ -290,12 +324,13 @@ def _make_slots(
         if not evaluate:
             slots.append(Slot(key, form, form))
             continue
-        value = static_eval(form)
+        used: list[str] = []
+        value = static_eval(form, env.values, used)
         if isinstance(value, NotStatic):
-            diags.append(_not_static_diag(key, value, text))
+            diags.append(_not_static_diag(key, env.explain(value), text))
             slots.append(Slot(key, form, None))
         else:
-            slots.append(Slot(key, form, value))
+            slots.append(Slot(key, form, value, tuple(dict.fromkeys(used))))
     return slots
 
 
@@ -323,18 +358,23 @@ def _not_static_diag(key: Symbol, ns: NotStatic, text: str) -> Diagnostic:
     )
 
 
-def _call_form(d: List, head: str, dialect: str, text: str, diags: list[Diagnostic]) -> ToolForm:
+def _call_form(
+    d: List, head: str, dialect: str, text: str, diags: list[Diagnostic], env: _Env
+) -> ToolForm:
     pairs, dangling = _pairs(d.items[1:], text, diags)
-    slots = _make_slots(pairs, text, diags, evaluate=True)
+    slots = _make_slots(pairs, text, diags, True, env)
     return ToolForm(head, dialect, d.start, d.end, slots, text, dangling)
 
 
-def _apply_form(d: List, target: str, text: str, diags: list[Diagnostic]) -> ToolForm | None:
+def _apply_form(
+    d: List, target: str, text: str, diags: list[Diagnostic], env: _Env
+) -> ToolForm | None:
     """``(apply #'gptel-make-tool [:k v ...] SPEC)``: the last argument is a list of further args."""
     args = d.items[2:]
-    spread = static_eval(args[-1])
+    used: list[str] = []
+    spread = static_eval(args[-1], env.values, used)
     if isinstance(spread, NotStatic):
-        if isinstance(args[-1], Symbol):
+        if isinstance(args[-1], Symbol) and spread.datum is args[-1]:
             # (apply #'gptel-make-tool spec) inside a loop over specs: the specs themselves
             # are found where they are written.
             return None
@@ -349,6 +389,10 @@ def _apply_form(d: List, target: str, text: str, diags: list[Diagnostic]) -> Too
             )
         )
         return None
+    if used and isinstance(spread, List) and spread.tail is None and _is_spec_plist(spread.items):
+        # (apply #'gptel-make-tool my-spec) with my-spec a constant of this file: the spec
+        # plist is found where it is written
+        return None
     items: list[Datum] = list(args[:-1])
     if isinstance(spread, List) and spread.tail is None:
         items.extend(spread.items)
@@ -362,17 +406,21 @@ def _apply_form(d: List, target: str, text: str, diags: list[Diagnostic]) -> Too
     for key, form in pairs:
         explicit = pos + 1 < n_explicit
         pos += 2
-        slots.extend(_make_slots([(key, form)], text, diags, evaluate=explicit))
+        more = _make_slots([(key, form)], text, diags, explicit, env)
+        if not explicit and used:
+            for s in more:
+                s.via = tuple(dict.fromkeys(used))
+        slots.extend(more)
     return ToolForm(f"apply {target}", TOOL_HEADS[target], d.start, d.end, slots, text, dangling)
 
 
 def _spec_form(
-    d: List, dialect: str, text: str, diags: list[Diagnostic], *, evaluate: bool
+    d: List, dialect: str, text: str, diags: list[Diagnostic], env: _Env, *, evaluate: bool
 ) -> ToolForm | None:
     """A spec plist handed to ``apply``: quoted data (``evaluate`` False) or a ``(list ...)`` call."""
     items = d.items[1:] if evaluate else d.items
     pairs, dangling = _pairs(items, text, diags)
-    slots = _make_slots(pairs, text, diags, evaluate=evaluate)
+    slots = _make_slots(pairs, text, diags, evaluate, env)
     return ToolForm("spec", dialect, d.start, d.end, slots, text, dangling)
 
 
@@ -429,16 +477,136 @@ def _deftool_form(d: List, text: str, diags: list[Diagnostic]) -> ToolForm | Non
 
 
 # --------------------------------------------------------------------------------------
+# Constants of the same file
+
+_DEFINERS = ("defconst", "defvar")
+_BINDING = " binding list"  # the "head" of a list that is not a call
+
+#: call heads whose arguments may name a constant without disqualifying it: the pure
+#: functions of the evaluator, the tool constructors and ``apply`` of one
+_READERS = frozenset(("apply", DEFTOOL_HEAD, *TOOL_HEADS))
+
+
+class _Env:
+    """The constants a slot may read, and why the other variables of the file may not."""
+
+    __slots__ = ("values", "refused")
+
+    def __init__(self, found: dict[str, Datum], refused: dict[str, str] | None = None) -> None:
+        self.values = found
+        self.refused = refused if refused is not None else getattr(found, "refused", {})
+
+    def explain(self, ns: NotStatic) -> NotStatic:
+        d = ns.datum
+        if isinstance(d, Symbol) and d.name in self.refused:
+            return NotStatic(f"the variable `{d.name}' ({self.refused[d.name]})", d)
+        return ns
+
+
+class _Constants(dict):
+    """``name -> value`` with a ``refused`` map (name -> why it is not used)."""
+
+    refused: dict[str, str]
+
+
+def file_constants(datums: list[Datum]) -> dict[str, Datum]:
+    """The variables of the file whose value is known statically, by name.
+
+    A variable qualifies when the file gives it a value exactly once, with
+    ``(defconst NAME VALUE ...)`` or ``(defvar NAME VALUE ...)`` where VALUE is static
+    (it may read constants defined before it), and every other mention of NAME in
+    evaluated code is an argument of a pure function the evaluator knows, of a tool
+    constructor or of ``apply``: so nothing in the file assigns, binds, or mutates it
+    (``setq``, ``let``, ``push``, ``plist-put``, a lambda list... all disqualify).
+    Quoted data does not count as a mention. ``defvar`` keeps a value set before the
+    file is loaded; the file's own value is the one assumed. The result also has a
+    ``refused`` attribute mapping the other defined names to why they are not used.
+    """
+    defs: dict[str, list[tuple[int, Datum]]] = {}
+    bad: dict[str, str] = {}
+    # (datum, head of the enclosing call or None, index in it, in_quote)
+    stack: list[tuple[Datum, str | None, int, bool]] = [
+        (d, None, 0, False) for d in reversed(datums)
+    ]
+    while stack:
+        d, parent, index, in_quote = stack.pop()
+        if isinstance(d, Symbol):
+            if not in_quote and parent is not None:
+                name = d.name
+                if parent in _DEFINERS and index == 1:
+                    continue
+                if index == 0 or not (
+                    parent in _FUNCTIONS or parent in _READERS or parent in (",", ",@")
+                ):
+                    if index == 0 or parent == _BINDING:
+                        why = "it is bound or called elsewhere in this file"
+                    else:
+                        why = f"`{parent}' uses it elsewhere in this file"
+                    bad.setdefault(name, why)
+            continue
+        if isinstance(d, Vector):
+            if in_quote:
+                stack.extend((x, None, 0, True) for x in reversed(d.items))
+            continue
+        if not isinstance(d, List):
+            continue
+        head = _head_name(d)
+        if in_quote:
+            if head in (",", ",@") and len(d.items) == 2:
+                stack.append((d.items[1], head, 1, False))
+                continue
+            kids = list(d.items) + ([d.tail] if d.tail is not None else [])
+            stack.extend((x, None, 0, True) for x in reversed(kids))
+            continue
+        if head in ("quote", "function") and len(d.items) == 2:
+            if head == "quote":
+                stack.append((d.items[1], None, 0, True))
+            continue
+        if head == "`" and len(d.items) == 2:
+            stack.append((d.items[1], None, 0, True))
+            continue
+        if head in _DEFINERS and len(d.items) >= 2 and isinstance(d.items[1], Symbol):
+            if len(d.items) >= 3:
+                defs.setdefault(d.items[1].name, []).append((d.start, d.items[2]))
+        # a list without a function at its head (a binding list, a lambda list...) is
+        # not a call: a name in it is bound, not read
+        call = head if head is not None else _BINDING
+        if d.tail is not None:
+            stack.append((d.tail, call, len(d.items), False))
+        stack.extend((x, call, i, False) for i, x in reversed(list(enumerate(d.items))))
+    out = _Constants()
+    out.refused = {}
+    order = sorted((v[0][0], name, v[0][1]) for name, v in defs.items() if len(v) == 1)
+    for name, v in defs.items():
+        if len(v) > 1:
+            out.refused[name] = "it is defined more than once in this file"
+    for _, name, form in order:
+        if name in bad:
+            out.refused[name] = bad[name]
+            continue
+        value = static_eval(form, out)
+        if isinstance(value, NotStatic):
+            out.refused[name] = "its value is not static: " + value.reason
+            continue
+        out[name] = value
+    return out
+
+
+# --------------------------------------------------------------------------------------
 # The static evaluator
 
 _SELF_EVALUATING = (String, Integer, Float, Vector)
 
 
-def static_eval(form: Datum) -> Datum | NotStatic:
+def static_eval(
+    form: Datum, env: dict[str, Datum] | None = None, used: list[str] | None = None
+) -> Datum | NotStatic:
     """The value Emacs would compute for ``form``, if it can be known without running code.
 
     Iterative (forms may nest arbitrarily deep). Values built here (by ``list``,
-    ``concat``...) carry the span of the form that built them.
+    ``concat``...) carry the span of the form that built them. ``env`` maps the names of
+    variables whose values are known (see :func:`file_constants`) to those values;
+    each one read is appended to ``used``.
     """
     # Work items: ("eval", form) pushes a result; ("call", form, fn, n) pops n results.
     results: list[Datum | NotStatic] = []
@@ -452,6 +620,10 @@ def static_eval(form: Datum) -> Datum | NotStatic:
             elif isinstance(f, Symbol):
                 if f.name in ("nil", "t") or f.name.startswith(":"):
                     results.append(f)
+                elif env is not None and f.name in env:
+                    results.append(env[f.name])
+                    if used is not None:
+                        used.append(f.name)
                 else:
                     results.append(NotStatic(f"the variable `{f.name}'", f))
             elif isinstance(f, List):
@@ -465,7 +637,7 @@ def static_eval(form: Datum) -> Datum | NotStatic:
                         f.items[1] if isinstance(f.items[1], Symbol) else NotStatic("a closure", f)
                     )
                 elif head == "`" and len(f.items) == 2:
-                    results.append(_backquote(f.items[1]))
+                    results.append(_backquote(f.items[1], env, used))
                 elif head in _FUNCTIONS:
                     args = f.items[1:]
                     work.append(("call", f, head, len(args)))
@@ -483,7 +655,9 @@ def static_eval(form: Datum) -> Datum | NotStatic:
     return results[0]
 
 
-def _backquote(template: Datum) -> Datum | NotStatic:
+def _backquote(
+    template: Datum, env: dict[str, Datum] | None = None, used: list[str] | None = None
+) -> Datum | NotStatic:
     """Evaluate a backquote template: unquoted parts must themselves be static."""
     # Post-order rebuild with an explicit stack of (node, children-done) frames.
     out: list[Datum | NotStatic | tuple[str, Datum | NotStatic]] = []
@@ -493,9 +667,9 @@ def _backquote(template: Datum) -> Datum | NotStatic:
         if op == "visit":
             head = _head_name(node)
             if head == "," and len(node.items) == 2:
-                out.append(static_eval(node.items[1]))
+                out.append(static_eval(node.items[1], env, used))
             elif head == ",@" and len(node.items) == 2:
-                out.append(("splice", static_eval(node.items[1])))
+                out.append(("splice", static_eval(node.items[1], env, used)))
             elif head == "`":
                 out.append(NotStatic("a nested backquote", node))
             elif isinstance(node, List):
@@ -512,7 +686,7 @@ def _backquote(template: Datum) -> Datum | NotStatic:
                 out.append(node)
         elif op == "tail":
             # a dotted tail of a template is rare and shallow: evaluate it as its own template
-            out.append(("tail", _backquote(node)))
+            out.append(("tail", _backquote(node, env, used)))
         else:
             has_tail = op == "list" and node.tail is not None
             take = n + (1 if has_tail else 0)
@@ -678,6 +852,22 @@ def _fn_string_join(f: List, args: list[Datum]) -> Datum | NotStatic:
     return String(sep_s.join(x.value for x in items), f.start, f.end)  # type: ignore[attr-defined]
 
 
+def _fn_mapconcat(f: List, args: list[Datum]) -> Datum | NotStatic:
+    """``(mapconcat #'identity SEQ [SEP])`` over strings (SEP optional since Emacs 29)."""
+    if len(args) not in (2, 3):
+        return NotStatic("`mapconcat' with unexpected arguments", f)
+    fn = args[0]
+    if not (isinstance(fn, Symbol) and fn.name == "identity"):
+        return NotStatic("`mapconcat' of a function other than `identity'", f)
+    return _fn_string_join(f, args[1:])
+
+
+def _fn_symbol_name(f: List, args: list[Datum]) -> Datum | NotStatic:
+    if len(args) != 1 or not isinstance(args[0], Symbol):
+        return NotStatic("`symbol-name' of something that is not a symbol", f)
+    return String(args[0].name, f.start, f.end)
+
+
 def _fn_identity(f: List, args: list[Datum]) -> Datum | NotStatic:
     if len(args) != 1:
         return NotStatic(f"`{_head_name(f)}' with other than one argument", f)
@@ -692,6 +882,8 @@ _FUNCTIONS = {
     "concat": _fn_concat,
     "format": _fn_format,
     "string-join": _fn_string_join,
+    "mapconcat": _fn_mapconcat,
+    "symbol-name": _fn_symbol_name,
     "purecopy": _fn_identity,
     "identity": _fn_identity,
 }
