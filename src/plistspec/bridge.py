@@ -110,6 +110,9 @@ def _matcher(builder: Any) -> Any:
     return matches
 
 
+MODEL_KINDS = ("dataclass", "pydantic", "typeddict", "namedtuple")  # as in pyfunc.build
+
+
 def call(
     target: str, args_text: str, *, from_elisp: str | None = None, cwd: str | None = None
 ) -> CallResult:
@@ -139,7 +142,7 @@ def call(
     try:
         fn = _bound(obj, owner)
         posargs, kwargs = _arguments(fn, obj, args, b)
-        if b.kind in ("dataclass", "pydantic"):
+        if b.kind in MODEL_KINDS:
             fn = _identity
     except _ArgError as e:
         return CallResult(INVALID, f"Error: invalid arguments for {label}: {e}")
@@ -186,8 +189,15 @@ def _arguments(fn: Any, obj: Any, args: dict[str, Any], b: Any) -> tuple[list[An
     kind, hint_fn = callable_parts(obj)
     builder = SchemaBuilder(Context(b.name))
     matches = _matcher(builder)
-    if kind in ("dataclass", "pydantic"):  # the tool builds the instance; fn is identity
+    if kind in MODEL_KINDS:  # the tool builds the instance; fn is identity
         try:
+            if kind == "namedtuple":
+                hints = typing.get_type_hints(obj, include_extras=True)
+                kw = {
+                    k: to_python(v, hints.get(k, typing.Any), f"'{k}'", matches)
+                    for k, v in args.items()
+                }
+                return [obj(**kw)], {}
             return [to_python(args, obj, "arguments", matches)], {}
         except ConvertError as e:
             raise _ArgError(str(e)) from None

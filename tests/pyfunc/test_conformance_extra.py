@@ -1396,6 +1396,171 @@ CASES = [
         "Raises, Examples, Notes...) is removed, like Args and Returns",
     ),
     dict(
+        id="namedtuple_as_tool",
+        source="""
+            from __future__ import annotations
+            from typing import NamedTuple
+            class target(NamedTuple):
+                '''A point on the map.'''
+                lat: float
+                lon: float
+                label: str = ""
+        """,
+        expected_parameters=root(
+            {"lat": N, "lon": N, "label": {"type": "string", "default": ""}}, ["lat", "lon"]
+        ),
+        expected_description="A point on the map.",
+        notes="a NamedTuple class as the tool is its constructor: named fields, root closed",
+    ),
+    dict(
+        id="typeddict_as_tool",
+        source="""
+            from typing_extensions import NotRequired, TypedDict
+            class target(TypedDict):
+                '''Options for a search.'''
+                query: str
+                limit: NotRequired[int]
+        """,
+        expected_parameters=root({"query": S, "limit": I}, ["query"]),
+        expected_description="Options for a search.",
+        notes="a TypedDict class as the tool: its keys, root closed like any constructor",
+    ),
+    dict(
+        id="iterable_and_abstract_collections",
+        source="""
+            from collections.abc import Iterable, Sequence, Mapping, Set
+            def target(a: Iterable[str], b: Sequence[int], c: Mapping[str, float], d: Set[str]):
+                '''Abstract collections.'''
+        """,
+        expected_parameters=root(
+            {
+                "a": {"type": "array", "items": S},
+                "b": {"type": "array", "items": I},
+                "c": {"type": "object", "additionalProperties": N},
+                "d": {"type": "array", "items": S, "uniqueItems": True},
+            },
+            ["a", "b", "c", "d"],
+        ),
+        expected_description="Abstract collections.",
+        notes="Iterable[T] is data (a list is one); Iterator/Generator are refused",
+    ),
+    dict(
+        id="generic_dataclass_and_optional_self_reference",
+        source="""
+            from __future__ import annotations
+            from dataclasses import dataclass
+            from typing import Generic, Optional, TypeVar
+            T = TypeVar("T")
+            @dataclass
+            class Box(Generic[T]):
+                item: T
+            @dataclass
+            class Link:
+                val: int
+                next: Optional[Link] = None
+            def target(box: Box[int], head: Link):
+                '''A generic dataclass and a linked list.'''
+        """,
+        expected_parameters=root(
+            {"box": obj({"item": I}, ["item"]), "head": {"$ref": "#/$defs/Link"}},
+            ["box", "head"],
+            **{
+                "$defs": {
+                    "Link": obj(
+                        {
+                            "val": I,
+                            "next": {"anyOf": [{"$ref": "#/$defs/Link"}, NULL], "default": None},
+                        },
+                        ["val"],
+                    )
+                }
+            },
+        ),
+        expected_description="A generic dataclass and a linked list.",
+        notes="",
+    ),
+    dict(
+        id="dict_any_values_and_kwargs_any",
+        source="""
+            from typing import Any
+            def target(meta: dict[str, Any], items: list[Any], **extra: Any):
+                '''Any inside containers.'''
+        """,
+        expected_parameters=root(
+            {
+                "meta": {"type": "object", "additionalProperties": {}},
+                "items": {"type": "array", "items": {}},
+            },
+            ["meta", "items"],
+            additional={},
+        ),
+        expected_description="Any inside containers.",
+        notes="the table read literally: dict[str, V] -> additionalProperties V, and V = {} for "
+        "Any (only a bare dict / unannotated **kwargs is spelled true)",
+    ),
+    dict(
+        id="pydantic_alias_and_nested_list",
+        source="""
+            from typing import Optional
+            from pydantic import BaseModel, Field
+            class Item(BaseModel):
+                item_id: int = Field(alias="id", description="Item id")
+                qty: int = 1
+            class Cart(BaseModel):
+                items: list[Item]
+                coupon: Optional[str] = None
+            def target(cart: Cart):
+                '''Aliases are the names a model must send.'''
+        """,
+        expected_parameters=root(
+            {
+                "cart": obj(
+                    {
+                        "items": {
+                            "type": "array",
+                            "items": obj(
+                                {
+                                    "id": {"type": "integer", "description": "Item id"},
+                                    "qty": {"type": "integer", "default": 1},
+                                },
+                                ["id"],
+                            ),
+                        },
+                        "coupon": {"anyOf": [S, NULL], "default": None},
+                    },
+                    ["items"],
+                )
+            },
+            ["cart"],
+        ),
+        expected_description="Aliases are the names a model must send.",
+        notes="pydantic validates by alias, so the alias is the property name",
+    ),
+    dict(
+        id="tuple_empty_and_nested",
+        source="""
+            def target(none: tuple[()], nested: tuple[tuple[int, int], str]):
+                '''Empty and nested tuples.'''
+        """,
+        expected_parameters=root(
+            {
+                "none": {"type": "array", "minItems": 0, "maxItems": 0},
+                "nested": {
+                    "type": "array",
+                    "prefixItems": [
+                        {"type": "array", "prefixItems": [I, I], "minItems": 2, "maxItems": 2},
+                        S,
+                    ],
+                    "minItems": 2,
+                    "maxItems": 2,
+                },
+            },
+            ["none", "nested"],
+        ),
+        expected_description="Empty and nested tuples.",
+        notes="tuple[()] has no prefixItems (2020-12 requires a non-empty prefixItems array)",
+    ),
+    dict(
         id="zero_params_class",
         source="""
             class target:

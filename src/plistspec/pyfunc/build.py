@@ -21,7 +21,9 @@ from plistspec.pyfunc.schema import (
     MISSING,
     SchemaBuilder,
     is_dataclass_type,
+    is_namedtuple,
     is_pydantic_model,
+    is_typeddict,
     own_doc,
     resolve_hints,
 )
@@ -66,6 +68,10 @@ def callable_parts(obj: Any) -> tuple[str, Any]:
             return "pydantic", obj
         if is_dataclass_type(obj):
             return "dataclass", obj
+        if is_typeddict(obj):
+            return "typeddict", obj
+        if is_namedtuple(obj):
+            return "namedtuple", obj
         init = obj.__init__ if obj.__init__ is not object.__init__ else obj.__new__
         return "class", init
     if inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isbuiltin(obj):
@@ -89,7 +95,7 @@ def build(
     """Describe ``obj`` as a tool; raises :class:`PyFuncError` for user mistakes."""
     kind, fn = callable_parts(obj)
     label = name or getattr(obj, "__name__", None) or "?"
-    path, line = _location(fn if kind != "dataclass" and kind != "pydantic" else obj)
+    path, line = _location(fn if kind not in MODEL_KINDS else obj)
     ctx = Context(label, path, line)
     if kind == "none":
         raise ctx.error("PS604", "is not callable; name a function, class or method")
@@ -98,17 +104,28 @@ def build(
         if not isinstance(name, str) or not name.isidentifier():
             raise ctx.error("PS604", "has no usable name (a lambda?); give the tool a name")
     builder = SchemaBuilder(ctx, strict_types=strict_types, lenient_defaults=lenient_defaults)
-    if kind in ("dataclass", "pydantic"):
+    if kind in MODEL_KINDS:
         return _build_model(obj, name, kind, builder, ctx)
     return _build_callable(obj, fn, name, kind, builder, ctx, set(skip))
 
 
+MODEL_KINDS = ("dataclass", "pydantic", "typeddict", "namedtuple")
+"""Classes whose fields are the tool's parameters (called with keyword arguments)."""
+
+
 def _build_model(obj: type, name: str, kind: str, builder: SchemaBuilder, ctx: Context) -> Built:
-    schema = builder.dataclass_(obj, closed=True) if kind == "dataclass" else builder.pydantic_(obj)
+    if kind == "dataclass":
+        schema = builder.dataclass_(obj, closed=True)
+    elif kind == "typeddict":
+        schema = builder.typeddict_(obj)
+    elif kind == "namedtuple":
+        schema = builder.namedtuple_fields(obj)
+    else:
+        schema = builder.pydantic_(obj)
     if "$ref" in schema:  # the tool's own class is recursive: its definition is the root
         schema = dict(builder.defs[schema["$ref"].rsplit("/", 1)[1]])
-        if kind == "dataclass":
-            schema["additionalProperties"] = False
+    if kind != "pydantic":  # like a constructor, these reject unknown keyword arguments
+        schema["additionalProperties"] = False
     schema = dict(schema)
     desc = schema.pop("description", None) or ""
     root = _root(

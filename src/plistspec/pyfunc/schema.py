@@ -134,13 +134,13 @@ class _Probe:
 
 # --- dispatch --------------------------------------------------------------------------
 
-_ARRAY_ORIGINS = {list, cabc.Sequence, cabc.MutableSequence, cabc.Collection}
+# Iterable[T] is data a model can send (a list is one); Iterator/Generator are not (below)
+_ARRAY_ORIGINS = {list, cabc.Sequence, cabc.MutableSequence, cabc.Collection, cabc.Iterable}
 _SET_ORIGINS = {set, frozenset, cabc.Set, cabc.MutableSet}
 _MAP_ORIGINS = {dict, cabc.Mapping, cabc.MutableMapping}
 _REFUSED_ORIGINS = {
     cabc.Callable: "a callable",
     cabc.Iterator: "an iterator",
-    cabc.Iterable: "an iterable (use list[...])",
     cabc.Generator: "a generator",
     cabc.AsyncIterator: "an async iterator",
     cabc.AsyncIterable: "an async iterable",
@@ -699,6 +699,16 @@ class SchemaBuilder:
             return out
 
         return self._named(tp, build)
+
+    def namedtuple_fields(self, tp: Any) -> dict[str, Any]:
+        """A NamedTuple class as a tool: its fields as an object (it is called with keywords)."""
+        hints = self._hints(tp)
+        defaults = getattr(tp, "_field_defaults", {})
+        fields = [
+            (n, hints.get(n, _MISSING), defaults.get(n, UNSET), n not in defaults, None)
+            for n in tp._fields
+        ]
+        return self._object(tp, fields, closed=True)
 
     def pydantic_(self, tp: Any, root: bool = False) -> dict[str, Any]:
         def build(tp: Any) -> dict[str, Any]:
