@@ -52,12 +52,14 @@ def field_default(fi: Any) -> tuple[Any, bool]:
 
 
 def metadata_description(metadata: tuple[Any, ...]) -> str | None:
-    """The description ``Annotated`` metadata gives: ``Field(description=)`` beats a string/Doc."""
+    """The description ``Annotated`` metadata gives: ``Field(description=)`` beats a string/Doc;
+    of several ``Field``s the last wins (pydantic merges them that way; a ``Field`` used as the
+    default comes last)."""
     field_desc = None
     text_desc = None
     for m in metadata:
         if is_field_info(m):
-            if m.description is not None and field_desc is None:
+            if m.description is not None:
                 field_desc = m.description
         elif isinstance(m, str):
             if text_desc is None:

@@ -334,13 +334,16 @@ def _dataclass(self: Converter, value: Any, tp: Any, where: str) -> Any:
         return value
     import dataclasses
 
+    from plistspec.pyfunc.schema import init_fields
+
     hints = _hints(tp)
     kwargs = {}
-    for f in dataclasses.fields(tp):
-        if f.init and f.name in value:
-            kwargs[f.name] = self.convert(
-                value[f.name], hints.get(f.name, typing.Any), f"{where}.{f.name}"
-            )
+    for f in init_fields(tp):
+        if f.name in value:
+            ann = hints.get(f.name, typing.Any)
+            if isinstance(ann, dataclasses.InitVar):
+                ann = ann.type
+            kwargs[f.name] = self.convert(value[f.name], ann, f"{where}.{f.name}")
     try:
         return tp(**kwargs)
     except Exception as e:

@@ -58,6 +58,19 @@ def is_dataclass_type(tp: Any) -> bool:
     return isinstance(tp, type) and "__dataclass_fields__" in getattr(tp, "__dict__", {})
 
 
+def init_fields(tp: Any) -> list[Any]:
+    """A dataclass's ``__init__`` parameters as ``Field`` objects, in order (``InitVar``
+    pseudo-fields included, ``ClassVar`` and ``init=False`` fields left out)."""
+    import dataclasses
+
+    classvar = getattr(dataclasses, "_FIELD_CLASSVAR", None)
+    return [
+        f
+        for f in tp.__dataclass_fields__.values()
+        if f.init and (classvar is None or getattr(f, "_field_type", None) is not classvar)
+    ]
+
+
 def own_doc(cls: Any) -> str | None:
     """The class's own, explicitly written docstring (never an inherited or invented one)."""
     doc = getattr(cls, "__dict__", {}).get("__doc__")
@@ -462,6 +475,8 @@ class SchemaBuilder:
         if not args:
             return {"type": "object", "additionalProperties": True}
         key, value = args[0], args[1] if len(args) > 1 else typing.Any
+        if len(args) == 1 and getattr(typing.get_origin(tp), "__name__", "") == "Counter":
+            value = int
         out: dict[str, Any] = {"type": "object"}
         names = self._key_schema(key)
         out["additionalProperties"] = self.schema(value)
@@ -661,9 +676,7 @@ class SchemaBuilder:
 
             hints = self._hints(tp)
             fields = []
-            for f in dataclasses.fields(tp):
-                if not f.init:
-                    continue
+            for f in init_fields(tp):
                 default = f.default
                 has_factory = f.default_factory is not dataclasses.MISSING
                 if default is dataclasses.MISSING:
@@ -672,7 +685,10 @@ class SchemaBuilder:
                 if is_field_info(default):
                     req = field_default(default) == (UNSET, False)
                 desc = f.metadata.get("description") if f.metadata else None
-                fields.append((f.name, hints.get(f.name, _MISSING), default, req, desc))
+                ann = hints.get(f.name, _MISSING)
+                if isinstance(ann, dataclasses.InitVar):
+                    ann = ann.type
+                fields.append((f.name, ann, default, req, desc))
             return self._object(tp, fields, closed=closed)
 
         return self._named(tp, build)
