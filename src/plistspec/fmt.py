@@ -128,7 +128,7 @@ def _relower(new_text: str, dialect: str) -> Any:
         datums = read_all(new_text)
     except ReadError:
         return None
-    forms, _ = find_tools(datums, new_text)
+    forms, _ = find_tools(datums, new_text, constants=False)
     if len(forms) != 1:
         return None
     tool, diags = lower(forms[0], dialect)
@@ -186,6 +186,9 @@ def _format_form(
             path,
         )
     tool, diags = lower(form, dialect, path)
+    if tool is None and not any(d.is_error for d in diags):
+        # a slot that needs evaluation: the reason was already reported
+        return None, None
     if tool is None or any(d.is_error for d in diags):
         return None, _info(
             f"{dialect} would refuse this spec (run `plistspec check`)", start, end, path
@@ -235,7 +238,9 @@ def format_text(
         datums = read_all(text)
     except ReadError as e:
         return text, [e.diagnostic(path)]
-    forms, ediags = find_tools(datums, text)
+    # Same-file constants are not resolved: fmt must keep `:args my-args' as written, so a
+    # form that refers to one is not static here and is left as it is.
+    forms, ediags = find_tools(datums, text, constants=False)
     diags: list[Diagnostic] = [
         Diagnostic(
             "PS530", "info", f"tool form left unchanged: {d.message}", d.start, d.end, path=path

@@ -123,3 +123,16 @@ def test_cli_from_json(tmp_path: Path) -> None:
     r = _cli("from-json", str(src), "--from", "anthropic")
     assert r.returncode == 1 and "not anthropic tool JSON" in r.stderr
     assert _cli("from-json", str(src), "--dialect", "nope").returncode == 2
+
+
+def test_fmt_keeps_references_to_same_file_constants():
+    """A form whose :args names a defconst is left as written, not inlined."""
+    from plistspec.fmt import format_text
+
+    text = (
+        '(defconst my-args (list \'(:name "x" :type string :description "d")))\n'
+        '(gptel-make-tool :name "t" :description "d" :function #\'ignore :args my-args)\n'
+    )
+    out, diags = format_text(text)
+    assert out == text
+    assert any(d.code == "PS530" and "my-args" in d.message for d in diags)
