@@ -1561,6 +1561,52 @@ CASES = [
         notes="tuple[()] has no prefixItems (2020-12 requires a non-empty prefixItems array)",
     ),
     dict(
+        id="google_keyword_args_section",
+        source="""
+            def target(city: str, days: int = 1):
+                '''Get the weather
+                for a city.
+
+                Args:
+                    city: The city.
+
+                Keyword Args:
+                    days: How many days.
+                '''
+        """,
+        expected_parameters=root(
+            {
+                "city": {"type": "string", "description": "The city."},
+                "days": {"type": "integer", "description": "How many days.", "default": 1},
+            },
+            ["city"],
+        ),
+        expected_description="Get the weather\nfor a city.",
+        notes="'Keyword Args:' documents parameters like 'Args:' (a 'similar' section); a "
+        "summary wrapped over two lines keeps its line break",
+    ),
+    dict(
+        id="dataclass_initvar_and_classvar",
+        source="""
+            from dataclasses import InitVar, dataclass, field
+            from typing import ClassVar
+            @dataclass
+            class Job:
+                kind: ClassVar[str] = "job"
+                name: str
+                seed: InitVar[int] = 0
+                cache: dict = field(default_factory=dict, init=False)
+            def target(job: Job):
+                '''InitVar is a constructor argument; ClassVar and init=False fields are not.'''
+        """,
+        expected_parameters=root(
+            {"job": obj({"name": S, "seed": {"type": "integer", "default": 0}}, ["name"])},
+            ["job"],
+        ),
+        expected_description="InitVar is a constructor argument; ClassVar and init=False fields are not.",
+        notes="",
+    ),
+    dict(
         id="zero_params_class",
         source="""
             class target:

@@ -20,6 +20,11 @@ _SECTION_HINT = re.compile(
     r"\s*:?\s*$|^\s*[:@](param|type|returns?|rtype|raises?|arg|argument|key|keyword)\b",
     re.MULTILINE,
 )
+# Google headers docstring_parser does not know, which document parameters all the same
+_KW_HEADER = re.compile(
+    r"^([ \t]*)(?:Keyword Args|Keyword Arguments|Kwargs|Other Parameters|Other Args):[ \t]*$",
+    re.MULTILINE,
+)
 _BULLET = re.compile(r"^\s*[-*]\s+`?(\w+)`?\s*(?:\([^)]*\))?\s*:\s*(.+)$", re.MULTILINE)
 
 
@@ -62,7 +67,7 @@ def split_docstring(doc: str | None, names: Any = None) -> Docstring:
         try:
             import docstring_parser
 
-            parsed = docstring_parser.parse(clean)
+            parsed = docstring_parser.parse(_KW_HEADER.sub(r"\1Params:", clean))
         except Exception:
             parsed = None
         if parsed is not None:
