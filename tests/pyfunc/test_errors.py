@@ -213,3 +213,19 @@ def test_one_bad_target_fails_the_run_and_writes_nothing(cli_dir, tmp_path):
     proc = _cli(cli_dir, "prints_mod:f", "bad_mod:io_", "-o", str(out))
     assert proc.returncode == 1 and not out.exists()
     assert "io_(): parameter 'fh'" in proc.stderr
+
+
+def test_dict_argument_note_for_gptel():
+    """gptel's OpenAI family closes top-level object args: a dict argument gets a comment."""
+    from plistspec.pyfunc.elisp_bridge import elisp_parameters
+
+    params = {
+        "type": "object",
+        "properties": {
+            "m": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "d": {"type": "object", "properties": {"x": {"type": "integer"}}},
+        },
+        "required": ["m", "d"],
+    }
+    _eparams, notes = elisp_parameters(params)
+    assert "additionalProperties false" in notes["m"] and "d" not in notes

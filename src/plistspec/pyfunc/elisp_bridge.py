@@ -243,6 +243,13 @@ def elisp_parameters(
                 )
         if s.get("default", 0) is None:
             s.pop("default")
+        if _simple_type(s) == "object" and s.get("additionalProperties", False) is not False:
+            notes.setdefault(
+                name,
+                "a free-form object: gptel's OpenAI-family backends send top-level object "
+                "arguments with additionalProperties false, so there the model can only send "
+                "the listed properties (none for a dict)",
+            )
         if _simple_type(s) is None:
             if dialect == "llm":
                 members = s.get("anyOf") or []
