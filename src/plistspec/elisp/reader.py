@@ -83,18 +83,33 @@ _CHAR_LIT = (
     r"(?:\\(?:N\{[^}]*\}|x[0-9a-fA-F]*|[uU][0-9a-fA-F]*|[0-7]{1,3}|[\s\S])|[^\\]))?"
 )
 
-# The master regex: every match is (whitespace and comments, then exactly one token), in
-# four groups (all empty at the end of input): 1 the skipped text, 2 a symbol-or-number token, 3 a whole string literal,
-# 4 any other token (punctuation, # syntax, ?c, or one stray character: an error).
+# A symbol token that cannot be a number and has no escape: its text is its name.
+_PLAIN_FIRST = r"""[^\x00-\x20\xa0"';()\[\]#`,\\?.0-9+-]"""
+
+# The master regex: every match is (whitespace and comments, then exactly one token), and
+# ``match.lastindex`` says which token. Punctuation is matched by its literal followed by
+# an empty group (so the regex engine skips a non-matching branch on its first character,
+# and no substring is made). Possessive quantifiers: nothing here ever backtracks.
 _TOKENS = re.compile(
-    r"((?>[\x00-\x20\xa0]*(?:;[^\n]*[\x00-\x20\xa0]*)*))"  # atomic: no backtracking into it
+    r"[\x00-\x20\xa0]*+(?:;[^\n]*+[\x00-\x20\xa0]*+)*+"
     r"(?:"
-    rf"((?:{_SYM_FIRST}|{_SYM_ESC}|{_DOT_SYM}){_SYM_CHAR}*(?:{_SYM_ESC}{_SYM_CHAR}*)*)"
-    r'|("[^"\\]*(?:\\[\s\S][^"\\]*)*")'
-    r"|([()\[\]'`]|,@?|#'|\.|##|#[xXoObB][+-]?[0-9A-Za-z]*|#[0-9]+[rR][+-]?[0-9A-Za-z]*"
-    rf"|{_CHAR_LIT}|[\s\S]|\Z)"  # \Z: trailing whitespace ends in one last match
+    rf"({_PLAIN_FIRST}{_SYM_CHAR}*+)(?!\\)"  # 1 a plain symbol
+    r"|\(()|\)()"  # 2 ( and 3 ): the group is just after the parenthesis
+    r'|"([^"\\]*+(?:\\[\s\S][^"\\]*+)*+)"'  # 4 a string literal's body
+    r"|'()"  # 5
+    # 6 any other symbol-or-number token (a number, a leading dot, escapes)
+    rf"|((?:{_SYM_FIRST}|{_SYM_ESC}|{_DOT_SYM}){_SYM_CHAR}*+(?:{_SYM_ESC}{_SYM_CHAR}*+)*+)"
+    r"|\[()|\]()|#'()|`()|,@()|,()"  # 7 [  8 ]  9 #'  10 `  11 ,@  12 ,
+    # 13 anything else: `.`, # syntax, ?c, one stray character (an error), or the empty
+    # string at the end of the input
+    r"|(\.|##|#[xXoObB][+-]?[0-9A-Za-z]*|#[0-9]+[rR][+-]?[0-9A-Za-z]*"
+    rf"|{_CHAR_LIT}|[\s\S]|\Z)"
     r")"
 )
+(_PLAIN, _OPEN, _CLOSE, _STRING, _QUOTE, _ATOM, _OPEN_VEC, _CLOSE_VEC) = range(1, 9)
+_OTHER = 13
+# Prefix groups: the prefix's text.
+_PREFIXES = {5: "'", 9: "#'", 10: "`", 11: ",@", 12: ","}
 
 # Emacs's string_to_number (base 10), anchored: the whole token must be consumed.
 _NUMBER = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE](?:[+-]?[0-9]+|\+(INF|NaN)))?")
@@ -484,8 +499,9 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
 
 # --- the reader loop ---------------------------------------------------------------
 
-# Frame kinds on the explicit stack. A frame is [kind, items, start, extra]: ``items`` is
-# the list datums are appended to, ``extra`` the tail of a dotted list or a prefix's name.
+# Frame kinds on the explicit stack. A frame is [kind, mark, start, extra]: ``mark`` is
+# where the frame's datums begin on the value stack, ``extra`` the tail of a dotted list
+# or a prefix's text.
 _TOP, _VEC, _PREFIX, _TAIL, _LIST, _CLOSING, _SPLICED, _SPLICED_CLOSING = range(8)
 _PREFIX_NAMES = {"'": "quote", "#'": "function", "`": "`", ",": ",", ",@": ",@"}
 _LIST_MIN = _LIST  # kinds >= _LIST are lists that a `)` closes
@@ -523,123 +539,166 @@ def _finish_list(items: list[Datum], tail: Datum | None, start: int, end: int) -
 
 
 def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
-    # Local names: the loop runs once per token, and locals are the fastest lookups.
+    """The token loop. Hot path, so: local names only; datums are made with
+    ``object.__new__`` and direct slot stores (a class call runs ``__init__``, three
+    times slower); the datums of all open lists and vectors share one value stack and
+    each list takes an exactly sized slice of it when it closes (no over-allocated
+    ``list.append`` growth left in the result)."""
     TOP, VEC, PREFIX, TAIL, LIST = _TOP, _VEC, _PREFIX, _TAIL, _LIST
     CLOSING, SPLICED, SPLICED_CLOSING, LIST_MIN = _CLOSING, _SPLICED, _SPLICED_CLOSING, _LIST_MIN
-    PREFIX_NAMES = _PREFIX_NAMES
-    String_, List_, Vector_ = String, List, Vector
-    names: dict[str, tuple[type, object]] = {}
-    results: list[Datum] = []
-    stack: list[list] = [[TOP, results, pos, None]]
-    push = stack.append
-    kind = TOP
-    items: list[Datum] = results
-    number = _number
+    PLAIN, OPEN, CLOSE, STRING, ATOM = _PLAIN, _OPEN, _CLOSE, _STRING, _ATOM
+    OPEN_VEC, CLOSE_VEC, OTHER = _OPEN_VEC, _CLOSE_VEC, _OTHER
+    PREFIXES, PREFIX_NAMES = _PREFIXES, _PREFIX_NAMES
+    Symbol_, String_, List_, Vector_ = Symbol, String, List, Vector
+    new = object.__new__
     intern = sys.intern
-    # Lazily, so the token list never sits in memory (findall would double the peak).
-    tokens = map(_GROUPS, _TOKENS.finditer(text, pos))
-    for ws, tok, st, p in tokens:
-        if ws:
-            pos += len(ws)
-        start = pos
-        if tok:  # symbol or number
-            pos += len(tok)
-            v = names.get(tok)
-            if v is None:
-                v = names[tok] = _classify(tok, text, start, number, intern)
-            cls, val = v
-            d: Datum = cls(val, start, pos)
-        elif st:  # string
-            pos += len(st)
-            body = st[1:-1]
+    unescape = _unescape_string
+    syms: dict[str, str] = {}  # plain symbol token -> its (interned, shared) name
+    atoms: dict[str, tuple[type, object]] = {}  # other token -> (datum class, value)
+    vals: list[Datum] = []  # the value stack; the top-level results sit at its bottom
+    append = vals.append
+    stack: list[list] = [[TOP, 0, pos, None]]
+    push = stack.append
+    pop = stack.pop
+    kind = TOP
+    d: Datum
+    # Lazily, so the tokens never sit in memory together (findall would double the peak).
+    for m in _TOKENS.finditer(text, pos):
+        i = m.lastindex
+        if i == PLAIN:
+            tok = m[1]
+            d = new(Symbol_)
+            try:
+                d.name = syms[tok]
+            except KeyError:
+                d.name = syms[tok] = intern(tok)
+            d.start = m.start(1)
+            d._len = len(tok)
+            if kind == LIST:
+                append(d)
+                continue
+        elif i == OPEN:
+            if kind == TAIL:
+                # `(a . (b c))`: the inner list's items go straight into the outer one.
+                kind = SPLICED
+            else:
+                kind = LIST
+            push([kind, len(vals), m.start(2) - 1, None])
+            continue
+        elif i == CLOSE:
+            if kind < LIST_MIN:
+                _syntax_error(text, ")", m.start(3) - 1, stack)
+            frame = pop()
+            if kind >= SPLICED:
+                # Hand the spliced list's tail to the outer list, which must close next.
+                pop()  # the outer list's TAIL frame
+                outer = stack[-1]
+                outer[3] = frame[3]
+                kind = outer[0] = SPLICED_CLOSING if outer[0] >= SPLICED else CLOSING
+                continue
+            mark = frame[1]
+            start = frame[2]
+            items = vals[mark:]
+            del vals[mark:]
+            if frame[3] is None and items:
+                d = new(List_)
+                d.items = items
+                d.tail = None
+                d.start = start
+                d._len = m.start(3) - start
+            else:
+                d = _finish_list(items, frame[3], start, m.start(3))
+            kind = stack[-1][0]
+        elif i == STRING:
+            body = m[4]
             if "\\" in body:
-                body = _unescape_string(body, text, start + 1)
-            d = String_(body, start, pos)
-        elif p:
-            pos += len(p)
-            if p == "(":
-                if kind == TAIL:
-                    # `(a . (b c))`: read the inner list's items straight into the outer one.
-                    kind = SPLICED
-                else:
-                    kind = LIST
-                    items = []
-                push([kind, items, start, None])
+                body = unescape(body, text, m.start(4))
+            d = new(String_)
+            d.value = body
+            d.start = start = m.start(4) - 1
+            d._len = m.end() - start
+            if kind == LIST:
+                append(d)
                 continue
-            if p == ")" and kind >= LIST_MIN:
-                frame = stack.pop()
-                if kind >= SPLICED:
-                    # Hand the spliced list's tail to the outer list, which must close next.
-                    stack.pop()  # the outer list's TAIL frame
-                    outer = stack[-1]
-                    outer[3] = frame[3]
-                    kind = outer[0] = SPLICED_CLOSING if outer[0] >= SPLICED else CLOSING
-                    continue
-                if frame[3] is None and items:
-                    d = List_(items, frame[2], pos)
-                else:
-                    d = _finish_list(items, frame[3], frame[2], pos)
-                top = stack[-1]
-                kind = top[0]
-                items = top[1]
-            elif p in PREFIX_NAMES:  # ' #' ` , ,@
-                push([PREFIX, items, start, p])
-                kind = PREFIX
-                continue
-            elif p == "[":
-                kind = VEC
-                items = []
-                push([kind, items, start, None])
-                continue
-            elif p == "]" and kind == VEC:
-                frame = stack.pop()
-                d = Vector_(items, frame[2], pos)
-                top = stack[-1]
-                kind = top[0]
-                items = top[1]
-            elif p == "." and (kind == LIST or kind == SPLICED):  # the dot of a dotted list
-                push([TAIL, items, start, None])
+        elif i == ATOM:  # a number, or a symbol with escapes or a leading dot
+            tok = m[6]
+            start = m.start(6)
+            v = atoms.get(tok)
+            if v is None:
+                v = atoms[tok] = _classify(tok, text, start)
+            d = v[0](v[1], start, start + len(tok))
+        elif i == OTHER:
+            p = m[13]
+            if not p:  # the end of the input
+                break
+            start = m.start(13)
+            if p == "." and (kind == LIST or kind == SPLICED):  # the dot of a dotted list
+                push([TAIL, 0, start, None])
                 kind = TAIL
                 continue
             elif p[0] == "?" and (len(p) > 1 or start + 1 < len(text)):
                 code, end = _char_literal(text, start)
-                if end != pos:  # pragma: no cover - the regex and _char_literal agree
+                if end != m.end():  # pragma: no cover - the regex and _char_literal agree
                     raise _err(f"invalid character literal {text[start:end]!r}", text, start)
-                d = Integer(code, start, pos, True)
+                d = Integer(code, start, end, True)
             elif p[0] == "#" and len(p) > 1:  # ##, #x1F, #24r1k
                 d, end = _hash(text, start)
-                if end != pos:  # pragma: no cover - the regex and _hash agree
+                if end != m.end():  # pragma: no cover - the regex and _hash agree
                     raise _err(f"invalid syntax {text[start:end]!r}", text, start)
             else:
                 _syntax_error(text, p, start, stack)
-        else:  # end of input
-            break
+        elif i == OPEN_VEC:
+            kind = VEC
+            push([VEC, len(vals), m.start(7) - 1, None])
+            continue
+        elif i == CLOSE_VEC:
+            if kind != VEC:
+                _syntax_error(text, "]", m.start(8) - 1, stack)
+            frame = pop()
+            mark = frame[1]
+            start = frame[2]
+            d = new(Vector_)
+            d.items = vals[mark:]
+            del vals[mark:]
+            d.start = start
+            d._len = m.start(8) - start
+            kind = stack[-1][0]
+        else:  # a prefix: ' #' ` ,@ ,
+            pre = PREFIXES[i]
+            kind = PREFIX
+            push([PREFIX, 0, m.start(i) - len(pre), pre])
+            continue
 
         # Deliver the datum d to the frame on top of the stack.
         if kind == LIST:
-            items.append(d)
+            append(d)
             continue
         while kind == PREFIX:
-            frame = stack.pop()
+            frame = pop()
             ps = frame[2]
             pre = frame[3]
-            head = Symbol(PREFIX_NAMES[pre], ps, ps + len(pre))
-            d = List_([head, d], ps, d.end)
-            top = stack[-1]
-            kind = top[0]
-            items = top[1]
+            head = new(Symbol_)
+            head.name = PREFIX_NAMES[pre]
+            head.start = ps
+            head._len = len(pre)
+            q = new(List_)
+            q.items = [head, d]
+            q.tail = None
+            q.start = ps
+            q._len = d.start + d._len - ps
+            d = q
+            kind = stack[-1][0]
         if kind == TAIL:
-            stack.pop()
+            pop()
             owner = stack[-1]
             owner[3] = d
             kind = owner[0] = SPLICED_CLOSING if owner[0] >= SPLICED else CLOSING
-            items = owner[1]
             continue
         if kind == CLOSING or kind == SPLICED_CLOSING:
             raise _err(_WRONG_DOT, text, d.start)
-        items.append(d)
+        append(d)
         if one and kind == TOP:
-            return results, pos
+            return vals, m.end()
     # End of input.
     if kind != TOP:
         for frame in reversed(stack):
@@ -648,27 +707,24 @@ def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
                 raise _err(f"unterminated {what} starting at {_lc(text, frame[2])}", text, frame[2])
         top = stack[-1]
         raise _err(f"end of input after `{top[3]}`: expected an expression", text, top[2])
-    return results, len(text)
+    return vals, len(text)
 
 
-_GROUPS = re.Match.groups
-
-
-def _classify(tok: str, text: str, start: int, number, intern) -> tuple[type, object]:  # noqa: ANN001
+def _classify(tok: str, text: str, start: int) -> tuple[type, object]:
     """A symbol-or-number token -> (Symbol, name) / (Integer, int) / (Float, float)."""
     if "\\" in tok:
-        return (Symbol, intern(_SYM_UNESCAPE.sub(r"\1", tok)))
+        return (Symbol, sys.intern(_SYM_UNESCAPE.sub(r"\1", tok)))
     if tok[0] in "0123456789+-.":
         try:
-            num = number(tok)
+            num = _number(tok)
         except OverflowError:
             raise _err("integer too large for Emacs (more than 65536 bits)", text, start) from None
         if num is None:
-            return (Symbol, intern(tok))
+            return (Symbol, sys.intern(tok))
         if type(num) is int:
             return (Integer, num)
         return (Float, num)
-    return (Symbol, intern(tok))
+    return (Symbol, sys.intern(tok))
 
 
 def _syntax_error(text: str, tok: str, where: int, stack: list[list]) -> None:
