@@ -83,3 +83,52 @@ def test_target_diagnostic_points_at_the_key() -> None:
 def test_unknown_target_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         check_text("", target="nope")
+
+
+# --- The provider lints judge the real emitter's JSON -------------------------------
+
+
+def _tool(head: str, args: str) -> str:
+    return f'({head} :name "f" :description "F." :function #\'ignore :args \'({args}))'
+
+
+NESTED_AP = (
+    '(:name "p" :type array :description "P." :items (:type object :properties '
+    '(:x (:type string :description "X.")) :additionalProperties :json-false))'
+)
+OBJ_ARG = (
+    '(:name "o" :type object :description "O." :properties (:x (:type string)) :required ["x"])'
+)
+
+
+def test_gemini_sees_what_the_filter_leaves() -> None:
+    # gptel's Gemini filter strips additionalProperties; llm sends it as written.
+    assert "PS403" not in codes(_tool("gptel-make-tool", NESTED_AP), "gemini")
+    assert "PS403" in codes(_tool("llm-make-tool", NESTED_AP), "gemini")
+
+
+def test_strict_sees_what_gptel_adds() -> None:
+    # gptel closes top-level object args for the OpenAI family; llm never does.
+    assert "PS406" not in codes(_tool("gptel-make-tool", OBJ_ARG), "openai-strict")
+    assert "PS406" in codes(_tool("llm-make-tool", OBJ_ARG), "openai-strict")
+
+
+def test_lints_read_the_emitters_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A keyword only the emitter adds is reported: the lint has no model of its own."""
+    import plistspec.providers as providers
+
+    real = providers.emit
+
+    def emit_with_const(tools, fmt):
+        value, diags = real(tools, fmt)
+        for decl in value[0]["functionDeclarations"]:
+            decl["parameters"]["properties"]["x"]["const"] = "injected"
+        return value, diags
+
+    text = _tool("gptel-make-tool", '(:name "x" :type string :description "X.")')
+    assert "PS403" not in codes(text, "gemini")
+    monkeypatch.setattr(providers, "emit", emit_with_const)
+    found = [d for d in check_text(text, "t.el", target="gemini") if d.code == "PS403"]
+    assert found and '"const"' in found[0].message
+    # no datum for it: the finding points at the arg plist's opening parenthesis
+    assert text[found[0].start] == "("

@@ -30,7 +30,8 @@ TARGETS = (
 
 
 def _read(path: str, stdin_name: str | None):
-    """``(name, text, diagnostic)``: the text, or a diagnostic saying why there is none."""
+    """``(name, text, diagnostic)``: the text (None when unreadable) and a diagnostic about
+    reading it (None when there is nothing to say)."""
     from plistspec.diagnostics import Diagnostic, locate
 
     if path == "-":
@@ -47,18 +48,21 @@ def _read(path: str, stdin_name: str | None):
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        # Offsets in the text decoded with replacement characters equal character offsets
-        # of the valid prefix, so the position is exact.
+        # Check the text anyway, invalid bytes as lone surrogates (one character each,
+        # as the reader reads raw bytes); positions before the first one are exact.
+        text = data.decode("utf-8", "surrogateescape")
         prefix = data[: e.start].decode("utf-8", "replace")
-        full = data.decode("utf-8", "replace")
         d = Diagnostic(
             "PS001",
-            "error",
-            f"invalid UTF-8 (byte 0x{data[e.start]:02x}); Emacs would read this file as Latin-1",
+            "warning",
+            f"invalid UTF-8 (byte 0x{data[e.start]:02x}): Emacs reads this file as utf-8-emacs "
+            "or Latin-1; the rest is checked with the invalid bytes as raw bytes",
             len(prefix),
             len(prefix) + 1,
         )
-        return name, None, locate([d], full, name)[0]
+        if text.startswith("\ufeff"):
+            text = " " + text[1:]
+        return name, text, locate([d], text, name)[0]
     if text.startswith("\ufeff"):
         text = " " + text[1:]  # keep offsets (and so columns) where the editor has them
     return name, text, None
@@ -120,7 +124,14 @@ def check_cmd(
     objects: list[dict] = []
     for path in files:
         name, text, problem = _read(path, stdin_filename)
-        found = [problem] if problem is not None else check_text(text, name, target, dialect)
+        found = [problem] if problem is not None else []
+        if text is not None:
+            more = check_text(text, name, target, dialect)
+            if problem is not None and any(
+                d.code == "PS001" and d.start == problem.start for d in more
+            ):
+                found = []  # the reader says it at that very place
+            found.extend(more)
         diags.extend(found)
         if fmt == "json":
             objects.extend(diagnostics_json(found, text))

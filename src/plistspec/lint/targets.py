@@ -1,15 +1,16 @@
 """Provider lints (PS4xx): what one provider would reject or ignore in the JSON gptel or
 llm sends it for a tool form (``plistspec check --target T``).
 
-Owns: the per-provider rules of ``providers.md`` §1-§3, applied to a model of the JSON
-the library sends, built from the form's datums so that every finding points at the
-datum responsible (the key symbol, the value, the arg's name). The model follows
-``semantics.md``: gptel sends every first key of a plist, adds
-``additionalProperties: false`` to top-level object args for the OpenAI family and
-strips ``additionalProperties`` and top-level string ``format`` for Gemini; llm keeps
-only ``type description enum items properties`` of a top-level arg and every key below.
-Generic mistakes (unknown keys, bad types...) are the spec lints' (PS3xx); a finding
-here says what *this target* does with the spec.
+Owns: the per-provider rules of ``providers.md`` §1-§3, applied to **the JSON the real
+emitter produces** (:func:`plistspec.providers.emit` on the lowered tool, for the
+target's wire format), so the lints cannot drift from what gptel/llm send: gptel's
+``additionalProperties: false`` on object args, its Gemini filter, llm's dropped arg
+keys... are all already in (or out of) that JSON. Each JSON node is paired with the
+plist it came from (a property with its arg plist, first arg of a name for gptel, last
+for llm; a key with the first occurrence of that key in the plist), so every finding
+points at the datum responsible: the key symbol, the value, or, for what is missing,
+the plist's opening parenthesis (up to its first key). Tool-level rules (name,
+description) read the form's slots. Generic mistakes are the spec lints' (PS3xx).
 """
 
 from __future__ import annotations
@@ -22,12 +23,10 @@ from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
 from plistspec.extract import ToolForm
 from plistspec.lint._util import (
     Sink,
-    brief,
     elisp_string,
     is_plist,
     key_name,
     plist_pairs,
-    type_names,
 )
 
 __all__ = ["lint_target", "NAME_RULES"]
@@ -65,38 +64,106 @@ _OPENAI_FAMILY = ("openai", "openai-strict", "openai-responses", "ollama", "bedr
 def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Diagnostic]:
     """PS4xx diagnostics: what ``target`` would reject or ignore in this tool's JSON.
 
-    ``tool`` (the IR, or None) is not needed: the model is built from the form's datums,
-    which also gives every finding its exact source span.
+    ``tool`` is the IR lowered from ``form`` (None when the library itself fails on the
+    spec: then only the tool-level rules run, the failure being reported already).
     """
     sink = Sink(form.text)
     _name(sink, form, target)
     _description(sink, form, target)
+    params = parameters_sent(tool, target)
     args = form.slot(":args")
-    if args is None or args.value is None or is_nil(args.value):
+    if not isinstance(params, dict) or args is None or args.value is None:
         return sink.diags
     value = args.value
-    if isinstance(value, List) and not is_plist(value):
-        elements = [a for a in value.items if is_plist(a)]
-    elif isinstance(value, Vector):
-        elements = [a for a in value.items if is_plist(a)]
-    else:
-        return sink.diags
-    _root(sink, args.key, elements, target, dialect)
-    work: list[tuple[List, str, Datum]] = []
-    for arg in elements:
-        anchor = _arg_name_datum(arg) or arg
-        work.append((arg, "arg", anchor))  # type: ignore[arg-type]
+    elements = [a for a in value.items if is_plist(a)] if isinstance(value, (List, Vector)) else []
+    llm_rules = ((tool or {}).get("metadata") or {}).get("dialect", dialect) == "llm"
+    root = _Node(params, None, args.key, "root")
+    root.children = _arg_map(elements, llm_rules)
+    work = [root]
     while work:
-        plist, level, anchor = work.pop()
-        _node(sink, plist, level, anchor, target, dialect, work)
+        node = work.pop()
+        _check_node(sink, node, target, llm_rules, work)
     return sink.diags
 
 
-def _arg_name_datum(arg: Datum) -> Datum | None:
-    for k, v in plist_pairs(arg)[0]:
-        if isinstance(k, Symbol) and k.name == ":name":
-            return v
-    return None
+#: check target -> the emitter's wire format whose JSON it judges
+_WIRE = {"openai-strict": "openai"}
+
+
+def parameters_sent(tool: Any, target: str) -> Any:
+    """The parameters object the emitter sends ``target`` for ``tool`` (None if none)."""
+    if not isinstance(tool, dict):
+        return None
+    from plistspec.providers import emit
+
+    try:
+        value, diags = emit([tool], _WIRE.get(target, target))
+    except Exception:  # noqa: BLE001 - a tool the emitter cannot take has no JSON to judge
+        return None
+    if not value:
+        return None
+    entry = value[0]
+    if target in ("gemini", "vertex"):
+        decls = next(iter(entry.values()), [])
+        return decls[0].get("parameters") if decls else None
+    if target == "mcp":
+        return entry.get("inputSchema")
+    if target == "bedrock":
+        return entry.get("toolSpec", {}).get("inputSchema", {}).get("json")
+    if target == "anthropic":
+        return entry.get("input_schema")
+    if "function" in entry:
+        return entry["function"].get("parameters")
+    return entry.get("parameters")
+
+
+class _Node:
+    """One JSON schema node and the plist it was made from (None when the library
+    made it up); ``anchor`` is where to point when the plist has no datum to offer."""
+
+    __slots__ = ("json", "plist", "anchor", "level", "children", "first")
+
+    def __init__(self, json: Any, plist: Datum | None, anchor: Datum, level: str) -> None:
+        self.json = json
+        self.plist = plist if isinstance(plist, List) and plist.items else None
+        self.anchor = anchor
+        self.level = level  # "root", "arg" or "nested"
+        self.children: dict[str, tuple[Datum, Datum]] | None = None
+        self.first = _first(self.plist) if self.plist is not None else {}
+
+    def key(self, name: str) -> tuple[Datum, Datum | None]:
+        """``(datum, end)`` for the key ``name``: its symbol, else the plist's opening."""
+        if name in self.first:
+            return self.first[name][0], None
+        return self.opening()
+
+    def value(self, name: str) -> tuple[Datum, Datum | None]:
+        if name in self.first:
+            return self.first[name][1], None
+        return self.opening()
+
+    def opening(self) -> tuple[Datum, Datum | None]:
+        if self.plist is not None:
+            return self.plist, self.plist.items[0]
+        return self.anchor, None
+
+
+def _arg_map(elements: list, llm_rules: bool) -> dict[str, tuple[Datum, Datum]]:
+    """Property name -> (arg plist, its :name datum): gptel's first arg of a name, llm's last."""
+    out: dict[str, tuple[Datum, Datum]] = {}
+    for arg in elements:
+        for k, v in plist_pairs(arg)[0]:
+            if isinstance(k, Symbol) and k.name == ":name":
+                if isinstance(v, String):
+                    name = v.value if v.value or llm_rules else ":"
+                elif isinstance(v, Symbol) and llm_rules:
+                    name = v.name
+                else:
+                    break
+                if llm_rules or name not in out:
+                    out[name] = (arg, v)
+                break
+    return out
 
 
 def _first(plist: Datum) -> dict[str, tuple[Symbol, Datum]]:
@@ -158,27 +225,131 @@ def _description(sink: Sink, form: ToolForm, target: str) -> None:
             )
 
 
-def _optional(arg: Datum) -> tuple[Symbol, Datum] | None:
-    for k, v in plist_pairs(arg)[0]:
-        if isinstance(k, Symbol) and k.name == ":optional":
-            return None if is_nil(v) else (k, v)
+def _add(sink: Sink, code: str, severity: str, message: str, at: tuple[Datum, Datum | None]):
+    d, end = at
+    sink.add(code, severity, message, d, end=end)
+
+
+def _types(node: dict) -> list[str] | None:
+    t = node.get("type")
+    if isinstance(t, str):
+        return [t]
+    if isinstance(t, list) and all(isinstance(x, str) for x in t):
+        return list(t)
     return None
 
 
-def _root(sink: Sink, key: Symbol, elements: list, target: str, dialect: str) -> None:
-    responses = target == "openai-responses" or (target == "openai" and dialect == "llm")
-    for arg in elements:
-        opt = _optional(arg)
-        if opt is None:
-            continue
-        k, v = opt
+def _children(node: _Node, work: list) -> list[tuple[str, Datum, Datum | None, Any]]:
+    """Queue the nested schema nodes; return the properties as (name, key datum, schema)."""
+    j = node.json
+    for name in ("items", "not", "if", "then", "else", "contains", "additionalProperties"):
+        sub = j.get(name)
+        if isinstance(sub, dict):
+            d = node.first.get(name)
+            work.append(_Node(sub, d[1] if d else None, d[0] if d else node.opening()[0], "nested"))
+    for name in ("anyOf", "allOf", "oneOf", "prefixItems"):
+        subs = j.get(name)
+        if isinstance(subs, list):
+            d = node.first.get(name)
+            vec = d[1] if d is not None and isinstance(d[1], Vector) else None
+            for i, sub in enumerate(subs):
+                if isinstance(sub, dict):
+                    src = vec.items[i] if vec is not None and i < len(vec.items) else None
+                    work.append(_Node(sub, src, d[0] if d else node.opening()[0], "nested"))
+    props = j.get("properties")
+    out: list[tuple[str, Datum, Datum | None, Any]] = []
+    if not isinstance(props, dict):
+        return out
+    if node.level == "root":
+        mapping = node.children or {}
+        for pname, sub in props.items():
+            arg, name_datum = mapping.get(pname, (None, None))
+            anchor = name_datum if name_datum is not None else node.anchor
+            out.append((pname, anchor, arg, sub))
+            if isinstance(sub, dict):
+                work.append(_Node(sub, arg, anchor, "arg"))
+        return out
+    pd = node.first.get("properties")
+    pairs: dict[str, tuple[Datum, Datum]] = {}
+    if pd is not None and isinstance(pd[1], List):
+        for k, v in plist_pairs(pd[1])[0]:
+            kn = key_name(k)
+            if kn is not None and kn not in pairs:
+                pairs[kn] = (k, v)
+    for pname, sub in props.items():
+        k, v = pairs.get(pname, (None, None))
+        anchor = k if k is not None else (pd[0] if pd else node.opening()[0])
+        out.append((pname, anchor, v, sub))
+        if isinstance(sub, dict):
+            work.append(_Node(sub, v, anchor, "nested"))
+    return out
+
+
+def _check_node(sink: Sink, node: _Node, target: str, llm_rules: bool, work: list) -> None:
+    j = node.json
+    if not isinstance(j, dict):
+        return
+    types = _types(j)
+    props = _children(node, work)
+    if node.level == "root":
+        _root_rules(sink, node, props, target, llm_rules)
+        if target == "gemini":
+            _property_names(sink, props)
         if target == "openai-strict":
-            sink.add(
+            _strict(sink, node, types, props)
+        return
+    if target == "gemini":
+        _gemini(sink, node, types, props)
+    elif target in ("openai", "openai-strict", "openai-responses"):
+        if types is not None and "array" in types and "items" not in j and "prefixItems" not in j:
+            _add(
+                sink,
+                "PS411",
+                "error",
+                "OpenAI rejects an array schema without items",
+                node.value("type"),
+            )
+        if target == "openai-strict":
+            _strict(sink, node, types, props)
+    elif target == "ollama":
+        for name in j:
+            if name not in _OLLAMA_KEEPS:
+                _add(
+                    sink,
+                    "PS404",
+                    "warning",
+                    f"Ollama drops {name} (its tool schema keeps only type, description, "
+                    "enum, items, properties, required, anyOf)",
+                    node.key(name),
+                )
+
+
+def _optional_anchor(arg: Datum | None, fallback: Datum) -> tuple[Datum, Datum | None]:
+    if isinstance(arg, List):
+        for k, _v in plist_pairs(arg)[0]:
+            if isinstance(k, Symbol) and k.name == ":optional":
+                return k, None
+        if arg.items:
+            return arg, arg.items[0]
+    return fallback, None
+
+
+def _root_rules(sink: Sink, node: _Node, props: list, target: str, llm_rules: bool) -> None:
+    """Optional args: OpenAI strict rejects them, the Responses API may fill them in."""
+    required = node.json.get("required")
+    names = set(x for x in required if isinstance(x, str)) if isinstance(required, list) else set()
+    responses = target == "openai-responses" or (target == "openai" and llm_rules)
+    for pname, anchor, arg, _sub in props:
+        if pname in names:
+            continue
+        if target == "openai-strict":
+            _add(
+                sink,
                 "PS407",
                 "error",
-                "OpenAI strict mode needs every property in required: drop :optional and allow "
-                'null instead (:type ["string" "null"])',
-                k,
+                "OpenAI strict mode needs every property in required: drop :optional and "
+                'allow null instead (:type ["string" "null"])',
+                _optional_anchor(arg, anchor),
             )
         elif responses:
             api = (
@@ -186,230 +357,163 @@ def _root(sink: Sink, key: Symbol, elements: list, target: str, dialect: str) ->
                 if target == "openai"
                 else "the Responses API"
             )
-            sink.add(
+            _add(
+                sink,
                 "PS408",
                 "warning",
                 f"{api} normalises the schema to strict when strict is omitted (gptel and llm "
-                "omit it): this optional arg may become required and be filled with a placeholder",
-                k,
+                "omit it): this optional arg may become required and be filled with a "
+                "placeholder",
+                _optional_anchor(arg, anchor),
             )
-    if target == "openai-strict" and dialect == "llm":
-        sink.add(
-            "PS406",
-            "error",
-            "llm does not send additionalProperties: false at the root, which OpenAI strict mode requires",
-            key,
-        )
 
 
-# --------------------------------------------------------------------------------------
-# Schema nodes
-
-
-def _node(
-    sink: Sink,
-    plist: List,
-    level: str,
-    anchor: Datum,
-    target: str,
-    dialect: str,
-    work: list,
-) -> None:
-    first = _first(plist)
-    sent = dict(first)
-    if level == "arg" and dialect == "llm":
-        sent = {k: v for k, v in first.items() if k in _LLM_ARG_KEYS}
-        if "description" in sent and is_nil(sent["description"][1]):
-            del sent["description"]
-    sent.pop("name", None) if level == "arg" else None
-    sent.pop("optional", None) if level == "arg" else None
-    tv = sent.get("type")
-    types = type_names(tv[1]) if tv is not None else None
-    is_obj = types is not None and "object" in types
-    if target == "gemini" and dialect == "gptel":
-        sent.pop("additionalProperties", None)  # gptel's Gemini filter removes it
-        if level == "arg" and types == ["string"]:
-            sent.pop("format", None)
-    # gptel adds additionalProperties: false to top-level object args (OpenAI family)
-    closed_by_gptel = dialect == "gptel" and level == "arg" and is_obj and target in _OPENAI_FAMILY
-
-    # children
-    for name, (k, v) in sent.items():
-        if name == "items":
-            if is_plist(v):
-                work.append((v, "nested", k))
-            elif isinstance(v, Vector):
-                work.extend((x, "nested", x) for x in v.items if is_plist(x))
-        elif name in ("anyOf", "allOf", "oneOf", "prefixItems") and isinstance(v, Vector):
-            work.extend((x, "nested", x) for x in v.items if is_plist(x))
-        elif name in ("not", "if", "then", "else", "contains") and is_plist(v):
-            work.append((v, "nested", k))
-        elif name == "additionalProperties" and is_plist(v):
-            work.append((v, "nested", k))
-    props: list[tuple[str, Datum, Datum]] = []
-    if "properties" in sent and isinstance(sent["properties"][1], List):
-        seen = set()
-        for pk, pv in plist_pairs(sent["properties"][1])[0]:
-            pname = key_name(pk)
-            if pname is None or pname in seen:
-                continue
-            seen.add(pname)
-            if target == "gemini" and dialect == "gptel" and pname == "additionalProperties":
-                continue
-            props.append((pname, pk, pv))
-            if is_plist(pv):
-                work.append((pv, "nested", pk))
-
-    if target == "gemini":
-        _gemini(sink, sent, types, is_obj, props, level, anchor, plist)
-    elif target in ("openai", "openai-strict", "openai-responses"):
-        if (
-            types is not None
-            and "array" in types
-            and "items" not in sent
-            and "prefixItems" not in sent
-        ):
-            sink.add("PS411", "error", "OpenAI rejects an array schema without items", tv[1])  # type: ignore[index]
-        if target == "openai-strict":
-            _strict(sink, sent, is_obj, closed_by_gptel, props, level, anchor)
-    elif target == "ollama":
-        for name, (k, _v) in sent.items():
-            if name not in _OLLAMA_KEEPS:
-                sink.add(
-                    "PS404",
-                    "warning",
-                    f"Ollama drops {k.name} (its tool schema keeps only type, description, enum, "
-                    "items, properties, required, anyOf)",
-                    k,
-                )
-
-
-def _gemini(
-    sink: Sink,
-    sent: dict[str, tuple[Symbol, Datum]],
-    types: list[str] | None,
-    is_obj: bool,
-    props: list[tuple[str, Datum, Datum]],
-    level: str,
-    anchor: Datum,
-    plist: List,
-) -> None:
-    for name, (k, v) in sent.items():
+def _gemini(sink: Sink, node: _Node, types: list[str] | None, props: list) -> None:
+    j = node.json
+    for name, v in j.items():
         if name not in _GEMINI_KEYS:
-            sink.add(
+            _add(
+                sink,
                 "PS403",
                 "error",
-                f'Gemini rejects the keyword "{name}" in function parameters (HTTP 400 for the '
-                "whole request)",
-                k,
+                f'Gemini rejects the keyword "{name}" in function parameters (HTTP 400 for '
+                "the whole request)",
+                node.key(name),
             )
         elif name == "default":
-            sink.add(
-                "PS404", "warning", "the Gemini API may reject default in function declarations", k
-            )
-        elif name == "format" and isinstance(v, String) and v.value not in ("enum", "date-time"):
-            sink.add(
+            _add(
+                sink,
                 "PS404",
                 "warning",
-                f"the Gemini API supports only the string formats enum and date-time, not {elisp_string(v.value)}",
-                v,
+                "the Gemini API may reject default in function declarations",
+                node.key(name),
             )
-        elif name == "enum" and isinstance(v, Vector):
-            for x in v.items:
-                if not isinstance(x, String):
-                    sink.add(
+        elif name == "format" and isinstance(v, str) and v not in ("enum", "date-time"):
+            _add(
+                sink,
+                "PS404",
+                "warning",
+                "the Gemini API supports only the string formats enum and date-time, not "
+                f"{elisp_string(v)}",
+                node.value(name),
+            )
+        elif name == "enum" and isinstance(v, list):
+            for i, x in enumerate(v):
+                if not isinstance(x, str):
+                    src = node.first.get("enum")
+                    at: tuple[Datum, Datum | None] = node.value("enum")
+                    if src is not None and isinstance(src[1], Vector) and i < len(src[1].items):
+                        at = (src[1].items[i], None)
+                    _add(
+                        sink,
                         "PS405",
                         "error",
-                        f"Gemini accepts only strings in enum, not {brief(x, sink.text)}",
-                        x,
+                        f"Gemini accepts only strings in enum, not {json_brief(x)}",
+                        at,
                     )
                     break
-        elif name == "type" and isinstance(v, Vector):
-            sink.add(
+        elif name == "type" and isinstance(v, list):
+            _add(
+                sink,
                 "PS405",
                 "error",
                 'Gemini rejects a type array; drop "null" and leave the property out of required',
-                v,
+                node.value(name),
             )
-    if types is not None and not is_obj:
+    if types is not None and "object" not in types:
         for name in ("properties", "required"):
-            if name in sent and not (level == "arg" and name == "required"):
-                sink.add(
+            if name in j:
+                _add(
+                    sink,
                     "PS403",
                     "error",
                     f"Gemini rejects {name} on a schema that is not an object",
-                    sent[name][0],
+                    node.key(name),
                 )
-    if types is not None and "array" in types and "items" not in sent:
-        sink.add("PS411", "error", "Gemini rejects an array schema without items", sent["type"][1])
-    if "type" not in sent and "anyOf" not in sent:
-        sink.add(
+    if types is not None and "array" in types and "items" not in j:
+        _add(
+            sink,
+            "PS411",
+            "error",
+            "Gemini rejects an array schema without items",
+            node.value("type"),
+        )
+    if "type" not in j and "anyOf" not in j:
+        _add(
+            sink,
             "PS410",
             "warning",
             "schema without type: Gemini 3 rejects it (MALFORMED_FUNCTION_CALL)",
-            anchor,
+            node.opening(),
         )
-    if (
-        level == "arg"
-        and isinstance(anchor, String)
-        and not _GEMINI_PROP_RE.fullmatch(anchor.value)
-    ):
-        sink.add(
-            "PS409",
-            "warning",
-            f"Gemini restricts parameter names to ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$, not {elisp_string(anchor.value)}",
-            anchor,
-        )
-    for pname, pk, _pv in props:
+    _property_names(sink, props)
+
+
+def _property_names(sink: Sink, props: list) -> None:
+    for pname, anchor, _v, _sub in props:
         if not _GEMINI_PROP_RE.fullmatch(pname):
-            sink.add(
+            _add(
+                sink,
                 "PS409",
                 "warning",
-                f"Gemini restricts property names to ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$, not {elisp_string(pname)}",
-                pk,
+                "Gemini restricts parameter and property names to "
+                f"^[A-Za-z_][A-Za-z0-9_]{{0,63}}$, not {elisp_string(pname)}",
+                (anchor, None),
             )
 
 
-def _strict(
-    sink: Sink,
-    sent: dict[str, tuple[Symbol, Datum]],
-    is_obj: bool,
-    closed_by_gptel: bool,
-    props: list[tuple[str, Datum, Datum]],
-    level: str,
-    anchor: Datum,
-) -> None:
-    for name, (k, _v) in sent.items():
-        if name in _STRICT_REJECTS:
-            sink.add("PS403", "error", f"OpenAI strict mode rejects the keyword {name}", k)
-    if not is_obj:
+def _strict(sink: Sink, node: _Node, types: list[str] | None, props: list) -> None:
+    j = node.json
+    if node.level != "root":
+        for name in j:
+            if name in _STRICT_REJECTS:
+                _add(
+                    sink,
+                    "PS403",
+                    "error",
+                    f"OpenAI strict mode rejects the keyword {name}",
+                    node.key(name),
+                )
+    if types is None or "object" not in types:
         return
-    ap = sent.get("additionalProperties")
-    if not closed_by_gptel:
-        if ap is None:
-            sink.add(
-                "PS406",
-                "error",
-                "OpenAI strict mode needs additionalProperties: false on every object "
-                "(add :additionalProperties :json-false)",
-                anchor,
-            )
-        elif not (isinstance(ap[1], Symbol) and ap[1].name in (":json-false", ":false")):
-            sink.add(
-                "PS405",
-                "error",
-                "OpenAI strict mode rejects free-form objects (additionalProperties not false)",
-                ap[1],
-            )
-    req = sent.get("required")
-    names: set[str] = set()
-    if req is not None and isinstance(req[1], Vector):
-        names = {x.value for x in req[1].items if isinstance(x, String)}
-    for pname, pk, _pv in props:
+    ap = j.get("additionalProperties", None)
+    if "additionalProperties" not in j:
+        _add(
+            sink,
+            "PS406",
+            "error",
+            "OpenAI strict mode needs additionalProperties: false on every object "
+            "(add :additionalProperties :json-false)",
+            node.opening(),
+        )
+    elif ap is not False:
+        _add(
+            sink,
+            "PS405",
+            "error",
+            "OpenAI strict mode rejects free-form objects (additionalProperties not false)",
+            node.value("additionalProperties"),
+        )
+    if node.level == "root":
+        return  # optional args: _root_rules
+    req = j.get("required")
+    names = set(x for x in req if isinstance(x, str)) if isinstance(req, list) else set()
+    for pname, anchor, _v, _sub in props:
         if pname not in names:
-            sink.add(
+            _add(
+                sink,
                 "PS407",
                 "error",
                 f"OpenAI strict mode needs every property in required; {pname!r} is not listed",
-                pk,
+                (anchor, None),
             )
+
+
+def json_brief(x: Any) -> str:
+    import json
+
+    try:
+        s = json.dumps(x, ensure_ascii=False)
+    except (TypeError, ValueError):
+        s = repr(x)
+    return "`" + (s if len(s) <= 40 else s[:39] + "…") + "`"
