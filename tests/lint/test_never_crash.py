@@ -105,3 +105,24 @@ def test_deep_nesting_does_not_recurse() -> None:
     diags = check_text(text, target="gemini")  # returns: no exception escapes
     linting = [d.message for d in diags if d.code == "PS332" and "linting" in d.message]
     assert linting == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("()[]'\"\\ #?.:;\n`,@abs-C^")), max_size=60))
+def test_skip_form_ends_inside_the_text(text: str) -> None:
+    from plistspec.checker import skip_form
+
+    end = skip_form(text, 0)
+    assert end == -1 or 0 < end <= len(text)
+
+
+def test_unsupported_syntax_costs_only_its_form() -> None:
+    text = (
+        '(defvar x #s(hash-table data (a\n(b c))))\n(defun f () (skip-chars-forward "\\0-\\x3fff7f"))\n'
+        '(gptel-make-tool :name "a b" :description "d" :function #\'f)\n'
+        '(gptel-make-tool :name "c" :description "d" :function #\'f :args (list \'(:name "x" :type strng)))\n'
+    )
+    diags = check_text(text, "t.el")
+    assert [d.code for d in diags if d.severity == "error"] == ["PS307", "PS314"]
+    assert [d.line for d in diags if d.code == "PS002"] == [1, 3]
+    assert all(d.severity == "info" for d in diags if d.code == "PS002")

@@ -2,9 +2,27 @@
 
 Owns: the entry point :func:`lint`, which runs the spec lints (PS3xx,
 :mod:`plistspec.lint.spec`) on one tool form and, with a ``target``, the provider lints
-(PS4xx, :mod:`plistspec.lint.targets`) on the JSON gptel/llm would send that provider.
-Diagnostics carry character offsets into the form's text (no lines yet: the caller
-locates them) and point at the exact datum responsible.
+(PS4xx, :mod:`plistspec.lint.targets`) on the JSON the real emitter produces for that
+provider. Diagnostics carry character offsets into the form's text (no lines yet: the
+caller locates them).
+
+Where a finding points (the anchoring rule, the same for every lint):
+
+* a problem with a **key** (unknown or misspelt ``:description:``, ``:required t`` on an
+  arg, ``:optional`` in a nested schema, a duplicate key, a keyword the target rejects
+  or drops): the key symbol (``:required t`` spans key and value);
+* a problem with a **value** (``:type float``, ``:enum ("a")``, ``:required nil``,
+  ``:optional :json-false``, a bad tool name, ``:additionalProperties t``): the value as
+  written (``'read_file``, quote included, for a tool slot);
+* something **missing** from a plist (an arg's ``:name``/``:type``/``:description``, a
+  nested schema's ``:type``, ``additionalProperties`` for OpenAI strict) or a problem
+  with a whole arg: that plist's opening parenthesis, spanning up to its first key;
+  missing tool slots (``:name``, ``:description``, ``:function``): ``(gptel-make-tool``;
+* an element: the element (``"b"`` in ``:required ["a" "b"]``, ``1`` in a Gemini enum).
+
+When gptel or llm itself fails on a value (lower's PS2xx) and a lint explains the same
+mistake around it (``:enum [a b]`` around lower's ``a``), :mod:`plistspec.checker`
+keeps the lint, at the lint's datum, as an error naming the library's failure.
 """
 
 from __future__ import annotations
