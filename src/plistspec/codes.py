@@ -197,7 +197,8 @@ CODES: dict[str, Code] = {
         "warning",
         "`:type` written as a string",
         'gptel accepts `:type "string"`, but llm signals `wrong-type-argument symbolp` at '
-        'request time. Example: `:type "string"` (write `:type string`).',
+        "request time: an info in a gptel-make-tool form (it works there, but is not portable), "
+        'a warning under llm. Example: `:type "string"` (write `:type string`).',
     ),
     "PS316": Code(
         "error",

@@ -358,7 +358,7 @@ def _schema(
             ":optional without a value reads as nil: this arg stays required (write :optional t)",
             dangling,
         )
-    types = _check_type(sink, plist, first, level)
+    types = _check_type(sink, plist, first, level, dialect)
     if level == "arg" and ":description" not in first and not _description_like(first):
         sink.add(
             "PS333",
@@ -631,7 +631,11 @@ def _unknown_key(
 
 
 def _check_type(
-    sink: Sink, plist: List, first: dict[str, tuple[Symbol, Datum]], level: str
+    sink: Sink,
+    plist: List,
+    first: dict[str, tuple[Symbol, Datum]],
+    level: str,
+    dialect: str = "gptel",
 ) -> list[str] | None:
     tv = first.get(":type")
     if tv is None:
@@ -666,9 +670,10 @@ def _check_type(
     if isinstance(v, String):
         if v.value in JSON_TYPES:
             if level == "arg":
+                # Under gptel it works: only a note that the spec is not portable to llm.
                 sink.add(
                     "PS315",
-                    "warning",
+                    "info" if dialect == "gptel" else "warning",
                     f":type {elisp_string(v.value)} is a string: fine for gptel, but llm fails on "
                     f"it; write :type {v.value}",
                     v,

@@ -24,7 +24,7 @@ from typing import Any
 from plistspec.elisp.datum import Float, Integer, String, Symbol
 from plistspec.lower.lisp import LispError, LList, Vec, princ
 
-__all__ = ["serialize", "GPTEL", "LLM", "check_string"]
+__all__ = ["serialize", "GPTEL", "LLM", "check_string", "json_text"]
 
 GPTEL = ("gptel", ":null", ":json-false")
 LLM = ("llm", ":null", ":false")
@@ -39,6 +39,19 @@ def check_string(s: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def json_text(s: str) -> str | None:
+    """The text ``json-serialize`` sends for the Emacs string ``s``, or None when it fails.
+
+    Emacs writes a string's bytes as they are, raw bytes (lone surrogates U+DC80..U+DCFF
+    here) included, and signals ``utf-8-string-p`` unless the result is valid UTF-8: so
+    the unibyte ``"\\xc3\\xa9"`` is sent as ``"é"``, while ``"\\xe9"`` alone fails.
+    """
+    try:
+        return s.encode("utf-8", "surrogateescape").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return None
 
 
 def _scalar(v: Any, flavor: tuple[str, str, str], key: str | None) -> Any:
@@ -59,14 +72,15 @@ def _scalar(v: Any, flavor: tuple[str, str, str], key: str | None) -> Any:
             hint = f'the symbol `{n}` is not a JSON value (write the string "{n}")'
         raise LispError("wrong-type-argument", "json-value-p", v, hint)
     if isinstance(v, String):
-        if not check_string(v.value):
+        text = json_text(v.value)
+        if text is None:
             raise LispError(
                 "wrong-type-argument",
                 "utf-8-string-p",
                 v,
-                "the string holds raw bytes (not valid UTF-8)",
+                "the string holds raw bytes or characters that are not valid UTF-8",
             )
-        return v.value
+        return text
     if isinstance(v, Integer):
         if not _LO <= v.value <= _HI:
             raise LispError(
