@@ -38,3 +38,16 @@ def test_json_text_agrees_with_json_serialize(emacs):
 def test_json_text(lit, want):
     (datum,) = read_all(lit)
     assert json_text(datum.value) == want
+
+
+def test_list_of_plists_under_items_names_items_in_the_error():
+    import plistspec
+
+    text = (
+        '(gptel-make-tool :name "t" :description "d" :args (list (quote (:name "x" '
+        ':type array :description "d" :items ((:type string) (:type number))))))'
+    )
+    tools, diags = plistspec.read_tools(text)
+    assert tools == []
+    (err,) = [d for d in diags if d.is_error]
+    assert ":items must be a vector" in err.message and "::" not in err.message

@@ -140,7 +140,7 @@ def serialize(value: Any, flavor: tuple[str, str, str] = GPTEL) -> Any:
             is_plist = not isinstance(v[0], LList)
             n = len(v)
             if is_plist and not isinstance(v[0], Symbol):
-                where = f":{hint} " if hint else "a value "
+                where = (hint if hint.startswith(":") else f":{hint}") + " " if hint else "a value "
                 raise LispError(
                     "wrong-type-argument",
                     "consp" if n == 1 else "symbolp",
@@ -184,7 +184,9 @@ def serialize(value: Any, flavor: tuple[str, str, str] = GPTEL) -> Any:
                     name = _key_name(k, False)
                     if name not in obj:
                         obj[name] = None
-                        todo.append((val, obj, name, name))
+                        # an alist is almost always a mistyped list of plists: messages name
+                        # the key the user wrote it under, not the alist's own keys
+                        todo.append((val, obj, name, hint))
             if v.tail is not None:
                 raise LispError("wrong-type-argument", "listp", v.tail, "a dotted list is not JSON")
             stack.extend(reversed(todo))
