@@ -249,3 +249,32 @@ def test_many_quoted_items_and_long_dotted_chains() -> None:
 def test_symbol_names_are_shared() -> None:
     d = one("(:type :type :type)")
     assert d.items[0].name is d.items[2].name
+
+
+def test_fast_string_unescape_agrees_with_the_full_reader() -> None:
+    """The split-based fast path for one-character escapes gives exactly what the full
+    escape reader gives (or hands over to it), for every ASCII escape and mixes."""
+    import random
+
+    from plistspec.elisp import reader
+
+    def both(body: str) -> tuple[object, object]:
+        out = []
+        for fn in (reader._unescape_string, reader._unescape_full):
+            try:
+                out.append(fn(body, body, 0))
+            except ReadError as e:
+                out.append((e.code, e.message))
+        return out[0], out[1]
+
+    singles = ["\\" + chr(c) for c in range(128)] + ["\\é", "\\\u3042"]
+    for esc in singles:
+        fast, full = both("a" + esc + "b")
+        assert fast == full, esc
+    rng = random.Random(7)
+    pieces = ["x", "é", "\\\\", '\\"', "\\n", "\\\n", "\\ ", "\\s", "\\(", "\\t", "\\C-a", "\\x41"]
+    for _ in range(3000):
+        body = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
+        fast, full = both(body)
+        assert fast == full, body
+    assert reader._unescape_string('a\\\\\\"b\\\\\\\\n', "", 0) == 'a\\"b\\\\n'

@@ -353,8 +353,41 @@ def _escape(text: str, i: int, stringp: bool, esc_pos: int) -> tuple[int, int]:
     return code, i
 
 
+# One-character string escapes: "\n" and the like, "\"", "\(", backslash-newline and
+# backslash-space (ignored), any other ASCII character that stands for itself. Not here
+# (the full _escape reads them): modifiers "\C-" "\^" "\M-"..., octal, "\x" "\u" "\U" "\N".
+_FAST_ESCAPES = {chr(c): chr(c) for c in range(128) if chr(c) not in "MSHAC^01234567xuUN"}
+_FAST_ESCAPES.update({k: chr(v) for k, v in _SIMPLE_ESCAPES.items()})
+_FAST_ESCAPES.update({"\n": "", " ": "", "s": " "})
+
+
 def _unescape_string(body: str, text: str, base: int) -> str:
-    """The value of a string literal whose contents ``body`` (at ``base``) hold a ``\\``."""
+    """The value of a string literal whose contents ``body`` (at ``base``) hold a ``\\``.
+
+    Fast path: split at backslashes; each piece after one starts with the escaped
+    character, and an empty piece is a ``\\\\`` pair (the piece after it is plain text).
+    Any escape that is not one character long goes to :func:`_unescape_full`."""
+    pieces = body.split("\\")
+    out = [pieces[0]]
+    append = out.append
+    fast = _FAST_ESCAPES
+    it = iter(pieces)
+    next(it)
+    for piece in it:
+        if piece:
+            r = fast.get(piece[0])
+            if r is None:
+                return _unescape_full(body, text, base)
+            append(r)
+            append(piece[1:])
+        else:  # an escaped backslash (the regex never ends a body with a lone one)
+            append("\\")
+            append(next(it))
+    return "".join(out)
+
+
+def _unescape_full(body: str, text: str, base: int) -> str:
+    """:func:`_unescape_string` for any escape, with its errors."""
     out: list[str] = []
     n = len(body)
     i = 0
