@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from plistspec.diagnostics import Diagnostic, ReadError, locate
+from plistspec.diagnostics import Diagnostic, locate
 from plistspec.ir import Tool
 
 __all__ = [
@@ -68,18 +68,18 @@ def read_tools(text: str, path: str | None = None, dialect: str | None = None) -
     """The tools defined in Emacs Lisp ``text``, in the IR.
 
     ``dialect`` (``"gptel"`` or ``"llm"``) overrides each form's own library. A syntax
-    error gives no tools and one error diagnostic; a tool the library itself would refuse
-    is left out, with error diagnostics at the offending datum.
+    error is an error diagnostic at its place; the other top-level forms are still read
+    (syntax plistspec does not read, such as ``#s(...)``, is an info and costs only its
+    form). A tool the library itself would refuse is left out, with error diagnostics at
+    the offending datum.
     """
-    from plistspec.elisp.reader import read_all
+    from plistspec.elisp.recover import read_recovering
     from plistspec.extract import find_tools
     from plistspec.lower import lower
 
-    try:
-        datums = read_all(text)
-    except ReadError as e:
-        return ToolsResult([], [e.diagnostic(path)])
+    datums, read_diags = read_recovering(text)
     forms, diags = find_tools(datums, text)
+    diags = read_diags + diags
     tools: list[Tool] = []
     for form in forms:
         tool, more = lower(form, dialect, path)
