@@ -18,19 +18,10 @@ from __future__ import annotations
 
 from plistspec.diagnostics import Diagnostic, locate
 from plistspec.elisp.recover import read_recovering, skip_form  # noqa: F401 (re-exported)
+from plistspec.formats import TARGETS
 
 __all__ = ["check_text", "read_recovering", "skip_form", "diagnostics_json", "TARGETS"]
 
-TARGETS = (
-    "openai",
-    "openai-strict",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "bedrock",
-    "ollama",
-    "mcp",
-)
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 

@@ -17,16 +17,7 @@ import sys
 
 import click
 
-TARGETS = (
-    "openai",
-    "openai-strict",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "bedrock",
-    "ollama",
-    "mcp",
-)
+from plistspec.formats import TARGETS
 
 
 def _read(path: str, stdin_name: str | None):

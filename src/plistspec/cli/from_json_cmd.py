@@ -10,17 +10,7 @@ import sys
 
 import click
 
-FROM_FORMATS = (
-    "ir",
-    "openai",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "vertex",
-    "bedrock",
-    "ollama",
-    "mcp",
-)
+from plistspec.formats import FORMATS as FROM_FORMATS
 
 
 def _load_json(text: str, name: str):

@@ -21,18 +21,10 @@ import sys
 
 import click
 
+from plistspec.formats import FORMATS
+
 ELISP_FORMATS = ("elisp",)
-JSON_FORMATS = (
-    "ir",
-    "openai",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "vertex",
-    "bedrock",
-    "ollama",
-    "mcp",
-)
+JSON_FORMATS = FORMATS
 
 
 @click.command("from-py")

@@ -10,17 +10,7 @@ import sys
 
 import click
 
-FORMATS = (
-    "ir",
-    "openai",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "vertex",
-    "bedrock",
-    "ollama",
-    "mcp",
-)
+from plistspec.formats import FORMATS
 
 
 @click.command("to-json")

@@ -31,19 +31,9 @@ from typing import Any
 
 from plistspec.diagnostics import Diagnostic
 from plistspec.extract import ToolForm
+from plistspec.formats import TARGETS
 
 __all__ = ["lint", "TARGETS"]
-
-TARGETS = (
-    "openai",
-    "openai-strict",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "bedrock",
-    "ollama",
-    "mcp",
-)
 
 
 def lint(

@@ -21,20 +21,9 @@ import copy
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
+from plistspec.formats import FORMATS as SUPPORTED_FORMATS
 
 __all__ = ["emit", "SUPPORTED_FORMATS"]
-
-SUPPORTED_FORMATS = (
-    "ir",
-    "openai",
-    "openai-responses",
-    "anthropic",
-    "gemini",
-    "vertex",
-    "bedrock",
-    "ollama",
-    "mcp",
-)
 
 
 def _diag(tool: dict[str, Any], rec: dict[str, Any], fmt: str) -> Diagnostic:

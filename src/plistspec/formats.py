@@ -1,0 +1,37 @@
+"""The names of the JSON formats and check targets, in one place.
+
+Owns: the vocabulary the CLI, the emitters, the JSON reader and the linters share. Kept in
+a module of its own with no imports, so the command line can offer the choices without
+importing the code behind them.
+"""
+
+from __future__ import annotations
+
+__all__ = ["FORMATS", "TARGETS", "DIALECTS"]
+
+# What to-json / from-py emit and from-json reads: the IR, or a provider's tools array.
+FORMATS = (
+    "ir",
+    "openai",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "vertex",
+    "bedrock",
+    "ollama",
+    "mcp",
+)
+
+# What `check --target` knows: the providers, with OpenAI's strict mode as its own target.
+TARGETS = (
+    "openai",
+    "openai-strict",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "bedrock",
+    "ollama",
+    "mcp",
+)
+
+DIALECTS = ("gptel", "llm")
