@@ -278,3 +278,14 @@ def test_fast_string_unescape_agrees_with_the_full_reader() -> None:
         fast, full = both(body)
         assert fast == full, body
     assert reader._unescape_string('a\\\\\\"b\\\\\\\\n', "", 0) == 'a\\"b\\\\n'
+
+
+def test_lone_surrogate_found_past_the_first_chunk() -> None:
+    """The surrogate check encodes the text in chunks: the error offset is still exact."""
+    head = '(a "é")\n' * 20_000  # 160 000 characters, several chunks
+    text = head + "(b \udce9)"
+    with pytest.raises(ReadError) as info:
+        read_all(text)
+    assert info.value.pos == len(head) + 3 and info.value.line == 20_001
+    d, end = read_one(text)  # the first form is fine on its own
+    assert d == List([Symbol("a"), String("é")]) and end == 7
