@@ -14,8 +14,8 @@ def test_unsupported_syntax_elsewhere_costs_only_its_form():
     assert [(d.code, d.severity, d.line, d.column) for d in diags] == [("PS002", "info", 1, 11)]
 
 
-def test_a_syntax_error_is_an_error_at_its_place_and_later_forms_are_read():
-    text = '(defvar x "unterminated)\n(foo\n' + TOOL + "\n"
+def test_a_syntax_error_is_an_error_and_to_json_refuses():
+    text = '(defvar x "unterminated)\n\n' + TOOL + "\n"
     tools, diags = plistspec.read_tools(text, path="f.el")
     assert any(d.code == "PS001" and d.severity == "error" for d in diags)
     assert plistspec.to_json(text, "openai").value is None
