@@ -25,12 +25,19 @@ class InputError(Exception):
     """An input could not be read: already a full message."""
 
 
-def read_text(path: str, *, stdin_name: str | None = None) -> tuple[str, str]:
-    """Return ``(display_name, text)`` of ``path`` (``-`` is standard input).
+def read_source(
+    path: str, stdin_name: str | None = None
+) -> tuple[str, str | None, Diagnostic | None]:
+    """``(display_name, text, diagnostic)`` of ``path`` (``-`` is standard input).
 
-    The text is decoded as UTF-8; invalid UTF-8 raises :class:`InputError` naming the
-    line and column of the first bad byte.
+    ``text`` is None when the file cannot be read (the diagnostic, PS901, says why). Text
+    that is not valid UTF-8 is still returned, each invalid byte as a lone surrogate (one
+    character, as the reader holds raw bytes), with a PS001 *warning* at the first one:
+    callers that cannot go on treat it as an error. A leading byte-order mark is dropped,
+    as Emacs drops it, so columns are the buffer's.
     """
+    from plistspec.diagnostics import locate
+
     if path == "-":
         data = sys.stdin.buffer.read()
         name = stdin_name or "<stdin>"
@@ -40,18 +47,43 @@ def read_text(path: str, *, stdin_name: str | None = None) -> tuple[str, str]:
             with open(path, "rb") as f:
                 data = f.read()
         except OSError as e:
-            raise InputError(f"{path}: error: cannot read: {e.strerror or e} [PS901]") from None
+            msg = f"cannot read: {e.strerror or e}"
+            return name, None, Diagnostic("PS901", "error", msg, path=name)
+    diag: Diagnostic | None = None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        before = data[: e.start]
-        line = before.count(b"\n") + 1
-        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
-        raise InputError(
-            f"{name}:{line}:{col}: error: invalid UTF-8 (byte 0x{data[e.start]:02x}) [PS001]"
-        ) from None
+        text = data.decode("utf-8", "surrogateescape")
+        prefix = data[: e.start].decode("utf-8", "replace")
+        diag = Diagnostic(
+            "PS001",
+            "warning",
+            f"invalid UTF-8 (byte 0x{data[e.start]:02x}): Emacs reads this file as utf-8-emacs "
+            "or Latin-1; the rest is read with the invalid bytes as raw bytes",
+            len(prefix),
+            len(prefix) + 1,
+        )
     if text.startswith("\ufeff"):
         text = text[1:]
+        if diag is not None:
+            diag.start -= 1
+            diag.end -= 1
+    if diag is not None:
+        diag = locate([diag], text, name)[0]
+    return name, text, diag
+
+
+def read_text(path: str, *, stdin_name: str | None = None) -> tuple[str, str]:
+    """Return ``(display_name, text)`` of ``path`` (``-`` is standard input).
+
+    Raises :class:`InputError` (a full ``file:line:col: error: ...`` message) when the
+    file cannot be read or is not valid UTF-8.
+    """
+    name, text, diag = read_source(path, stdin_name)
+    if diag is not None:
+        diag.severity = "error"
+        raise InputError(diag.render())
+    assert text is not None
     return name, text
 
 

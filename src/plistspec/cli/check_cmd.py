@@ -20,45 +20,6 @@ import click
 from plistspec.formats import TARGETS
 
 
-def _read(path: str, stdin_name: str | None):
-    """``(name, text, diagnostic)``: the text (None when unreadable) and a diagnostic about
-    reading it (None when there is nothing to say)."""
-    from plistspec.diagnostics import Diagnostic, locate
-
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        name = stdin_name or "<stdin>"
-    else:
-        name = path
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            msg = f"cannot read: {e.strerror or e}"
-            return name, None, Diagnostic("PS901", "error", msg, path=name)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        # Check the text anyway, invalid bytes as lone surrogates (one character each,
-        # as the reader reads raw bytes); positions before the first one are exact.
-        text = data.decode("utf-8", "surrogateescape")
-        prefix = data[: e.start].decode("utf-8", "replace")
-        d = Diagnostic(
-            "PS001",
-            "warning",
-            f"invalid UTF-8 (byte 0x{data[e.start]:02x}): Emacs reads this file as utf-8-emacs "
-            "or Latin-1; the rest is checked with the invalid bytes as raw bytes",
-            len(prefix),
-            len(prefix) + 1,
-        )
-        if text.startswith("\ufeff"):
-            text = " " + text[1:]
-        return name, text, locate([d], text, name)[0]
-    if text.startswith("\ufeff"):
-        text = " " + text[1:]  # keep offsets (and so columns) where the editor has them
-    return name, text, None
-
-
 @click.command("check")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option(
@@ -107,14 +68,14 @@ def check_cmd(
     --target, what that provider would reject. `plistspec explain CODE` explains a code.
     """
     from plistspec.checker import check_text, diagnostics_json
-    from plistspec.cli._io import print_diagnostics
+    from plistspec.cli._io import print_diagnostics, read_source
 
     if files.count("-") > 1:
         raise click.UsageError("standard input (-) can be read only once")
     diags = []
     objects: list[dict] = []
     for path in files:
-        name, text, problem = _read(path, stdin_filename)
+        name, text, problem = read_source(path, stdin_filename)
         found = [problem] if problem is not None else []
         if text is not None:
             more = check_text(text, name, target, dialect)
