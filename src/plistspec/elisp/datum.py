@@ -17,6 +17,8 @@ The model follows Emacs, not Python:
   ``(\\` x)``, ``,x`` as ``(\\, x)`` and ``,@x`` as ``(\\,@ x)``: the symbols' names are
   ``"`"``, ``","`` and ``",@"`` (Emacs prints them with a backslash).
 * ``(a . b)`` is ``List([a], tail=b)``; a proper list has ``tail is None``.
+* ``==`` is Emacs's ``equal`` (spans ignored, floats compared by their bits) and ``hash``
+  agrees with it; both walk lists and vectors with an explicit stack, never recursing.
 * Strings are Python ``str``. A raw byte (``"\\xe9"``, ``"\\351"``: a byte, not a
   character, in Emacs) is stored as the lone surrogate ``U+DC00 + byte``, exactly as
   Python's ``surrogateescape`` does, so ``value.encode("utf-8", "surrogateescape")``
@@ -53,9 +55,9 @@ class Datum:
 
     ``start`` is a plain attribute; ``end`` is stored as the span's length (a small,
     shared int for most datums: a separate ``int`` object per end offset cost 32 bytes
-    per datum, a third of the reader's memory). Reading or assigning ``end`` works as
-    for a plain attribute; assign ``start`` first when moving a span (``end`` keeps
-    its distance from ``start``).
+    per datum, about 1.4 times the input's size when reading a 10 MB file). Reading or
+    assigning ``end`` works as for a plain attribute; assign ``start`` first when moving
+    a span (``end`` keeps its distance from ``start``).
     """
 
     __slots__ = ("start", "_len")
