@@ -289,3 +289,21 @@ def test_lone_surrogate_found_past_the_first_chunk() -> None:
     assert info.value.pos == len(head) + 3 and info.value.line == 20_001
     d, end = read_one(text)  # the first form is fine on its own
     assert d == List([Symbol("a"), String("é")]) and end == 7
+
+
+def test_big_read_leaves_the_collector_as_it_was_and_its_datums_old() -> None:
+    """A big read promotes its datums to the oldest generation (no collector passes
+    over them later) and restores the collector's on/off state."""
+    import gc
+
+    text = "(a . 1) " * 140_000  # 1.1 million characters
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        data = read_all(text)
+        assert gc.isenabled() and gc.get_count()[0] < 1000
+        assert any(o is data[-1] for o in gc.get_objects(generation=2))
+        gc.disable()
+        assert read_all("(b)") == [List([Symbol("b")])] and not gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()

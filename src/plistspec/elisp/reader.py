@@ -562,15 +562,31 @@ _LIST_MIN = _LIST  # kinds >= _LIST are lists that a `)` closes
 _WRONG_DOT = "`.` in wrong context: a dotted list has exactly one datum after `.`"
 
 
+# Above this many characters read, the new datums are moved to the collector's oldest
+# generation at once (see _read).
+_PROMOTE_CHARS = 1_000_000
+
+
 def _read(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
-    """The engine: read datums from ``pos``; stop after the first one when ``one``."""
+    """The engine: read datums from ``pos``; stop after the first one when ``one``.
+
+    The collector is off while reading (millions of small objects, no cycles: spare its
+    passes). Back on, it would find every datum in its youngest generation and walk them
+    all twice (promoting them to the middle, then the oldest generation): after a 10 MB
+    read, as long as the read itself. A big read therefore moves the young objects to the
+    oldest generation directly (``gc.freeze()`` then ``gc.unfreeze()``, no walk); this
+    only makes them old, the collector still frees them as usual."""
     gc_was = gc.isenabled()
-    gc.disable()  # millions of small objects, no cycles: spare the collector's passes
+    gc.disable()
     try:
-        return _read_loop(text, pos, one)
+        result = _read_loop(text, pos, one)
     finally:
         if gc_was:
             gc.enable()
+    if gc_was and result[1] - pos > _PROMOTE_CHARS:
+        gc.freeze()
+        gc.unfreeze()
+    return result
 
 
 def _finish_list(items: list[Datum], tail: Datum | None, start: int, end: int) -> Datum:
