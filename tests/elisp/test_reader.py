@@ -205,8 +205,6 @@ def test_read_one_steps_form_by_form() -> None:
         ("#[a]", 1, 1, "PS002", "byte-code"),
         ("#@4 abc", 1, 1, "PS002", "#@"),
         ("#:x", 1, 1, "PS002", "uninterned"),
-        ('"\\ud800"', 1, 2, "PS002", "surrogate"),
-        ('"\\x110000"', 1, 2, "PS002", "beyond Unicode"),
     ],
 )
 def test_errors(text: str, line: int, col: int, code: str, words: str) -> None:
@@ -307,3 +305,24 @@ def test_big_read_leaves_the_collector_as_it_was_and_its_datums_old() -> None:
         assert read_all("(b)") == [List([Symbol("b")])] and not gc.isenabled()
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_characters_python_cannot_hold_read_as_a_marker_not_an_error():
+    """gptel-agent's tools.el has "\\0-\\x3fff7f" in a helper: the file must still read."""
+    from plistspec.elisp.reader import UNREPRESENTABLE
+
+    (d,) = read_all(r'(a "\0-\x3fff7f" "\ud800" "\x110000")')
+    assert [x.value for x in d.items[1:]] == [
+        "\x00-" + UNREPRESENTABLE,
+        UNREPRESENTABLE,
+        UNREPRESENTABLE,
+    ]
+
+
+def test_a_tool_holding_such_a_character_is_refused_as_json_serialize_refuses_it():
+    import plistspec
+
+    text = r'(gptel-make-tool :name "t" :description "a\x3fff7f" :function (quote ignore))'
+    tools, diags = plistspec.read_tools(text)
+    assert tools == []
+    assert [d.code for d in diags if d.is_error] == ["PS201"]

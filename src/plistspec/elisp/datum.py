@@ -23,7 +23,9 @@ The model follows Emacs, not Python:
   character, in Emacs) is stored as the lone surrogate ``U+DC00 + byte``, exactly as
   Python's ``surrogateescape`` does, so ``value.encode("utf-8", "surrogateescape")``
   gives the bytes ``json-serialize`` would send (and fails to decode exactly when
-  Emacs signals ``utf-8-string-p``).
+  Emacs signals ``utf-8-string-p``). A character Python text cannot hold (a surrogate
+  code point, a character beyond Unicode) is the lone surrogate ``U+DC00``, which never
+  encodes, as Emacs never serializes it.
 """
 
 from __future__ import annotations

@@ -29,9 +29,11 @@ then ``#b...``); ``(. x)`` reads as ``x``; ``.`` followed by ``)`` is the symbol
 control characters and NBSP are whitespace between tokens; ``?\\C-a``, ``?\\^?``,
 ``\\M-`` in strings (a raw byte), ``\\xe9`` (a raw byte) versus ``\\x0e9`` (a character).
 Syntax a tool file never needs (``#s(``, ``#1=``, ``#[``, ``#@``, ``#$``, ``#:``, ``#_``,
-``#(``, ``#&``, ``#^[``, ``#!``) is refused with ``PS002``, never misread; so are string
-escapes Python cannot hold faithfully (a surrogate code point such as ``"\\ud800"``, or
-a character beyond Unicode such as ``"\\x110000"``).
+``#(``, ``#&``, ``#^[``, ``#!``) is refused with ``PS002``, never misread. A string
+character Emacs has but Python text cannot hold (a surrogate code point such as
+``"\\ud800"``, a character beyond Unicode such as ``"\\x3fff7f"``) reads as the marker
+:data:`UNREPRESENTABLE`, which, like the real character in ``json-serialize``, can never
+be sent as JSON; the file still reads.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ __all__ = ["read_all", "read_one", "classify_token", "ReadError"]
 
 SYNTAX = "PS001"
 REFUSED = "PS002"
+# A string character Emacs has but Python text cannot hold (a surrogate code point, a
+# character beyond Unicode): the lone surrogate U+DC00, outside the raw-byte range.
+UNREPRESENTABLE = "\udc00"
 
 # --- modifier bits and character classes (lisp.h / character.h) ---------------------
 ALT = 0x0400000
@@ -430,20 +435,11 @@ def _unescape_full(body: str, text: str, base: int) -> str:
             raise _err("invalid modifier in string (\\C-, \\M-, \\S-...)", text, base + j)
         if ch > MAX_5_BYTE_CHAR:
             out.append(chr(0xDC00 + ch - BYTE8_BASE))
-        elif ch > 0x10FFFF:
-            raise _err(
-                f"character {ch:#x} is beyond Unicode (an Emacs-only character)",
-                text,
-                base + j,
-                REFUSED,
-            )
-        elif 0xD800 <= ch <= 0xDFFF:
-            raise _err(
-                f"surrogate code point U+{ch:04X} in a string is not supported",
-                text,
-                base + j,
-                REFUSED,
-            )
+        elif ch > 0x10FFFF or 0xD800 <= ch <= 0xDFFF:
+            # Emacs has these characters; Python text cannot hold them. They stand as
+            # UNREPRESENTABLE, which no JSON encoding accepts, exactly as json-serialize
+            # refuses them (utf-8-string-p): reading the file never fails because of them.
+            out.append(UNREPRESENTABLE)
         else:
             out.append(chr(ch))
         if i > n:  # pragma: no cover - _escape never reads past the body
