@@ -24,9 +24,17 @@ from plistspec.api import (
     to_provider,
 )
 from plistspec.diagnostics import Diagnostic, Fix, ReadError
-from plistspec.ir import Tool
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):  # Tool is a TypedDict: imported only when asked for
+    if name == "Tool":
+        from plistspec.ir import Tool
+
+        return Tool
+    raise AttributeError(f"module 'plistspec' has no attribute {name!r}")
+
 
 __all__ = [
     "Diagnostic",
