@@ -60,6 +60,7 @@ from typing import Any
 
 from plistspec.diagnostics import Diagnostic
 from plistspec.ir import Tool
+from plistspec.trampoline import run as _run
 
 __all__ = ["to_elisp", "tool_form_text", "tool_form", "reindent", "FILL", "MAX_INDENT"]
 
@@ -76,21 +77,6 @@ def _printer():
     from plistspec.elisp import printer
 
     return printer
-
-
-def _run(gen: Generator) -> Any:
-    stack = [gen]
-    value: Any = None
-    while stack:
-        try:
-            child = stack[-1].send(value)
-        except StopIteration as stop:
-            stack.pop()
-            value = stop.value
-            continue
-        stack.append(child)
-        value = None
-    return value
 
 
 def _visual_width(ws: str) -> int:

@@ -31,6 +31,7 @@ from typing import Any
 
 from plistspec.diagnostics import Diagnostic
 from plistspec.ir import Tool, make_tool
+from plistspec.trampoline import run as _run
 
 __all__ = ["from_json", "detect_format", "FORMATS", "normalize_parameters"]
 
@@ -120,21 +121,6 @@ def _describe(v: Any) -> str:
 # --------------------------------------------------------------------------------------
 # Trampoline: write recursive walks as generators (``v = yield child_gen``); the driver
 # keeps the stack, so depth is bounded only by memory.
-
-
-def _run(gen: Generator) -> Any:
-    stack = [gen]
-    value: Any = None
-    while stack:
-        try:
-            child = stack[-1].send(value)
-        except StopIteration as stop:
-            stack.pop()
-            value = stop.value
-            continue
-        stack.append(child)
-        value = None
-    return value
 
 
 # --------------------------------------------------------------------------------------
