@@ -119,11 +119,6 @@ def _describe(v: Any) -> str:
 
 
 # --------------------------------------------------------------------------------------
-# Trampoline: write recursive walks as generators (``v = yield child_gen``); the driver
-# keeps the stack, so depth is bounded only by memory.
-
-
-# --------------------------------------------------------------------------------------
 # Format recognition
 
 

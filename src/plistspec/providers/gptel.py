@@ -22,6 +22,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from plistspec.providers.envelope import envelope
+
 __all__ = ["derive_parameters", "parameters_for", "tool_entry", "FAMILY_OF"]
 
 #: provider format → gptel schema family
@@ -96,18 +98,4 @@ def parameters_for(tool: dict[str, Any], family: str) -> tuple[bool, Any]:
 
 def tool_entry(tool: dict[str, Any], fmt: str, params: Any) -> dict[str, Any]:
     """One tool's entry in gptel's tools array for provider ``fmt`` (Gemini: one declaration)."""
-    name, desc = tool.get("name"), tool.get("description")
-    if fmt in ("openai", "ollama"):
-        return {
-            "type": "function",
-            "function": {"name": name, "description": desc, "parameters": params},
-        }
-    if fmt == "openai-responses":
-        return {"type": "function", "name": name, "description": desc, "parameters": params}
-    if fmt == "anthropic":
-        return {"name": name, "description": desc, "input_schema": params}
-    if fmt == "bedrock":
-        return {"toolSpec": {"name": name, "description": desc, "inputSchema": {"json": params}}}
-    if fmt in ("gemini", "vertex"):
-        return {"name": name, "description": desc, "parameters": params}
-    raise ValueError(fmt)
+    return envelope(tool.get("name"), tool.get("description"), params, fmt)

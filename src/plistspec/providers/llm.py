@@ -13,24 +13,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from plistspec.providers.envelope import envelope
+
 __all__ = ["tool_entry"]
 
 
 def tool_entry(tool: dict[str, Any], fmt: str) -> dict[str, Any]:
     """One llm tool's entry for provider ``fmt`` (Gemini/Vertex: one declaration)."""
-    name, desc = tool.get("name"), tool.get("description")
     params = copy.deepcopy(tool.get("parameters") or {"type": "object", "properties": {}})
-    if fmt in ("openai", "ollama"):
-        return {
-            "type": "function",
-            "function": {"name": name, "description": desc, "parameters": params},
-        }
-    if fmt == "openai-responses":
-        return {"type": "function", "name": name, "description": desc, "parameters": params}
-    if fmt == "anthropic":
-        return {"name": name, "description": desc, "input_schema": params}
-    if fmt in ("gemini", "vertex"):
-        return {"name": name, "description": desc, "parameters": params}
-    if fmt == "bedrock":
-        return {"toolSpec": {"name": name, "description": desc, "inputSchema": {"json": params}}}
-    raise ValueError(fmt)
+    return envelope(tool.get("name"), tool.get("description"), params, fmt)
