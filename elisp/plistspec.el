@@ -170,7 +170,7 @@ Signal a `user-error' when the text there is no longer OLD."
 
 (defun plistspec--checked-fixes-at (pos)
   "Run plistspec check on the buffer now; the fixes of its findings at POS."
-  (let* ((args (append (list "check" "--format" "json"
+  (let* ((args (append (list "check" "--format" "json" "--exit-zero"
                              "--stdin-filename" (plistspec--stdin-name))
                        (and plistspec-target (list "--target" plistspec-target))
                        (and plistspec-dialect (list "--dialect" plistspec-dialect))
@@ -250,7 +250,7 @@ STDERR is the buffer holding the process's standard error."
   (let* ((source (current-buffer))
          (stdout (generate-new-buffer " *plistspec-flymake*"))
          (stderr (generate-new-buffer " *plistspec-flymake-stderr*"))
-         (args (append (list "check" "--format" "json"
+         (args (append (list "check" "--format" "json" "--exit-zero"
                              "--stdin-filename" (plistspec--stdin-name))
                        (and plistspec-target (list "--target" plistspec-target))
                        (and plistspec-dialect (list "--dialect" plistspec-dialect))

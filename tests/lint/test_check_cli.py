@@ -37,8 +37,10 @@ def test_json_stdin_named_and_exit_zero() -> None:
     text = (
         SEED.read_text(encoding="utf-8") + '\n(gptel-make-tool :description "d" :function #\'f)\n'
     )
-    p = run("--format", "json", "--stdin-filename", "buf.el", "-", stdin=text)
+    p = run("--format", "json", "--stdin-filename", "buf.el", "--exit-zero", "-", stdin=text)
     assert p.returncode == 0
+    # without --exit-zero the JSON format exits 1 on errors, as the text format does
+    assert run("--format", "json", "-", stdin=text).returncode == 1
     data = json.loads(p.stdout)
     assert {d["path"] for d in data} == {"buf.el"}
     codes = {d["code"] for d in data}

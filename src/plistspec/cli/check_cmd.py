@@ -6,9 +6,10 @@ output, as GNU ``FILE:LINE:COL: severity: message [CODE]`` lines (what Emacs's
 ``elisp/plistspec.el`` reads; a ``fix`` there has ``start``/``end`` offsets, the
 ``replacement`` and its ``line``/``column``/``end_line``/``end_column``).
 
-Exit codes: with ``--format gnu``, 1 when any error was found, else 0. With
-``--format json`` (or ``--exit-zero``) 0 whenever the check ran, errors found or not,
-so an editor can tell findings from a crash; 2 for usage errors in every format.
+Exit codes, in every format: 1 when any error was found, else 0; 2 for usage errors.
+``--exit-zero`` makes it 0 whenever the check ran, errors found or not (as ruff's flag
+does): editors pass it, so that any other status means the check itself failed (the
+flymake backend in ``elisp/plistspec.el`` does).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from plistspec.formats import TARGETS
     "--exit-zero",
     is_flag=True,
     default=False,
-    help="Exit 0 even when errors are found (implied by --format json).",
+    help="Exit 0 even when errors are found (for editors: any other status is a failure).",
 )
 def check_cmd(
     files: tuple[str, ...],
@@ -94,6 +95,6 @@ def check_cmd(
     else:
         print_diagnostics(diags, fmt, stream=sys.stdout)
     sys.stdout.flush()
-    if fmt == "json" or exit_zero:
+    if exit_zero:
         sys.exit(0)
     sys.exit(1 if any(d.severity == "error" for d in diags) else 0)
