@@ -480,7 +480,7 @@ def _params(w: _Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
     if "" in props:
         w.warn("PS521", 'property "" cannot be written: gptel and llm send an empty :name as ":"')
     missing = [r for r in required if r not in props]
-    if missing:
+    if missing and (tool.get("metadata") or {}).get("args") != "vector":
         w.warn(
             "PS521",
             f"required names that are not properties were dropped: {', '.join(sorted(missing))}",
@@ -641,8 +641,12 @@ def _form(w: _Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Genera
         w.put(")")
         w.trail(args_id)
     elif meta.get("args") == "vector":
+        # gptel sends a vector :args as properties {} plus the required names of its
+        # elements (semantics.md §8): one (:name N) per required name gives both back.
+        req = (tool.get("parameters") or {}).get("required")
+        req = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
         start_slot(args_id)
-        w.put(":args []")
+        w.put(":args [" + " ".join(f"(:name {w.p.print_string(r)})" for r in req) + "]")
         w.trail(args_id)
     for s in rest:
         slot_line(*s)
@@ -715,6 +719,46 @@ def _comments(tool: Tool, w: _Writer) -> list[str]:
     return [line.replace("\r", " ").replace("\n", " ") for line in out]
 
 
+def _span(tool: Tool) -> tuple[Any, tuple, tuple] | None:
+    meta = tool.get("metadata")
+    src = meta.get("source") if isinstance(meta, dict) else None
+    if not isinstance(src, dict):
+        return None
+    try:
+        start = (int(src["line"]), int(src["column"]))
+        end = (int(src["end_line"]), int(src["end_column"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return src.get("path"), start, end
+
+
+def _nested(tools: list[Tool]) -> set[int]:
+    """Indexes of tools read from inside another tool's form whose :function text is
+    written back verbatim (a tool made in a sub-agent's function): that text already
+    defines them, so writing them again would define them twice. One sort and a sweep
+    with a stack of the enclosing forms."""
+    order = []
+    for i, t in enumerate(tools):
+        sp = _span(t)
+        if sp is not None:
+            order.append((str(sp[0]), sp[1], (-sp[2][0], -sp[2][1]), i, sp[2]))
+    order.sort()
+    out: set[int] = set()
+    stack: list[tuple[str, tuple, tuple, bool]] = []  # (path, start, end, a kept :function)
+    for path, start, _, i, end in order:
+        while stack and (
+            stack[-1][0] != path
+            or stack[-1][2] < end
+            or (stack[-1][1], stack[-1][2]) == (start, end)
+        ):
+            stack.pop()
+        if stack and stack[-1][3]:
+            out.add(i)
+        has_fn = isinstance((tools[i].get("metadata") or {}).get("function"), str)
+        stack.append((path, start, end, bool(stack and stack[-1][3]) or has_fn))
+    return out
+
+
 def to_elisp(
     tools: list[Tool], dialect: str | None = "gptel", *, file_name: str | None = None
 ) -> tuple[str, list[Diagnostic]]:
@@ -739,7 +783,10 @@ def to_elisp(
     library = " and ".join(libraries)
     forms: list[str] = []
     stubs = 0
-    for tool, dia in zip(tools, dialects, strict=True):
+    inner = _nested(tools)
+    for k, (tool, dia) in enumerate(zip(tools, dialects, strict=True)):
+        if k in inner:
+            continue
         w = _Writer(dia, _label(tool), diags)
         comments = _comments(tool, w)
         _run(_form(w, tool, 0))
@@ -751,7 +798,7 @@ def to_elisp(
     head += [
         ";;; Commentary:",
         "",
-        f";; {len(tools)} tool{'s' if len(tools) != 1 else ''} written by plistspec.",
+        f";; {len(forms)} tool{'s' if len(forms) != 1 else ''} written by plistspec.",
     ]
     if stubs:
         head += [

@@ -427,7 +427,14 @@ def _convert(v: Any, fmt: str, ptr: str, diags: list[Diagnostic]) -> Tool | None
                     "a gptel/llm tool has no place for it",
                 )
             )
-    parameters, ok = normalize_parameters(params, pptr, label, diags, gemini=(fmt == "gemini"))
+    parameters, ok = normalize_parameters(
+        params,
+        pptr,
+        label,
+        diags,
+        gemini=(fmt == "gemini"),
+        vector_args=(fmt == "ir" and meta.get("args") == "vector"),
+    )
     if not ok:
         return None
     if fmt != "ir":
@@ -440,9 +447,18 @@ def _convert(v: Any, fmt: str, ptr: str, diags: list[Diagnostic]) -> Tool | None
 
 
 def normalize_parameters(
-    params: Any, ptr: str, label: str, diags: list[Diagnostic], *, gemini: bool = False
+    params: Any,
+    ptr: str,
+    label: str,
+    diags: list[Diagnostic],
+    *,
+    gemini: bool = False,
+    vector_args: bool = False,
 ) -> tuple[dict, bool]:
-    """A root parameter schema as a gptel/llm spec can carry it; ``ok`` False on errors."""
+    """A root parameter schema as a gptel/llm spec can carry it; ``ok`` False on errors.
+
+    ``vector_args``: the IR of a gptel ``:args [...]`` vector, whose ``required`` names
+    are not properties (gptel sends ``properties {}``); they are kept as they are."""
     if params is None or params == {}:
         return {"type": "object", "properties": {}}, True
     if not isinstance(params, dict):
@@ -492,8 +508,8 @@ def normalize_parameters(
                 )
             )
             return {}, False
-        good = [r for r in req if isinstance(r, str) and r in new_props]
-        bad = [r for r in req if not (isinstance(r, str) and r in new_props)]
+        good = [r for r in req if isinstance(r, str) and (vector_args or r in new_props)]
+        bad = [r for r in req if not (isinstance(r, str) and (vector_args or r in new_props))]
         if bad:
             diags.append(
                 _diag(
