@@ -1,7 +1,8 @@
 """Find tool definitions in a tree of datums and read their slots statically.
 
 Owns: which forms define tools (``gptel-make-tool``, ``llm-make-tool``, ``make-llm-tool``,
-``llm-tool-collection-deftool``, and spec plists handed to ``(apply #'gptel-make-tool
+``llm-tool-collection-deftool``, public helpers that hand their plist unchanged to
+``gptel-make-tool`` (:data:`WRAPPER_HEADS`), and spec plists handed to ``(apply #'gptel-make-tool
 SPEC)``), at any depth (``setq``, ``use-package``, ``let``...), and the static evaluator
 that turns a slot's source form into the value Emacs would compute for it, without
 running anything: literals, ``'x``, backquote without (or with static) unquotes,
@@ -40,6 +41,7 @@ __all__ = [
     "file_constants",
     "NotStatic",
     "TOOL_HEADS",
+    "WRAPPER_HEADS",
 ]
 
 
@@ -126,6 +128,18 @@ TOOL_HEADS = {
 }
 DEFTOOL_HEAD = "llm-tool-collection-deftool"
 
+# Public helpers that pass their keyword arguments unchanged to ``(apply #'gptel-make-tool
+# ARGS)`` (and to ``llm-make-tool``): head -> (dialect, positional arguments before the
+# plist). gptel-tool-library (and its eai- successor) registers into the list variable
+# named by its first argument; gptelt-make-tool also registers the tool with an MCP server.
+WRAPPER_HEADS = {
+    "gptel-tool-library-make-tools": ("gptel", 0),
+    "gptel-tool-library-make-tools-and-register": ("gptel", 1),
+    "eai-tool-library-make-tools": ("gptel", 0),
+    "eai-tool-library-make-tools-and-register": ("gptel", 1),
+    "gptelt-make-tool": ("gptel", 0),
+}
+
 
 class NotStatic:
     """Why a form cannot be evaluated statically, and where."""
@@ -183,6 +197,11 @@ def find_tools(
             if head in TOOL_HEADS:
                 tools.append(_call_form(d, head, TOOL_HEADS[head], text, diags, env))
                 # a tool may be built inside another one's slots (e.g. in its :function)
+                stack.extend((x, False) for x in reversed(d.items[1:]))
+                continue
+            if head in WRAPPER_HEADS and len(d.items) > 1 + WRAPPER_HEADS[head][1]:
+                dialect, skip = WRAPPER_HEADS[head]
+                tools.append(_call_form(d, head, dialect, text, diags, env, skip))
                 stack.extend((x, False) for x in reversed(d.items[1:]))
                 continue
             if head == DEFTOOL_HEAD:
@@ -359,9 +378,9 @@ def _not_static_diag(key: Symbol, ns: NotStatic, text: str) -> Diagnostic:
 
 
 def _call_form(
-    d: List, head: str, dialect: str, text: str, diags: list[Diagnostic], env: _Env
+    d: List, head: str, dialect: str, text: str, diags: list[Diagnostic], env: _Env, skip: int = 0
 ) -> ToolForm:
-    pairs, dangling = _pairs(d.items[1:], text, diags)
+    pairs, dangling = _pairs(d.items[1 + skip :], text, diags)
     slots = _make_slots(pairs, text, diags, True, env)
     return ToolForm(head, dialect, d.start, d.end, slots, text, dangling)
 

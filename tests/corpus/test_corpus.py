@@ -14,7 +14,7 @@ from plistspec.api import to_provider
 from plistspec.elisp.datum import List, String, Symbol
 from plistspec.elisp.printer import print_datum
 from plistspec.elisp.reader import read_all
-from plistspec.extract import file_constants, find_tools, static_eval
+from plistspec.extract import WRAPPER_HEADS, file_constants, find_tools, static_eval
 from plistspec.jsonout import dumps
 from plistspec.lower import lower
 from support import ROOT
@@ -151,6 +151,7 @@ def test_static_values_equal_emacs_eval(emacs):
         "(defun llm-make-tool (&rest _) nil)",
         "(defun make-llm-tool (&rest _) nil)",
     ]
+    prog += [f"(defun {head} (&rest _) nil)" for head in WRAPPER_HEADS]
     prog += [f"(load {q(str(CORPUS / name))} nil t)" for name in files]
     items = " ".join(f"({q(src)} {q(val)})" for _, src, val in cases)
     prog.append(
@@ -167,3 +168,16 @@ def test_unrelated_symbol_is_not_a_constant():
     env = file_constants(read_all("(defconst c 1)"))
     v = static_eval(Symbol("d"), env)
     assert not isinstance(v, (String, List))
+
+
+def test_public_wrappers_are_tool_forms():
+    forms, _ = forms_of("wrappers.el")
+    got = [(f.head, f.dialect, f.slot(":name").value.value) for f in forms]
+    assert got == [
+        ("gptel-tool-library-make-tools-and-register", "gptel", "buffer_size"),
+        ("eai-tool-library-make-tools-and-register", "gptel", "now"),
+        ("gptelt-make-tool", "gptel", "grep"),
+    ]
+    # the list variable before the plist is not a slot
+    assert [s.key.name for s in forms[0].slots][:2] == [":function", ":name"]
+    assert forms[2].slot(":description").value.value == "Search files.\nRegexps are Rust's."
