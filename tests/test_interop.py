@@ -16,7 +16,7 @@ sexpdata = pytest.importorskip("sexpdata")
         '(:name "a" :type string :optional t)',
         "(a (b [c d] 1 2.5) 'e)",
         "(a . b)",
-        "(:enum [\"x\" \"y\"] :n -3)",
+        '(:enum ["x" "y"] :n -3)',
         "nil",
     ],
 )
