@@ -2,8 +2,9 @@
 
 Owns: which forms define tools (``gptel-make-tool``, ``llm-make-tool``, ``make-llm-tool``,
 ``llm-tool-collection-deftool``, public helpers that hand their plist unchanged to
-``gptel-make-tool`` (:data:`WRAPPER_HEADS`), and spec plists handed to ``(apply #'gptel-make-tool
-SPEC)``), at any depth (``setq``, ``use-package``, ``let``...), and the static evaluator
+``gptel-make-tool`` (:data:`WRAPPER_HEADS`), functions and macros of the same file that do
+nothing but pass their arguments on to a tool constructor (:func:`file_wrappers`), and spec
+plists handed to ``(apply #'gptel-make-tool SPEC)``), at any depth (``setq``, ``use-package``, ``let``...), and the static evaluator
 that turns a slot's source form into the value Emacs would compute for it, without
 running anything: literals, ``'x``, backquote without (or with static) unquotes,
 ``(list ...)``, ``(vector ...)``, ``(cons ...)``, ``(append ...)``, ``concat`` /
@@ -19,6 +20,8 @@ Nothing in an input file is ever executed.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from plistspec.diagnostics import Diagnostic
 from plistspec.elisp.datum import (
@@ -39,6 +42,7 @@ __all__ = [
     "find_tools",
     "static_eval",
     "file_constants",
+    "file_wrappers",
     "NotStatic",
     "TOOL_HEADS",
     "WRAPPER_HEADS",
@@ -181,7 +185,8 @@ def find_tools(
     tools: list[ToolForm] = []
     diags: list[Diagnostic] = []
     spec_dialect = _apply_dialect(datums)
-    env = _Env(file_constants(datums) if constants else {})
+    wrappers = file_wrappers(datums)
+    env = _Env(file_constants(datums, readers=wrappers) if constants else {})
     # Iterative pre-order walk; ``quoted`` is True inside quoted data.
     stack: list[tuple[Datum, bool]] = [(d, False) for d in reversed(datums)]
     while stack:
@@ -202,6 +207,11 @@ def find_tools(
             if head in WRAPPER_HEADS and len(d.items) > 1 + WRAPPER_HEADS[head][1]:
                 dialect, skip = WRAPPER_HEADS[head]
                 tools.append(_call_form(d, head, dialect, text, diags, env, skip))
+                stack.extend((x, False) for x in reversed(d.items[1:]))
+                continue
+            if head in wrappers and len(d.items) > 1:
+                dialect, lead = wrappers[head]
+                tools.append(_call_form(d, head, dialect, text, diags, env, 0, lead))
                 stack.extend((x, False) for x in reversed(d.items[1:]))
                 continue
             if head == DEFTOOL_HEAD:
@@ -378,10 +388,18 @@ def _not_static_diag(key: Symbol, ns: NotStatic, text: str) -> Diagnostic:
 
 
 def _call_form(
-    d: List, head: str, dialect: str, text: str, diags: list[Diagnostic], env: _Env, skip: int = 0
+    d: List,
+    head: str,
+    dialect: str,
+    text: str,
+    diags: list[Diagnostic],
+    env: _Env,
+    skip: int = 0,
+    lead: tuple[tuple[Symbol, Datum], ...] = (),
 ) -> ToolForm:
+    """A call's slots; ``lead`` are the pairs a same-file wrapper puts before them."""
     pairs, dangling = _pairs(d.items[1 + skip :], text, diags)
-    slots = _make_slots(pairs, text, diags, True, env)
+    slots = _make_slots([*lead, *pairs], text, diags, True, env)
     return ToolForm(head, dialect, d.start, d.end, slots, text, dangling)
 
 
@@ -496,6 +514,148 @@ def _deftool_form(d: List, text: str, diags: list[Diagnostic]) -> ToolForm | Non
 
 
 # --------------------------------------------------------------------------------------
+# Pass-through wrappers of the same file
+
+_WRAPPER_DEFINERS = ("defun", "cl-defun", "defsubst", "cl-defsubst")
+_WRAPPER_MACROS = ("defmacro", "cl-defmacro")
+
+
+def file_wrappers(
+    datums: list[Datum],
+) -> dict[str, tuple[str, tuple[tuple[Symbol, Datum], ...]]]:
+    """The functions and macros of the file that only hand their arguments to a tool constructor.
+
+    Maps each name to ``(dialect, leading pairs)``. Recognised, and nothing else:
+    ``(defun W (&rest ARGS) [DOC] [(declare ...)] (apply #'T [:k v ...] ARGS))`` (also
+    ``cl-defun``, ``defsubst``) and ``(defmacro W (&rest ARGS) [DOC] [(declare ...)]
+    `(T [:k v ...] ,@ARGS))`` (also ``cl-defmacro``, ``&body``), where ``T`` is a tool
+    constructor (:data:`TOOL_HEADS`), a public wrapper without positional arguments
+    (:data:`WRAPPER_HEADS`) or another such wrapper of the file, and every ``v`` is static
+    without any variable. A call ``(W :name ...)`` then means ``(T :k v ... :name ...)``:
+    the leading pairs come first, so they win over the same keys of the call. A name
+    defined more than once in the file, or already a known head, is not a wrapper.
+    """
+    found: dict[str, list[tuple[str, tuple[tuple[Symbol, Datum], ...]] | None]] = {}
+    stack: list[Datum] = list(datums)
+    while stack:
+        d = stack.pop()
+        if not isinstance(d, List):
+            continue
+        head = _head_name(d)
+        if head in ("quote", "function", "`"):
+            continue
+        if (
+            (head in _WRAPPER_DEFINERS or head in _WRAPPER_MACROS)
+            and len(d.items) >= 2
+            and isinstance(d.items[1], Symbol)
+        ):
+            found.setdefault(d.items[1].name, []).append(_wrapper_def(d))
+        stack.extend(d.items)
+        if d.tail is not None:
+            stack.append(d.tail)
+    pending = {
+        name: v[0]
+        for name, v in found.items()
+        if len(v) == 1
+        and v[0] is not None
+        and name not in TOOL_HEADS
+        and name not in WRAPPER_HEADS
+        and name not in (DEFTOOL_HEAD, "apply")
+    }
+    out: dict[str, tuple[str, tuple[tuple[Symbol, Datum], ...]]] = {}
+    # resolve chains (a wrapper of a wrapper) until nothing changes; cycles stay out
+    changed = True
+    while changed:
+        changed = False
+        for name, (target, lead) in list(pending.items()):
+            if target in TOOL_HEADS:
+                out[name] = (TOOL_HEADS[target], lead)
+            elif target in WRAPPER_HEADS and WRAPPER_HEADS[target][1] == 0:
+                out[name] = (WRAPPER_HEADS[target][0], lead)
+            elif target in out:
+                out[name] = (out[target][0], out[target][1] + lead)
+            else:
+                continue
+            del pending[name]
+            changed = True
+    return out
+
+
+def _wrapper_def(d: List) -> tuple[str, tuple[tuple[Symbol, Datum], ...]] | None:
+    """``(target, leading pairs)`` if the definition ``d`` is a pure pass-through."""
+    items = d.items
+    macro = items[0].name in _WRAPPER_MACROS  # type: ignore[union-attr]
+    if len(items) < 4 or not isinstance(items[2], List) or items[2].tail is not None:
+        return None
+    params = items[2].items
+    rest_words = ("&rest", "&body") if macro else ("&rest",)
+    if not (
+        len(params) == 2
+        and isinstance(params[0], Symbol)
+        and params[0].name in rest_words
+        and isinstance(params[1], Symbol)
+        and not params[1].name.startswith(("&", ":"))
+        and params[1].name not in ("nil", "t")
+    ):
+        return None
+    arg = params[1].name
+    body = list(items[3:])
+    if len(body) > 1 and isinstance(body[0], String):
+        body = body[1:]
+    while len(body) > 1 and _head_name(body[0]) == "declare":
+        body = body[1:]
+    if len(body) != 1:
+        return None
+    form = body[0]
+    if macro:
+        if _head_name(form) != "`" or len(form.items) != 2:  # type: ignore[union-attr]
+            return None
+        call = form.items[1]  # type: ignore[union-attr]
+        if not isinstance(call, List) or call.tail is not None or len(call.items) < 2:
+            return None
+        target = call.items[0].name if isinstance(call.items[0], Symbol) else None
+        last = call.items[-1]
+        if _head_name(last) != ",@" or len(last.items) != 2:  # type: ignore[union-attr]
+            return None
+        spread = last.items[1]  # type: ignore[union-attr]
+        lead = call.items[1:-1]
+    else:
+        if _head_name(form) != "apply" or len(form.items) < 3:  # type: ignore[union-attr]
+            return None
+        target = _function_name(form.items[1])  # type: ignore[union-attr]
+        spread = form.items[-1]  # type: ignore[union-attr]
+        lead = form.items[2:-1]  # type: ignore[union-attr]
+    if target is None or not (isinstance(spread, Symbol) and spread.name == arg):
+        return None
+    if len(lead) % 2:
+        return None
+    pairs: list[tuple[Symbol, Datum]] = []
+    for i in range(0, len(lead), 2):
+        k, v = lead[i], lead[i + 1]
+        if not (isinstance(k, Symbol) and k.name.startswith(":")):
+            return None
+        if _has_unquote(v) or isinstance(static_eval(v), NotStatic):
+            return None
+        pairs.append((k, v))
+    return target, tuple(pairs)
+
+
+def _has_unquote(d: Datum) -> bool:
+    stack = [d]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Vector):
+            stack.extend(x.items)
+        elif isinstance(x, List):
+            if _head_name(x) in (",", ",@"):
+                return True
+            stack.extend(x.items)
+            if x.tail is not None:
+                stack.append(x.tail)
+    return False
+
+
+# --------------------------------------------------------------------------------------
 # Constants of the same file
 
 _DEFINERS = ("defconst", "defvar")
@@ -503,7 +663,7 @@ _BINDING = " binding list"  # the "head" of a list that is not a call
 
 #: call heads whose arguments may name a constant without disqualifying it: the pure
 #: functions of the evaluator, the tool constructors and ``apply`` of one
-_READERS = frozenset(("apply", DEFTOOL_HEAD, *TOOL_HEADS))
+_READERS = frozenset(("apply", DEFTOOL_HEAD, *TOOL_HEADS, *WRAPPER_HEADS))
 
 
 class _Env:
@@ -528,7 +688,7 @@ class _Constants(dict):
     refused: dict[str, str]
 
 
-def file_constants(datums: list[Datum]) -> dict[str, Datum]:
+def file_constants(datums: list[Datum], readers: Iterable[str] = ()) -> dict[str, Datum]:
     """The variables of the file whose value is known statically, by name.
 
     A variable qualifies when the file gives it a value exactly once, with
@@ -537,10 +697,12 @@ def file_constants(datums: list[Datum]) -> dict[str, Datum]:
     evaluated code is an argument of a pure function the evaluator knows, of a tool
     constructor or of ``apply``: so nothing in the file assigns, binds, or mutates it
     (``setq``, ``let``, ``push``, ``plist-put``, a lambda list... all disqualify).
+    ``readers`` names more such heads (the file's own wrappers, :func:`file_wrappers`).
     Quoted data does not count as a mention. ``defvar`` keeps a value set before the
     file is loaded; the file's own value is the one assumed. The result also has a
     ``refused`` attribute mapping the other defined names to why they are not used.
     """
+    reading = _READERS.union(readers)
     defs: dict[str, list[tuple[int, Datum]]] = {}
     bad: dict[str, str] = {}
     # (datum, head of the enclosing call or None, index in it, in_quote)
@@ -555,7 +717,7 @@ def file_constants(datums: list[Datum]) -> dict[str, Datum]:
                 if parent in _DEFINERS and index == 1:
                     continue
                 if index == 0 or not (
-                    parent in _FUNCTIONS or parent in _READERS or parent in (",", ",@")
+                    parent in _FUNCTIONS or parent in reading or parent in (",", ",@")
                 ):
                     if index == 0 or parent == _BINDING:
                         why = "it is bound or called elsewhere in this file"

@@ -8,6 +8,13 @@ conversion code of the harness ``GT_HARNESS`` (default ``/tmp/gt/real.el``; see
 ``gptel--parse-tools`` and llm's ``llm-tool-spec-openai``). The harness is not part of
 this repository; this file only records what it returned. That the static values are
 what Emacs computes is checked separately (``test_corpus.py``).
+
+A call of a pass-through wrapper defined in the fixture (``extract.file_wrappers``) is
+not rebuilt from plistspec's reading of the wrapper: the wrapper definitions themselves
+are evaluated, then the call with its own slots (static values, quoted), so what the real
+constructor receives is decided by Emacs (leading pairs, which occurrence wins). The
+gptel results use the definitions with every ``llm-make-tool`` renamed ``gptel-make-tool``,
+the llm ones the reverse.
 Run: ``python tests/corpus/gen_expected.py``.
 """
 
@@ -15,17 +22,20 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lower"))
 
-from gen_semantics import run  # noqa: E402
+from gen_semantics import _elisp_string, run  # noqa: E402
 
+from plistspec.elisp.datum import List, Symbol  # noqa: E402
 from plistspec.elisp.printer import print_datum  # noqa: E402
 from plistspec.elisp.reader import read_all  # noqa: E402
-from plistspec.extract import find_tools  # noqa: E402
+from plistspec.extract import file_wrappers, find_tools  # noqa: E402
 
 FIXTURES = ROOT / "fixtures" / "corpus"
 OUT = FIXTURES / "expected.json"
@@ -47,23 +57,107 @@ def tool_text(form) -> str | None:
     return "(gptel-make-tool " + " ".join(parts) + " :function #'ignore)"
 
 
+_DEFINERS = ("defun", "cl-defun", "defsubst", "cl-defsubst", "defmacro", "cl-defmacro")
+
+
+def wrapper_texts(form, datums, text: str) -> tuple[str, str] | None:
+    """(gptel text, llm text): the file's wrapper definitions, then the call as written
+    with each of its own slots quoted from its static value."""
+    wrappers = file_wrappers(datums)
+    if form.head not in wrappers:
+        return None
+    defs = [
+        text[d.start : d.end]
+        for d in datums
+        if isinstance(d, List)
+        and d.items
+        and isinstance(d.items[0], Symbol)
+        and d.items[0].name in _DEFINERS
+        and isinstance(d.items[1], Symbol)
+        and d.items[1].name in wrappers
+    ]
+    parts = []
+    for s in form.slots:
+        if not form.start <= s.key.start < form.end:
+            continue  # a leading pair of the wrapper: Emacs adds it
+        if s.key.name == ":function":
+            parts.append(":function #'ignore")
+        elif s.value is None:
+            return None
+        else:
+            parts.append(f"{s.key.name} '{print_datum(s.value)}")
+    body = "(progn " + " ".join(defs) + f" ({form.head} " + " ".join(parts) + "))"
+    return body.replace("llm-make-tool", "gptel-make-tool"), body.replace(
+        "gptel-make-tool", "llm-make-tool"
+    )
+
+
+def run_pairs(cases: list[tuple[str, str]], harness: str) -> list[dict]:
+    """Like ``gen_semantics.run`` with the llm text given rather than derived."""
+    lines = []
+    for i, (g, lt) in enumerate(cases):
+        lines.append(f'({i} "gptel" {_elisp_string(g)})')
+        lines.append(f'({i} "llm" {_elisp_string(lt)})')
+    with tempfile.NamedTemporaryFile("w", suffix=".el", delete=False, encoding="utf-8") as f:
+        f.write(";; -*- coding: utf-8 -*-\n(" + "\n".join(lines) + ")\n")
+        name = f.name
+    try:
+        proc = subprocess.run(
+            [
+                "emacs",
+                "--batch",
+                "-Q",
+                "--eval",
+                "(setq coding-system-for-write 'utf-8-unix)",
+                "-l",
+                harness,
+                "--eval",
+                f'(gt-run "{name}")',
+            ],
+            capture_output=True,
+            check=True,
+        )
+    finally:
+        os.unlink(name)
+    results: dict[int, dict] = {}
+    for line in proc.stdout.decode("utf-8").splitlines():
+        rec = json.loads(line)
+        out = results.setdefault(rec["id"], {"id": rec["id"], "elisp": cases[rec["id"]][0]})
+        for r in rec["results"]:
+            if r["kind"] == "ok":
+                out[r["family"]] = {"json": json.loads(r["value"])}
+            else:
+                out[r["family"]] = {"error": r["value"]}
+    return [results[i] for i in sorted(results)]
+
+
 def main() -> None:
     harness = os.environ.get("GT_HARNESS", "/tmp/gt/real.el")
     if not Path(harness).exists():
         sys.exit(f"harness {harness} not found (see the module docstring)")
     keys: list[tuple[str, int]] = []
     cases: list[str] = []
+    wkeys: list[tuple[str, int]] = []
+    wcases: list[tuple[str, str]] = []
     for path in sorted(FIXTURES.glob("*.el")):
         text = path.read_text(encoding="utf-8")
-        forms, _ = find_tools(read_all(text), text)
+        datums = read_all(text)
+        forms, _ = find_tools(datums, text)
         for i, form in enumerate(forms):
+            w = wrapper_texts(form, datums, text)
+            if w is not None:
+                wkeys.append((path.name, i))
+                wcases.append(w)
+                continue
+            if form.head in file_wrappers(datums):
+                continue
             t = tool_text(form)
             if t is not None:
                 keys.append((path.name, i))
                 cases.append(t)
-    table = run(cases, harness)
+    table = run(cases, harness) + (run_pairs(wcases, harness) if wcases else [])
     out = []
-    for (name, i), rec in zip(keys, table, strict=True):
+    for (name, i), rec in sorted(zip(keys + wkeys, table, strict=True), key=lambda r: r[0]):
         row = {"file": name, "index": i, "elisp": rec["elisp"]}
         for fam in ("openai", "anthropic", "llm"):
             row[fam] = rec[fam]

@@ -14,7 +14,13 @@ from plistspec.api import to_provider
 from plistspec.elisp.datum import List, String, Symbol
 from plistspec.elisp.printer import print_datum
 from plistspec.elisp.reader import read_all
-from plistspec.extract import WRAPPER_HEADS, file_constants, find_tools, static_eval
+from plistspec.extract import (
+    WRAPPER_HEADS,
+    file_constants,
+    file_wrappers,
+    find_tools,
+    static_eval,
+)
 from plistspec.jsonout import dumps
 from plistspec.lower import lower
 from support import ROOT
@@ -181,3 +187,57 @@ def test_public_wrappers_are_tool_forms():
     # the list variable before the plist is not a slot
     assert [s.key.name for s in forms[0].slots][:2] == [":function", ":name"]
     assert forms[2].slot(":description").value.value == "Search files.\nRegexps are Rust's."
+
+
+def test_same_file_wrappers_are_tool_forms():
+    forms, _ = forms_of("samefile.el")
+    got = [(f.head, f.dialect, f.slot(":name").value.value) for f in forms]
+    assert got == [
+        ("my-tool", "gptel", "list_buffers"),
+        ("my-fs-tool", "gptel", "read_file"),
+        ("my-deftool", "llm", "fetch"),
+        ("my-deftool", "llm", "first_wins"),
+        ("my-web-tool", "gptel", "search"),
+    ]
+    by_name = {f.slot(":name").value.value: f for f in forms}
+    # the wrapper's leading pairs come first, so they win (as in Emacs: expected.json)
+    assert by_name["read_file"].slot(":category").value.value == "filesystem"
+    assert by_name["first_wins"].slot(":description").value.value == "Default description."
+    assert by_name["search"].slot(":category").value.value == "web"
+    # a constant handed to a wrapper is still a constant
+    assert by_name["read_file"].slot(":args").via == ("my-path-arg",)
+
+
+@pytest.mark.parametrize(
+    "definition, wrapper",
+    [
+        ("(defun w (&rest a) (apply #'gptel-make-tool a))", ("gptel", [])),
+        ('(defun w (&rest a) "Doc." (apply \'llm-make-tool a))', ("llm", [])),
+        ("(defsubst w (&rest a) (apply #'gptel-make-tool :confirm t a))", ("gptel", [":confirm"])),
+        ("(cl-defmacro w (&body a) `(make-llm-tool :async nil ,@a))", ("llm", [":async"])),
+        ("(defun w (&rest a) (apply #'gptelt-make-tool a))", ("gptel", [])),
+        # not a pure pass-through
+        ('(defun w (&rest a) (message "x") (apply #\'gptel-make-tool a))', None),
+        ("(defun w (n &rest a) (apply #'gptel-make-tool :name n a))", None),
+        ("(defun w (&rest a) (apply #'gptel-make-tool (cdr a)))", None),
+        ("(defun w (&rest a) (apply #'gptel-make-tool :category c a))", None),
+        ("(defun w (&rest a) (apply #'gptel-make-tool :category a))", None),
+        ('(defun w (&rest a) (apply #\'gptel-make-tool :category "x" b))', None),
+        ("(defun w (&rest a) (apply #'gptel-tool-library-make-tools-and-register a))", None),
+        ("(defmacro w (&rest a) `(gptel-make-tool :category ,c ,@a))", None),
+        ('(defmacro w (&rest a) `(gptel-make-tool ,@a :category "x"))', None),
+        ("(defun w (&rest a) (apply #'w2 a)) (defun w2 (&rest a) (apply #'w a))", None),
+        ("(defun w (&rest a) (apply #'gptel-make-tool a)) (defun w (&rest a) a)", None),
+        ("'(defun w (&rest a) (apply #'gptel-make-tool a))", None),
+    ],
+)
+def test_file_wrappers_rules(definition, wrapper):
+    found = file_wrappers(read_all(definition))
+    if wrapper is None:
+        assert "w" not in found
+    else:
+        dialect, keys = found["w"]
+        assert (dialect, [k.name for k, _ in keys]) == wrapper
+    text = definition + ' (w :name "t" :function #\'ignore)'
+    forms, _ = find_tools(read_all(text), text)
+    assert ("w" in [f.head for f in forms]) is (wrapper is not None)
