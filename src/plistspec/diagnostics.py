@@ -16,7 +16,16 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from typing import Any, Literal
 
-__all__ = ["Diagnostic", "Fix", "ReadError", "LineIndex", "locate", "Severity", "has_errors"]
+__all__ = [
+    "Diagnostic",
+    "Fix",
+    "ReadError",
+    "LineIndex",
+    "line_index",
+    "locate",
+    "Severity",
+    "has_errors",
+]
 
 Severity = Literal["error", "warning", "info"]
 
@@ -177,6 +186,27 @@ class LineIndex:
         return line, offset - self._starts[line - 1] + 1
 
 
+_INDEXES: list[tuple[str, LineIndex]] = []
+
+
+def line_index(text: str) -> LineIndex:
+    """The :class:`LineIndex` of ``text``, from a small cache keyed by identity.
+
+    Stages that place many diagnostics or forms in one text share its index; ``fmt``
+    alternates between a whole file and each rewritten form, so the cache holds a few
+    texts (most recently used first), never rebuilding the big one per form.
+    """
+    for i, (t, idx) in enumerate(_INDEXES):
+        if t is text:
+            if i:
+                _INDEXES.insert(0, _INDEXES.pop(i))
+            return idx
+    idx = LineIndex(text)
+    _INDEXES.insert(0, (text, idx))
+    del _INDEXES[4:]
+    return idx
+
+
 def locate(diags: Iterable[Diagnostic], text: str, path: str | None = None) -> list[Diagnostic]:
     """Fill line/column (and ``path`` when unset) of each diagnostic from ``text``."""
     out = list(diags)
@@ -186,7 +216,7 @@ def locate(diags: Iterable[Diagnostic], text: str, path: str | None = None) -> l
             d.path = path
         if d.start >= 0 and not d.line:
             if index is None:
-                index = LineIndex(text)
+                index = line_index(text)
             d.line, d.column = index.position(d.start)
             end = d.end if d.end >= d.start else d.start
             d.end_line, d.end_column = index.position(end)

@@ -242,14 +242,8 @@ class Sink:
         return Fix(d.start, d.end, "[" + t[d.start + 1 : d.end - 1] + "]")
 
 
-_INDEX_CACHE: list = [None, None]
-
-
 def _line_index(text: str):
-    """A one-entry cache: every form of one file shares the text and its line index."""
-    from plistspec.diagnostics import LineIndex
+    """Every form of one file shares the text and its line index (cached)."""
+    from plistspec.diagnostics import line_index
 
-    if _INDEX_CACHE[0] is not text:
-        _INDEX_CACHE[0] = text
-        _INDEX_CACHE[1] = LineIndex(text)
-    return _INDEX_CACHE[1]
+    return line_index(text)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic, LineIndex
+from plistspec.diagnostics import Diagnostic, LineIndex, line_index
 from plistspec.elisp.datum import Datum, Symbol
 from plistspec.ir import Tool
 
@@ -31,14 +31,9 @@ GPTEL_ONLY_SLOTS = (":function", ":async", ":category", ":confirm", ":include")
 #: deeper nesting than this (lists and vectors) is refused with PS204
 MAX_DEPTH = 150
 
-_LINE_INDEX: list[Any] = [None, None]  # (text, LineIndex): one-entry cache
-
 
 def _line_index(text: str) -> LineIndex:
-    if _LINE_INDEX[0] is not text:
-        _LINE_INDEX[0] = text
-        _LINE_INDEX[1] = LineIndex(text)
-    return _LINE_INDEX[1]
+    return line_index(text)
 
 
 def _first_values(form: Any) -> tuple[dict[str, Any], bool]:
