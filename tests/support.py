@@ -60,3 +60,22 @@ class Emacs:
                 f"emacs exited {proc.returncode}\nstderr:\n{proc.stderr.decode('utf-8', 'replace')}"
             )
         return out
+
+
+def schema_orders(schema, out=None):
+    """Every ``properties`` key order and ``required`` list of a schema, in document order
+    (the conformance tests compare these: key order inside objects is not normative, the
+    order of properties and of required is)."""
+    out = [] if out is None else out
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict):
+                out.append(("properties", list(node["properties"])))
+            if isinstance(node.get("required"), list):
+                out.append(("required", list(node["required"])))
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return out

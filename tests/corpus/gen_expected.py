@@ -22,15 +22,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "lower"))
 
-from gen_semantics import _elisp_string, run  # noqa: E402
+from gen_semantics import run, run_pairs  # noqa: E402
 
 from plistspec.elisp.datum import List, Symbol  # noqa: E402
 from plistspec.elisp.printer import print_datum  # noqa: E402
@@ -90,45 +88,6 @@ def wrapper_texts(form, datums, text: str) -> tuple[str, str] | None:
     return body.replace("llm-make-tool", "gptel-make-tool"), body.replace(
         "gptel-make-tool", "llm-make-tool"
     )
-
-
-def run_pairs(cases: list[tuple[str, str]], harness: str) -> list[dict]:
-    """Like ``gen_semantics.run`` with the llm text given rather than derived."""
-    lines = []
-    for i, (g, lt) in enumerate(cases):
-        lines.append(f'({i} "gptel" {_elisp_string(g)})')
-        lines.append(f'({i} "llm" {_elisp_string(lt)})')
-    with tempfile.NamedTemporaryFile("w", suffix=".el", delete=False, encoding="utf-8") as f:
-        f.write(";; -*- coding: utf-8 -*-\n(" + "\n".join(lines) + ")\n")
-        name = f.name
-    try:
-        proc = subprocess.run(
-            [
-                "emacs",
-                "--batch",
-                "-Q",
-                "--eval",
-                "(setq coding-system-for-write 'utf-8-unix)",
-                "-l",
-                harness,
-                "--eval",
-                f'(gt-run "{name}")',
-            ],
-            capture_output=True,
-            check=True,
-        )
-    finally:
-        os.unlink(name)
-    results: dict[int, dict] = {}
-    for line in proc.stdout.decode("utf-8").splitlines():
-        rec = json.loads(line)
-        out = results.setdefault(rec["id"], {"id": rec["id"], "elisp": cases[rec["id"]][0]})
-        for r in rec["results"]:
-            if r["kind"] == "ok":
-                out[r["family"]] = {"json": json.loads(r["value"])}
-            else:
-                out[r["family"]] = {"error": r["value"]}
-    return [results[i] for i in sorted(results)]
 
 
 def main() -> None:

@@ -281,11 +281,17 @@ def _elisp_string(s: str) -> str:
 
 
 def run(cases: list[str], harness: str) -> list[dict]:
+    """Run each gptel form, and the same text with llm-make-tool, through the harness."""
+    llm = [text.replace("(gptel-make-tool", "(llm-make-tool", 1) for text in cases]
+    return run_pairs(list(zip(cases, llm, strict=True)), harness)
+
+
+def run_pairs(cases: list[tuple[str, str]], harness: str) -> list[dict]:
+    """Run each ``(gptel text, llm text)`` pair through the harness in one Emacs process."""
     lines = []
-    for i, text in enumerate(cases):
-        lines.append(f'({i} "gptel" {_elisp_string(text)})')
-        llm = text.replace("(gptel-make-tool", "(llm-make-tool", 1)
-        lines.append(f'({i} "llm" {_elisp_string(llm)})')
+    for i, (g, lt) in enumerate(cases):
+        lines.append(f'({i} "gptel" {_elisp_string(g)})')
+        lines.append(f'({i} "llm" {_elisp_string(lt)})')
     with tempfile.NamedTemporaryFile("w", suffix=".el", delete=False, encoding="utf-8") as f:
         f.write(";; -*- coding: utf-8 -*-\n(" + "\n".join(lines) + ")\n")
         name = f.name
@@ -310,7 +316,7 @@ def run(cases: list[str], harness: str) -> list[dict]:
     results: dict[int, dict] = {}
     for line in proc.stdout.decode("utf-8").splitlines():
         rec = json.loads(line)
-        out = results.setdefault(rec["id"], {"id": rec["id"], "elisp": cases[rec["id"]]})
+        out = results.setdefault(rec["id"], {"id": rec["id"], "elisp": cases[rec["id"]][0]})
         for r in rec["results"]:
             if r["kind"] == "ok":
                 out[r["family"]] = {"json": json.loads(r["value"])}

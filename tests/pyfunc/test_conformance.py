@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import REFERENCE
 
 from plistspec.pyfunc import schema_for
+from support import schema_orders
 
 CASES = json.loads((REFERENCE / "py-conformance-visible.json").read_text(encoding="utf-8"))
 
@@ -22,22 +23,6 @@ def load_source(source: str, name: str) -> types.ModuleType:
     sys.modules[name] = mod
     exec(compile(source, mod.__file__, "exec"), mod.__dict__)
     return mod
-
-
-def orders(schema, out=None):
-    """Every properties-key order and required list, in document order."""
-    out = [] if out is None else out
-    if isinstance(schema, dict):
-        if isinstance(schema.get("properties"), dict):
-            out.append(("properties", list(schema["properties"])))
-        if isinstance(schema.get("required"), list):
-            out.append(("required", list(schema["required"])))
-        for v in schema.values():
-            orders(v, out)
-    elif isinstance(schema, list):
-        for v in schema:
-            orders(v, out)
-    return out
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -56,5 +41,5 @@ def test_visible_case(case, tmp_path):
         sys.modules.pop(name, None)
     assert tool_name == "target"
     assert parameters == case["expected_parameters"]
-    assert orders(parameters) == orders(case["expected_parameters"])
+    assert schema_orders(parameters) == schema_orders(case["expected_parameters"])
     assert description == case["expected_description"]

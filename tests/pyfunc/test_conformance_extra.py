@@ -18,6 +18,7 @@ import textwrap
 import pytest
 
 from plistspec.pyfunc import schema_for
+from support import schema_orders
 
 _n = itertools.count()
 
@@ -1633,21 +1634,6 @@ def _load(case, tmp_path):
     return name, obj
 
 
-def _orders(schema, out=None):
-    out = [] if out is None else out
-    if isinstance(schema, dict):
-        if isinstance(schema.get("properties"), dict):
-            out.append(("properties", list(schema["properties"])))
-        if isinstance(schema.get("required"), list):
-            out.append(("required", list(schema["required"])))
-        for v in schema.values():
-            _orders(v, out)
-    elif isinstance(schema, list):
-        for v in schema:
-            _orders(v, out)
-    return out
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_extra_case(case, tmp_path):
     name, target = _load(case, tmp_path)
@@ -1657,7 +1643,7 @@ def test_extra_case(case, tmp_path):
         sys.modules.pop(name, None)
     assert tool_name == case.get("name", "target")
     assert parameters == case["expected_parameters"]
-    assert _orders(parameters) == _orders(case["expected_parameters"])
+    assert schema_orders(parameters) == schema_orders(case["expected_parameters"])
     assert description == case["expected_description"]
 
 
