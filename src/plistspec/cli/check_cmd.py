@@ -18,6 +18,7 @@ import sys
 
 import click
 
+from plistspec.cli._options import stdin_filename_option
 from plistspec.formats import TARGETS
 
 
@@ -45,9 +46,7 @@ from plistspec.formats import TARGETS
     show_default=True,
     help="gnu: FILE:LINE:COL: severity: message [CODE]; json: one array of objects.",
 )
-@click.option(
-    "--stdin-filename", default=None, metavar="NAME", help="Name standard input (-) in messages."
-)
+@stdin_filename_option
 @click.option(
     "--exit-zero",
     is_flag=True,

@@ -13,6 +13,8 @@ import sys
 
 import click
 
+from plistspec.cli._options import diagnostics_format_option, stdin_filename_option
+
 
 @click.command("fmt")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
@@ -27,15 +29,11 @@ import click
     default=None,
     help="Read every tool with this library's rules (default: each form's own).",
 )
-@click.option(
-    "--stdin-filename", default=None, metavar="NAME", help="Name standard input (-) in messages."
-)
+@stdin_filename_option
 @click.option(
     "-q", "--quiet", is_flag=True, help="Do not print info diagnostics (forms left unchanged)."
 )
-@click.option(
-    "--diagnostics-format", type=click.Choice(["gnu", "json"]), default="gnu", show_default=True
-)
+@diagnostics_format_option
 def fmt_cmd(
     files: tuple[str, ...],
     check: bool,

@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
 from plistspec.formats import FORMATS as FROM_FORMATS
 
 
@@ -77,20 +78,9 @@ def _place(diags: list, text: str) -> None:
     default=None,
     help="The input format (default: recognised from the JSON).",
 )
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    default=None,
-    metavar="OUT",
-    help="Write here (atomically) instead of stdout.",
-)
-@click.option(
-    "--stdin-filename", default=None, metavar="NAME", help="Name standard input (-) in messages."
-)
-@click.option(
-    "--diagnostics-format", type=click.Choice(["gnu", "json"]), default="gnu", show_default=True
-)
+@output_option
+@stdin_filename_option
+@diagnostics_format_option
 def from_json_cmd(
     file: str,
     dialect: str,

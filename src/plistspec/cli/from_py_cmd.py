@@ -21,6 +21,7 @@ import sys
 
 import click
 
+from plistspec.cli._options import diagnostics_format_option, output_option
 from plistspec.formats import FORMATS
 
 ELISP_FORMATS = ("elisp",)
@@ -41,7 +42,7 @@ JSON_FORMATS = FORMATS
     show_default=True,
     help="elisp (a file of tool forms), ir, or a provider's tools array.",
 )
-@click.option("-o", "--output", "out", default=None, metavar="OUT", help="Write here (atomically).")
+@output_option
 @click.option(
     "--python",
     "python",
@@ -69,9 +70,7 @@ JSON_FORMATS = FORMATS
     metavar="NAME",
     help="Keep a parameter (by name or type name) out of the schema; it needs a default.",
 )
-@click.option(
-    "--diagnostics-format", type=click.Choice(["gnu", "json"]), default="gnu", show_default=True
-)
+@diagnostics_format_option
 def from_py_cmd(
     targets: tuple[str, ...],
     dialect: str,

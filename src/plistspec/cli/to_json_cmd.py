@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
 from plistspec.formats import FORMATS
 
 
@@ -32,20 +33,9 @@ from plistspec.formats import FORMATS
     help="Read every tool with this library's rules (default: each form's own: "
     "gptel-make-tool → gptel, llm-make-tool → llm).",
 )
-@click.option(
-    "-o",
-    "--output",
-    "out",
-    default=None,
-    metavar="OUT",
-    help="Write here (atomically) instead of stdout.",
-)
-@click.option(
-    "--stdin-filename", default=None, metavar="NAME", help="Name standard input (-) in messages."
-)
-@click.option(
-    "--diagnostics-format", type=click.Choice(["gnu", "json"]), default="gnu", show_default=True
-)
+@output_option
+@stdin_filename_option
+@diagnostics_format_option
 def to_json_cmd(
     files: tuple[str, ...],
     fmt: str,
