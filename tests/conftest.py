@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from support import EXPECTED, FIXTURES, GRAMMARS, REFERENCE, ROOT, SHARED, Emacs  # noqa: F401
+from support import EXPECTED, FIXTURES, GRAMMARS, REFERENCE, ROOT, Emacs  # noqa: F401
 
 
 @pytest.fixture(scope="session")
@@ -27,3 +27,17 @@ def emacs() -> Emacs:
             "emacs is not installed on this machine: the tests against real Emacs were skipped"
         )
     return Emacs(exe)
+
+
+@pytest.fixture(scope="session")
+def elisp_deps_dir():
+    """The real gptel 0.9.9.5 / llm 0.31.1 sources, or a skip with a visible reason."""
+    from support import elisp_deps
+
+    deps = elisp_deps()
+    if deps is None:
+        pytest.skip(
+            "the real gptel/llm sources are absent (no ../shared/elisp-deps beside the checkout and "
+            "no PLISTSPEC_ELISP_DEPS): the tests that run the real libraries were skipped"
+        )
+    return deps

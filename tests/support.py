@@ -13,9 +13,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "elisp"
 GRAMMARS = ROOT / "grammars"
-SHARED = ROOT.parent / "shared"
-REFERENCE = SHARED / "reference"
+# Reference data recorded from the real gptel / llm, kept in the repository (fixtures/reference/README.md)
+REFERENCE = ROOT / "fixtures" / "reference"
 EXPECTED = REFERENCE / "expected"
+
+
+def elisp_deps() -> Path | None:
+    """The folder of the real gptel / llm sources (``PLISTSPEC_ELISP_DEPS``, else ``../shared/elisp-deps``).
+
+    ``None`` where it is absent: tests that need the real libraries skip with a visible reason.
+    """
+    env = os.environ.get("PLISTSPEC_ELISP_DEPS")
+    path = Path(env) if env else ROOT.parent / "shared" / "elisp-deps"
+    return path if (path / "gptel" / "gptel.el").is_file() and (path / "llm" / "llm.el").is_file() else None
+
+
+ELISP_DEPS_DIRS = (
+    "compat",
+    "gptel",
+    "transient/lisp",
+    "cond-let",
+    "llama",
+    "llm",
+    "plz",
+    "plz-media-type",
+    "plz-event-source",
+)
 
 
 class Emacs:
@@ -79,3 +102,9 @@ def schema_orders(schema, out=None):
         elif isinstance(node, list):
             stack.extend(reversed(node))
     return out
+
+
+def elisp_deps_preamble(deps: Path) -> str:
+    """Elisp that puts the real gptel / llm (and their dependencies) on ``load-path``."""
+    dirs = " ".join(f'"{(deps / d).as_posix()}"' for d in ELISP_DEPS_DIRS)
+    return f"(dolist (d (list {dirs})) (push d load-path))\n(require 'compat)\n"

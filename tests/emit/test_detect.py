@@ -10,7 +10,7 @@ import pytest
 from plistspec.providers.detect import detect_format, from_json
 
 ROOT = Path(__file__).resolve().parents[2]
-EXPECTED = ROOT.parent / "shared" / "reference" / "expected"
+EXPECTED = ROOT / "fixtures" / "reference" / "expected"
 
 JSON = ROOT / "fixtures" / "json"
 

@@ -17,9 +17,9 @@ from plistspec.providers import emit
 from plistspec.providers.detect import from_json
 
 ROOT = Path(__file__).resolve().parents[2]
+EXPECTED = ROOT / "fixtures" / "reference" / "expected"
 FIXTURES = ROOT / "fixtures" / "elisp"
 JSON = ROOT / "fixtures" / "json"
-EXPECTED = ROOT.parent / "shared" / "reference" / "expected"
 BACKENDS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock", "ollama")
 
 

@@ -8,7 +8,7 @@ import sys
 import types
 
 import pytest
-from tests.conftest import REFERENCE
+from support import REFERENCE
 
 from plistspec.pyfunc import schema_for
 from support import schema_orders
