@@ -25,7 +25,11 @@ def elisp_deps() -> Path | None:
     """
     env = os.environ.get("PLISTSPEC_ELISP_DEPS")
     path = Path(env) if env else ROOT.parent / "shared" / "elisp-deps"
-    return path if (path / "gptel" / "gptel.el").is_file() and (path / "llm" / "llm.el").is_file() else None
+    return (
+        path
+        if (path / "gptel" / "gptel.el").is_file() and (path / "llm" / "llm.el").is_file()
+        else None
+    )
 
 
 ELISP_DEPS_DIRS = (

@@ -8,10 +8,9 @@ import sys
 import types
 
 import pytest
-from support import REFERENCE
 
 from plistspec.pyfunc import schema_for
-from support import schema_orders
+from support import REFERENCE, schema_orders
 
 CASES = json.loads((REFERENCE / "py-conformance-visible.json").read_text(encoding="utf-8"))
 
