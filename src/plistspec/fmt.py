@@ -33,6 +33,7 @@ The result is idempotent: formatting formatted text changes nothing.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic, ReadError
@@ -223,25 +224,44 @@ def _format_form(
 
 
 def format_text(
-    text: str, path: str | None = None, dialect: str | None = None
+    text: str,
+    path: str | None = None,
+    dialect: str | None = None,
+    keep: Callable[[int, int], str | None] | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """``text`` with every tool form in the canonical layout (see module doc).
 
     ``dialect`` forces the library whose rules are used (default: each form's own).
     Returns the new text (equal to ``text`` when nothing changes) and diagnostics
-    (a syntax error: the text unchanged and one error).
+    (a syntax error: the text unchanged and one error). Syntax plistspec does not read
+    (``#s(...)``, ``#[...]``: PS002) is an info, as in ``check``: that top-level form
+    is left as it is and the others are laid out. ``keep(start, end)``, asked only for a
+    form that would change, returns a reason to leave that form alone (or None): the
+    CLI leaves forms that ``check`` reports as errors alone.
     """
     from plistspec.elisp.reader import read_all
     from plistspec.extract import find_tools
 
+    skipped: list[Diagnostic] = []
     try:
         datums = read_all(text)
     except ReadError as e:
-        return text, [e.diagnostic(path)]
+        if e.code != "PS002":
+            return text, [e.diagnostic(path)]
+        from plistspec.elisp.recover import read_recovering
+
+        datums, skipped = read_recovering(text)
+        errors = [d for d in skipped if d.is_error]
+        if errors:
+            for d in errors:
+                d.path = path
+            return text, errors
+        for d in skipped:
+            d.path = path
     # Same-file constants are not resolved: fmt must keep `:args my-args' as written, so a
     # form that refers to one is not static here and is left as it is.
     forms, ediags = find_tools(datums, text, constants=False)
-    diags: list[Diagnostic] = [
+    diags: list[Diagnostic] = skipped + [
         Diagnostic(
             "PS530", "info", f"tool form left unchanged: {d.message}", d.start, d.end, path=path
         )
@@ -263,6 +283,11 @@ def format_text(
             diags.append(diag)
         if new is None:
             continue
+        if keep is not None and new != text[f.start : f.end]:
+            why = keep(f.start, f.end)
+            if why is not None:
+                diags.append(_info(why, f.start, f.end, path))
+                continue
         pieces.append(text[pos : f.start])
         pieces.append(new)
         pos = f.end

@@ -6,10 +6,18 @@ imports the heavy parts of the library only inside its function, so ``plistspec 
 and ``plistspec to-json`` start about as fast as ``import click``.
 
 Exit codes: 0 success, 1 the input had errors (nothing written), 2 usage errors.
+
+The group's :meth:`LazyGroup.main` is the one place that handles a standard output that
+cannot be written (``> /dev/full``, a closed stdout ``>&-``, a closed pipe) for every
+command: one line on standard error, exit 1, no traceback. Messages on standard error
+and text on standard output never fail to encode (a lone surrogate is escaped).
 """
 
 from __future__ import annotations
 
+import errno
+import os
+import sys
 from importlib import import_module
 
 import click
@@ -39,6 +47,115 @@ class LazyGroup(click.Group):
         if spec is None:
             return None
         return getattr(import_module(spec[0]), spec[1])
+
+    def main(self, *args, **kwargs):  # type: ignore[override]
+        """Run the command; a failing standard output is one message and exit 1."""
+        _guard_std_streams()
+        try:
+            try:
+                return super().main(*args, **kwargs)
+            finally:
+                _flush_stdout()
+        except _StdoutFailed as e:
+            _report_stdout_failure(e.__cause__)
+        except OSError as e:
+            if e.filename is not None or e.errno not in _STDOUT_ERRNOS:
+                raise
+            _report_stdout_failure(e)
+
+
+_STDOUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT, errno.EFBIG}
+
+
+class _StdoutFailed(Exception):
+    """Flushing standard output failed (raised from the OSError)."""
+
+
+class _ClosedStream:
+    """Stands for a standard stream that was closed when plistspec started: writing to
+    it fails as writing to a closed descriptor does (EBADF)."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, data) -> int:
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    def flush(self) -> None:
+        return None
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def buffer(self):
+        return self
+
+
+def _guard_std_streams() -> None:
+    """Make the standard streams safe to use. A closed descriptor 0, 1 or 2 gets
+    ``/dev/null`` (so no file plistspec opens, and no child process, ever lands on it);
+    a closed stdout then fails on write (reported, not silently lost), a closed stderr
+    is silent. Text streams escape what their encoding cannot hold (a lone surrogate,
+    with ``PYTHONIOENCODING=utf-8:strict``) instead of failing."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
+            if name == "stdout":
+                sys.stdout = _ClosedStream()  # type: ignore[assignment]
+            elif name == "stderr":
+                sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+            elif sys.stdin is None:
+                sys.stdin = open(os.devnull)  # noqa: SIM115
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()  # type: ignore[assignment]
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # pragma: no cover - a stream already in use
+                pass
+
+
+def _flush_stdout() -> None:
+    out = sys.stdout
+    if out is None or isinstance(out, _ClosedStream):
+        return
+    try:
+        out.flush()
+    except OSError as e:
+        raise _StdoutFailed from e
+    except ValueError:  # closed by the command
+        pass
+
+
+def _report_stdout_failure(e: BaseException | None) -> None:
+    why = getattr(e, "strerror", None) or str(e) or "write failed"
+    # Nothing more may reach the broken stream (not even at interpreter exit).
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+    sys.stdout = _ClosedStream()  # type: ignore[assignment]
+    try:
+        sys.stderr.write(f"plistspec: error: cannot write to standard output: {why} [PS902]\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    sys.exit(1)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,8 +9,10 @@ written), and how diagnostics are printed (GNU ``file:line:col: severity: messag
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterable
 
@@ -18,11 +20,61 @@ import click
 
 from plistspec.diagnostics import Diagnostic
 
-__all__ = ["InputError", "read_text", "write_output", "print_diagnostics", "fail"]
+__all__ = [
+    "InputError",
+    "Layout",
+    "read_source",
+    "read_buffer",
+    "read_text",
+    "read_text_layout",
+    "write_output",
+    "write_atomic",
+    "write_stdout",
+    "show_path",
+    "print_diagnostics",
+    "fail",
+]
 
 
 class InputError(Exception):
     """An input could not be read: already a full message."""
+
+
+class Layout:
+    """How a file's text was stored: what :func:`read_source` undid and fmt puts back."""
+
+    __slots__ = ("bom", "eol")
+
+    def __init__(self, bom: bool = False, eol: str = "unix") -> None:
+        self.bom = bom
+        self.eol = eol
+
+    def encode(self, text: str) -> str:
+        """``text`` (as the reader saw it) with the file's BOM and line endings back."""
+        from plistspec.elisp.eol import encode_eol
+
+        text = encode_eol(text, self.eol)
+        return "\ufeff" + text if self.bom else text
+
+
+# (st_dev, st_ino) of every input file read in this run: -o never overwrites one.
+_INPUTS: set[tuple[int, int]] = set()
+
+
+def show_path(path: str) -> str:
+    """``path`` fit for a one-line message: undecodable bytes and control characters
+    escaped (a name with a newline must not start a second line)."""
+    if path.isprintable():
+        return path
+    out = []
+    for c in path:
+        if 0xDC80 <= ord(c) <= 0xDCFF:  # an undecodable byte (surrogateescape)
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
+        elif not c.isprintable() and c != " ":
+            out.append(c.encode("unicode_escape", "backslashreplace").decode("ascii"))
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 def read_source(
@@ -33,22 +85,42 @@ def read_source(
     ``text`` is None when the file cannot be read (the diagnostic, PS901, says why). Text
     that is not valid UTF-8 is still returned, each invalid byte as a lone surrogate (one
     character, as the reader holds raw bytes), with a PS001 *warning* at the first one:
-    callers that cannot go on treat it as an error. A leading byte-order mark is dropped,
-    as Emacs drops it, so columns are the buffer's.
+    callers that cannot go on treat it as an error. The text is what Emacs's buffer holds
+    after visiting the file: a leading byte-order mark is dropped and line endings are
+    decoded (CRLF or CR alone become LF, :mod:`plistspec.elisp.eol`), so lines, columns
+    and string values are Emacs's.
     """
-    from plistspec.diagnostics import locate
+    name, text, diag, _ = read_buffer(path, stdin_name)
+    return name, text, diag
 
+
+def read_buffer(
+    path: str, stdin_name: str | None = None
+) -> tuple[str, str | None, Diagnostic | None, Layout]:
+    """:func:`read_source` plus the file's :class:`Layout` (BOM, line endings)."""
+    from plistspec.diagnostics import locate
+    from plistspec.elisp.eol import decode_eol, detect_eol
+
+    layout = Layout()
     if path == "-":
-        data = sys.stdin.buffer.read()
-        name = stdin_name or "<stdin>"
+        try:
+            data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+        except OSError as e:
+            msg = f"cannot read standard input: {e.strerror or e}"
+            return stdin_name or "<stdin>", None, Diagnostic("PS901", "error", msg), layout
+        name = show_path(stdin_name) if stdin_name else "<stdin>"
     else:
-        name = path
+        name = show_path(path)
         try:
             with open(path, "rb") as f:
+                st = os.fstat(f.fileno())
+                if stat.S_ISDIR(st.st_mode):
+                    raise IsADirectoryError(21, "Is a directory")
                 data = f.read()
-        except OSError as e:
-            msg = f"cannot read: {e.strerror or e}"
-            return name, None, Diagnostic("PS901", "error", msg, path=name)
+        except (OSError, ValueError) as e:
+            msg = f"cannot read: {getattr(e, 'strerror', None) or e}"
+            return name, None, Diagnostic("PS901", "error", msg, path=name), layout
+        _INPUTS.add((st.st_dev, st.st_ino))
     diag: Diagnostic | None = None
     try:
         text = data.decode("utf-8")
@@ -65,12 +137,19 @@ def read_source(
         )
     if text.startswith("\ufeff"):
         text = text[1:]
+        layout.bom = True
         if diag is not None:
             diag.start -= 1
             diag.end -= 1
+    layout.eol = detect_eol(text)
+    if layout.eol != "unix":
+        if diag is not None:
+            diag.start = diag.end = len(decode_eol(text[: diag.start], layout.eol))
+            diag.end += 1
+        text = decode_eol(text, layout.eol)
     if diag is not None:
         diag = locate([diag], text, name)[0]
-    return name, text, diag
+    return name, text, diag, layout
 
 
 def read_text(path: str, *, stdin_name: str | None = None) -> tuple[str, str]:
@@ -79,39 +158,161 @@ def read_text(path: str, *, stdin_name: str | None = None) -> tuple[str, str]:
     Raises :class:`InputError` (a full ``file:line:col: error: ...`` message) when the
     file cannot be read or is not valid UTF-8.
     """
-    name, text, diag = read_source(path, stdin_name)
+    name, text, _ = read_text_layout(path, stdin_name=stdin_name)
+    return name, text
+
+
+def read_text_layout(path: str, *, stdin_name: str | None = None) -> tuple[str, str, Layout]:
+    """:func:`read_text` plus the file's :class:`Layout`."""
+    name, text, diag, layout = read_buffer(path, stdin_name)
     if diag is not None:
         diag.severity = "error"
         raise InputError(diag.render())
     assert text is not None
-    return name, text
+    return name, text, layout
+
+
+def _encode(text: str, shown: str) -> bytes:
+    """UTF-8 bytes of ``text``; raw bytes (lone surrogates U+DC80..U+DCFF, as read from
+    a file that is not valid UTF-8) are written back as those bytes."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as e:
+        raise InputError(
+            f"{shown}: error: cannot write: the output holds a character that has no UTF-8 "
+            f"encoding (U+{ord(text[e.start]):04X}) [PS902]"
+        ) from None
+
+
+def write_stdout(data: bytes) -> None:
+    """Write ``data`` to standard output (errors reach the CLI's one handler)."""
+    out = sys.stdout
+    if out is None:
+        raise OSError(errno.EBADF, "standard output is closed")
+    out.flush()
+    buf = getattr(out, "buffer", None)
+    if buf is None:  # a text stream without bytes underneath (a test harness)
+        out.write(data.decode("utf-8", "surrogateescape"))
+    else:
+        buf.write(data)
+        buf.flush()
 
 
 def write_output(text: str, out: str | None) -> None:
-    """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None/``-``."""
+    """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None/``-``.
+
+    ``out`` must be a regular file or not exist; a symbolic link is followed to the regular
+    file it names (the link stays, its target is replaced); a dangling link, a directory,
+    a device, a FIFO or socket, and any file read as input in this run are refused
+    (:class:`InputError`, PS902). The text goes to a temporary file in the target's
+    directory that is renamed over the target (the old file's mode and, where allowed,
+    owner kept); on any failure the temporary file is removed and the target is untouched.
+    """
     if out is None or out == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write_stdout(_encode(text, "<stdout>"))
         return
+    shown = show_path(out)
+    target = _output_target(out, shown)
+    write_atomic(target, _encode(text, shown), shown)
+
+
+def _refuse(shown: str, why: str) -> InputError:
+    return InputError(f"{shown}: error: cannot write: {why} [PS902]")
+
+
+def _output_target(out: str, shown: str) -> str:
+    """The regular file (or new path) that ``-o out`` writes, or InputError."""
+    try:
+        lst = os.lstat(out)
+    except FileNotFoundError:
+        return out
+    except OSError as e:
+        raise _refuse(shown, e.strerror or str(e)) from None
+    target = out
+    if stat.S_ISLNK(lst.st_mode):
+        target = _follow_links(out, shown)
+        try:
+            st = os.stat(target)
+        except OSError:
+            raise _refuse(shown, "it is a symbolic link to a file that does not exist") from None
+        if not stat.S_ISREG(st.st_mode):
+            raise _refuse(shown, "it is a symbolic link to something other than a regular file")
+    else:
+        st = lst
+    if stat.S_ISDIR(st.st_mode):
+        raise _refuse(shown, "it is a directory")
+    if not stat.S_ISREG(st.st_mode):
+        raise _refuse(shown, "it is not a regular file (a device, FIFO or socket); use - or a file")
+    if (st.st_dev, st.st_ino) in _INPUTS:
+        raise _refuse(shown, "it is an input file of this command")
+    return target
+
+
+_SPECIAL_DIRS = ("/proc/", "/dev/", "/sys/")
+
+
+def _follow_links(path: str, shown: str) -> str:
+    """The file a chain of symbolic links ends at. A link into ``/proc``, ``/dev`` or
+    ``/sys`` (``/dev/stdout``, ``/proc/self/fd/1``: whatever the process's descriptors
+    are) is refused, as is a loop."""
+    p = os.path.abspath(path)
+    for _ in range(40):
+        try:
+            link = os.readlink(p)
+        except OSError:
+            break  # not a link (any more): p is the end of the chain
+        p = os.path.normpath(os.path.join(os.path.dirname(p), link))
+        if p.startswith(_SPECIAL_DIRS) or os.path.realpath(p).startswith(_SPECIAL_DIRS):
+            raise _refuse(shown, "it is a symbolic link into /dev, /proc or /sys")
+    else:
+        raise _refuse(shown, "too many levels of symbolic links")
+    return os.path.realpath(p)
+
+
+def write_atomic(target: str, data: bytes, shown: str, keep: os.stat_result | None = None) -> None:
+    """Replace ``target`` by ``data`` through a temporary file in its directory.
+
+    The new file gets ``keep``'s (else the existing file's) permission bits, including
+    setuid/setgid/sticky, and its owner and group where the system allows. The
+    temporary file never outlives a failure."""
     import tempfile
 
-    directory = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(prefix=".plistspec-", dir=directory)
+    directory = os.path.dirname(os.path.abspath(target))
+    if keep is None:
+        try:
+            keep = os.stat(target)
+        except OSError:
+            keep = None
+    tmp = None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        try:
-            mode = os.stat(out).st_mode & 0o777
-        except OSError:
-            mode = 0o644
-        os.chmod(tmp, mode)
-        os.replace(tmp, out)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise InputError(f"{out}: error: cannot write: {e.strerror or e} [PS902]") from None
+        fd, tmp = tempfile.mkstemp(prefix=".plistspec-", suffix=".tmp", dir=directory)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if keep is not None:
+            try:
+                os.chown(tmp, keep.st_uid, keep.st_gid)
+            except OSError:
+                try:
+                    os.chown(tmp, -1, keep.st_gid)
+                except OSError:
+                    pass
+            os.chmod(tmp, stat.S_IMODE(keep.st_mode))  # after chown, which clears setgid
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+        tmp = None
+    except (OSError, ValueError) as e:
+        raise _refuse(shown, getattr(e, "strerror", None) or str(e)) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "gnu", stream=None) -> None:

@@ -2,7 +2,11 @@
 
 Owns: the command's options and exit codes. Without ``--in-place`` the formatted text
 goes to standard output; ``--check`` writes nothing and exits 1 naming the files that
-would change; ``--in-place`` replaces each file atomically (never half written).
+would change; ``--in-place`` replaces each file atomically (never half written), keeping
+its byte-order mark, line endings (CRLF stays CRLF, CR stays CR), mode, owner, hard
+links and symbolic links (the target is rewritten); a read-only file is refused.
+A form with an error (a syntax error anywhere in the file, a spec ``check`` calls an
+error) is never rewritten.
 Exit 0 on success, 1 when a file could not be read/written (or, with ``--check``,
 would change), 2 for usage errors.
 """
@@ -44,7 +48,7 @@ def fmt_cmd(
     diagnostics_format: str,
 ) -> None:
     """Rewrite the tool forms of FILE... (- for stdin) in the canonical layout."""
-    from plistspec.cli._io import InputError, print_diagnostics, read_text, write_output
+    from plistspec.cli._io import InputError, print_diagnostics, read_text_layout, write_output
     from plistspec.diagnostics import locate
     from plistspec.fmt import format_text
 
@@ -57,18 +61,20 @@ def fmt_cmd(
     all_diags = []
     for path in files:
         try:
-            name, text = read_text(path, stdin_name=stdin_filename)
+            name, text, layout = read_text_layout(path, stdin_name=stdin_filename)
+            if in_place:
+                _check_writable(path, name)
         except InputError as e:
             click.echo(str(e), err=True)
             status = 1
             continue
-        new, diags = format_text(text, name, dialect)
+        new, diags = format_text(text, name, dialect, keep=_errors_of_check(text, name, dialect))
         diags = locate(diags, text, name)
+        if any(d.is_error for d in diags):
+            status = 1
         if quiet:
             diags = [d for d in diags if d.severity != "info"]
         all_diags.extend(diags)
-        if any(d.is_error for d in diags):
-            status = 1
         if check:
             if new != text:
                 changed.append(name)
@@ -76,9 +82,9 @@ def fmt_cmd(
         try:
             if in_place:
                 if new != text:
-                    write_output(new, path)
+                    _rewrite(path, name, layout.encode(new))
             else:
-                write_output(new, None)
+                write_output(layout.encode(new), None)
         except InputError as e:
             click.echo(str(e), err=True)
             status = 1
@@ -88,3 +94,77 @@ def fmt_cmd(
             click.echo(f"would reformat {name}", err=True)
         status = 1
     sys.exit(status)
+
+
+def _errors_of_check(text: str, name: str, dialect: str | None):
+    """``keep`` for :func:`plistspec.fmt.format_text`: a form that ``check`` reports an
+    error in is left alone (``check`` runs once, only when some form would change)."""
+    errors: list[int] | None = None
+
+    def keep(start: int, end: int) -> str | None:
+        nonlocal errors
+        if errors is None:
+            from plistspec.checker import check_text
+
+            errors = [d.start for d in check_text(text, name, None, dialect) if d.is_error]
+        if any(start <= e < end for e in errors):
+            return "`plistspec check` reports an error in it (fix that first)"
+        return None
+
+    return keep
+
+
+def _check_writable(path: str, name: str) -> None:
+    """Refuse to rewrite what is not a writable regular file (before any work)."""
+    import os
+    import stat
+
+    from plistspec.cli._io import InputError
+
+    st = os.stat(path)  # read_text_layout just opened it
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(f"{name}: error: cannot rewrite: not a regular file [PS902]")
+    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise InputError(
+            f"{name}: error: cannot rewrite: the file is read-only (make it writable "
+            "first, or write elsewhere without -i) [PS902]"
+        )
+
+
+def _rewrite(path: str, name: str, text: str) -> None:
+    """Replace the file ``path`` (after symbolic links) by ``text``, keeping what the
+    file is: its mode (setuid/setgid too), owner and group where allowed, its BOM and
+    line endings (``text`` already carries them), and its hard links.
+
+    A file with one link is replaced atomically (temporary file + rename, through
+    :func:`plistspec.cli._io.write_atomic`); a symbolic link keeps pointing at its target,
+    whose content is replaced. A file with several hard links is written in place through
+    the same inode (so every name sees the new text); if that write fails the old
+    content is written back."""
+    import os
+
+    from plistspec.cli._io import InputError, _encode, write_atomic
+
+    data = _encode(text, name)
+    target = os.path.realpath(path)
+    st = os.stat(target)
+    if st.st_nlink <= 1:
+        write_atomic(target, data, name, keep=st)
+        return
+    try:
+        with open(target, "r+b") as f:
+            old = f.read()
+            try:
+                f.seek(0)
+                f.write(data)
+                f.truncate()
+                f.flush()
+                os.fsync(f.fileno())
+            except OSError:
+                f.seek(0)
+                f.write(old)
+                f.truncate()
+                f.flush()
+                raise
+    except OSError as e:
+        raise InputError(f"{name}: error: cannot rewrite: {e.strerror or e} [PS902]") from None
