@@ -41,6 +41,7 @@ __all__ = [
     "Float",
     "List",
     "Vector",
+    "BigInt",
     "NIL",
     "T",
     "is_nil",
@@ -127,6 +128,31 @@ class String(Datum):
 
     def __repr__(self) -> str:
         return f"String({self.value!r})"
+
+
+class BigInt(int):
+    """An integer too long to print in a message: an ``int`` in every respect but its
+    text, which is a short summary (``99999…99999 (30000 digits)``), never the
+    conversion to decimal (quadratic in CPython 3.11, and refused beyond 4 300 digits).
+    The reader makes one for every integer written with more than
+    :data:`BIG_DIGITS` digits; :func:`plistspec.elisp.printer.print_number` still
+    prints its exact value."""
+
+    def __new__(cls, value: int, summary: str) -> BigInt:
+        self = super().__new__(cls, value)
+        self.summary = summary
+        return self
+
+    def __str__(self) -> str:
+        return self.summary
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return self.summary if not spec else int.__format__(int(self), spec)
+
+
+BIG_DIGITS = 1000
 
 
 class Integer(Datum):

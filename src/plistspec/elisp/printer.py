@@ -77,8 +77,8 @@ def print_number(v: int | float) -> str:
         raise TypeError("a bool is not an Emacs number")
     if isinstance(v, int):
         if v.bit_length() > 13000:  # beyond Python's int-to-decimal limit: use hex
-            return "#x" + ("-" if v < 0 else "") + format(abs(v), "x")
-        return str(v)
+            return "#x" + ("-" if v < 0 else "") + int.__format__(abs(int(v)), "x")
+        return int.__repr__(int(v))  # the digits, also of a BigInt (whose str is a summary)
     if v != v:  # NaN: keep the sign and payload, as Emacs prints them
         bits = struct.unpack(">Q", struct.pack(">d", v))[0]
         payload = bits & 0x7FFFFFFFFFFFF

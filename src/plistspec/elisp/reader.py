@@ -44,7 +44,17 @@ import struct
 import sys
 
 from plistspec.diagnostics import ReadError
-from plistspec.elisp.datum import Datum, Float, Integer, List, String, Symbol, Vector
+from plistspec.elisp.datum import (
+    BIG_DIGITS,
+    BigInt,
+    Datum,
+    Float,
+    Integer,
+    List,
+    String,
+    Symbol,
+    Vector,
+)
 
 __all__ = ["read_all", "read_one", "classify_token", "ReadError"]
 
@@ -143,7 +153,6 @@ def _re(pattern: str) -> re.Pattern[str]:
 
 
 _NAN_BITS = 0x7FF8000000000000
-_MAX_INT_BITS = 65536  # Emacs's default integer-width
 
 
 def classify_token(tok: str) -> tuple[str, int | float | str]:
@@ -167,7 +176,7 @@ def _number(tok: str) -> int | float | None:
         if special == "INF":
             v = float("inf")
         elif special == "NaN":
-            n = (int(lead) if lead else -1) & 0xFFFFFFFFFFFFFFFF
+            n = (_to_int(lead, 10, False) if lead else -1) & 0xFFFFFFFFFFFFFFFF
             bits = _NAN_BITS | (n & 0x7FFFFFFFFFFFF)
             if sign == "-":
                 bits |= 1 << 63
@@ -181,17 +190,40 @@ def _number(tok: str) -> int | float | None:
     return _to_int(lead, 10, sign == "-")
 
 
+_CHUNK = 2000  # digits converted by one int() call (below Python's 4 300-digit limit)
+
+
 def _to_int(digits: str, base: int, negative: bool) -> int:
-    if base == 10 and len(digits) > 4000:
-        v = 0
-        for k in range(0, len(digits), 4000):
-            chunk = digits[k : k + 4000]
-            v = v * 10 ** len(chunk) + int(chunk)
-    else:
+    """The integer ``digits`` (in ``base``) denote: any length, as Emacs reads bignums
+    of any length. Long texts are split in halves (the low half a power-of-two number of
+    chunks, so the powers of ``base`` are shared), which is subquadratic and never
+    meets Python's int-string limit; more than :data:`BIG_DIGITS` digits give a
+    :class:`BigInt` (its text a summary, so no message ever prints a million digits)."""
+    n = len(digits)
+    if n <= _CHUNK or base in (2, 4, 8, 16, 32):
         v = int(digits, base)
-    if v.bit_length() > _MAX_INT_BITS:
-        raise OverflowError
-    return -v if negative else v
+    else:
+        powers: dict[int, int] = {}
+
+        def conv(lo: int, hi: int) -> int:
+            if hi - lo <= _CHUNK:
+                return int(digits[lo:hi], base)
+            half = _CHUNK
+            while half * 2 < hi - lo:
+                half *= 2
+            p = powers.get(half)
+            if p is None:
+                p = powers[half] = base**half
+            return conv(lo, hi - half) * p + conv(hi - half, hi)
+
+        v = conv(0, n)  # depth log2(n / _CHUNK): no recursion limit to fear
+    if negative:
+        v = -v
+    if n > BIG_DIGITS:
+        sign = "-" if negative else ""
+        prefix = "" if base == 10 else f"#{base}r"
+        v = BigInt(v, f"{prefix}{sign}{digits[:6]}…{digits[-6:]} ({n} digits)")
+    return v
 
 
 def _lc(text: str, pos: int) -> str:
@@ -541,7 +573,7 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
         if not digits:
             raise ValueError
         value = _to_int(digits, radix, tok.startswith("-"))
-    except (ValueError, OverflowError):
+    except ValueError:
         raise _err(f"invalid integer in radix {radix}: {text[pos : m.end()]}", text, pos) from None
     return Integer(value, pos, m.end()), m.end()
 
@@ -775,13 +807,10 @@ def _classify(tok: str, text: str, start: int) -> tuple[type, object]:
     if "\\" in tok:
         return (Symbol, sys.intern(_re(_SYM_UNESCAPE).sub(r"\1", tok)))
     if tok[0] in "0123456789+-.":
-        try:
-            num = _number(tok)
-        except OverflowError:
-            raise _err("integer too large for Emacs (more than 65536 bits)", text, start) from None
+        num = _number(tok)
         if num is None:
             return (Symbol, sys.intern(tok))
-        if type(num) is int:
+        if isinstance(num, int):
             return (Integer, num)
         return (Float, num)
     return (Symbol, sys.intern(tok))
