@@ -121,11 +121,16 @@ def _guard_std_streams() -> None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", "") == "strict":
+        if reconfigure is not None and getattr(stream, "errors", "") in _FAILING_ERRORS:
             try:
                 reconfigure(errors="backslashreplace")
             except (ValueError, OSError):  # pragma: no cover - a stream already in use
                 pass
+
+
+# Error handlers that fail on a lone surrogate such as U+DC00 (surrogateescape encodes
+# only U+DC80..U+DCFF): the streams escape instead.
+_FAILING_ERRORS = ("strict", "surrogateescape")
 
 
 def _flush_stdout() -> None:

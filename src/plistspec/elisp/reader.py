@@ -227,8 +227,11 @@ def _to_int(digits: str, base: int, negative: bool) -> int:
 
 
 def _lc(text: str, pos: int) -> str:
-    line = text.count("\n", 0, pos) + 1
-    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    """``line:col`` of ``pos`` (through the shared line index: error recovery asks this
+    once per bad form, which must not rescan the text each time)."""
+    from plistspec.diagnostics import line_index
+
+    line, col = line_index(text).position(pos)
     return f"{line}:{col}"
 
 
@@ -528,6 +531,8 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
     """``#`` syntax at ``pos`` other than ``#'``: radix integers and ``##``."""
     n = len(text)
     c = text[pos + 1] if pos + 1 < n else ""
+    if c == "":  # `"" in "xX"` is true: the end of the input is tested first
+        raise _err("invalid syntax: `#` at the end of the input", text, pos)
     if c == "#":
         return Symbol("", pos, pos + 2), pos + 2
     radix = 0
@@ -543,12 +548,12 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
         assert m is not None
         i = m.end()
         nxt = text[i] if i < n else ""
-        if nxt in "rR":
+        if nxt and nxt in "rR":
             radix = int(m.group())
             if not 2 <= radix <= 36:
                 raise _err(f"invalid radix {radix} in #{m.group()}r (must be 2 to 36)", text, pos)
             i += 1
-        elif nxt in "=#":
+        elif nxt and nxt in "=#":
             raise _err(
                 f"#{m.group()}{nxt} (shared structure) is not supported in a tool file",
                 text,
@@ -561,8 +566,6 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
         raise _err(f"{_REFUSED_HASH[c]} are not supported in a tool file", text, pos, REFUSED)
     elif c == "<":
         raise _err("#<...> is an unreadable object (printed, not source)", text, pos)
-    elif c == "":
-        raise _err("end of input after #", text, pos)
     else:
         raise _err(f"invalid syntax #{c}", text, pos)
     m = _re(_RADIX_DIGITS).match(text, i)

@@ -22,7 +22,13 @@ def read_recovering(text: str) -> tuple[list, list[Diagnostic]]:
     balance (:func:`skip_form`: syntax plistspec refuses, such as ``#s(...)`` or a
     character beyond Unicode, costs only that form), otherwise at the next line that
     starts with ``(`` (the usual start of a top-level form). ``PS002`` (syntax a tool
-    file does not need) is *info*: the file is not wrong, plistspec just does not read it.
+    file does not need) is *info*: the file is not wrong, plistspec just does not read it
+    -- unless the form it is in never ends (``(setq h #s(a b)`` and nothing closes the
+    ``setq``): Emacs cannot load that file, so that is an error at the form.
+
+    Linear in the text: the extents of all forms come from one lexical pass
+    (:class:`_FormIndex`), and a form whose brackets never close is read once (every
+    later form inside it would end at the same end of input, with the same error).
     """
     from plistspec.elisp.reader import read_all, read_one
 
@@ -33,18 +39,39 @@ def read_recovering(text: str) -> tuple[list, list[Diagnostic]]:
             return [], [first_error.diagnostic()]
     datums: list = []
     diags: list[Diagnostic] = []
+    index = _FormIndex(text)
+    eof_error = -1  # where the one "unterminated" error at the end of input was reported
     pos = 0
     n = len(text)
     while pos < n:
+        if eof_error >= 0:
+            start = _form_start(text, pos)
+            if start < eof_error and index.end_of(text, start) < 0:
+                resume = text.find("\n(", pos)
+                if resume < 0:
+                    break
+                pos = resume + 1
+                continue
         try:
             d, end = read_one(text, pos)
         except ReadError as e:
             diag = e.diagnostic()
+            skipped = index.end_of(text, _form_start(text, pos))
             if diag.code == "PS002":
-                diag.severity = "info"
-                diag.message += "; plistspec skips this form"
+                if skipped < 0:
+                    start = _form_start(text, pos)
+                    diag = ReadError(
+                        "this form never ends (its brackets do not balance), so Emacs cannot "
+                        "load the file",
+                        text,
+                        start,
+                    ).diagnostic()
+                else:
+                    diag.severity = "info"
+                    diag.message += "; plistspec skips this form"
+            elif e.message.startswith(("unterminated list", "unterminated vector")):
+                eof_error = e.pos
             diags.append(diag)
-            skipped = skip_form(text, pos)
             if skipped > max(e.pos, pos):
                 pos = skipped
                 continue
@@ -60,40 +87,147 @@ def read_recovering(text: str) -> tuple[list, list[Diagnostic]]:
     return datums, diags
 
 
+def _form_start(text: str, pos: int) -> int:
+    """The offset of the first token at or after ``pos`` (blanks and comments skipped),
+    or ``len(text)``."""
+    n = len(text)
+    i = pos
+    while i < n:
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c == ";":
+            j = text.find("\n", i)
+            i = n if j < 0 else j + 1
+        else:
+            break
+    return i
+
+
 _LEX = None
+
+
+def _lexer():
+    import re
+
+    global _LEX
+    if _LEX is None:
+        _LEX = re.compile(r"[()\[\]\";?\\]")
+    return _LEX
+
+
+class _FormIndex:
+    """Where a lexical scan starting at each bracket or string of the text ends.
+
+    One pass over the text with a bracket stack: an opening bracket's end is just after
+    its matching closer, -1 when it is never closed or a closer of the other kind comes
+    first (every bracket open at that moment fails); a string's end is after its closing
+    quote. :meth:`end_of` answers :func:`skip_form` for any start in O(log n)."""
+
+    __slots__ = ("starts", "ends")
+
+    def __init__(self, text: str) -> None:
+        starts: list[int] = []
+        ends: list[int] = []
+        stack: list[tuple[int, str]] = []  # (event number, expected closer)
+        search = _lexer().search
+        n = len(text)
+        i = 0
+        while True:
+            m = search(text, i)
+            if m is None:
+                break
+            i = m.start()
+            c = text[i]
+            if c == "(" or c == "[":
+                stack.append((len(starts), ")" if c == "(" else "]"))
+                starts.append(i)
+                ends.append(-1)
+                i += 1
+            elif c == ")" or c == "]":
+                starts.append(i)
+                ends.append(-1)
+                if stack and stack[-1][1] == c:
+                    ends[stack.pop()[0]] = i + 1
+                else:
+                    stack.clear()  # a mismatch: every open bracket's scan fails here
+                i += 1
+            elif c == '"':
+                end = _string_end(text, i + 1)
+                starts.append(i)
+                ends.append(end)
+                if end < 0:
+                    break
+                i = end
+            elif c == ";":
+                j = text.find("\n", i)
+                if j < 0:
+                    break
+                i = j + 1
+            elif c == "\\":
+                i += 2
+            else:
+                i = _after_question_mark(text, i, n)
+        self.starts = starts
+        self.ends = ends
+
+    def end_of(self, text: str, i: int) -> int:
+        """:func:`skip_form` for a form starting at ``i`` (blanks already skipped)."""
+        from bisect import bisect_left
+
+        if i >= len(text):
+            return -1
+        if text[i] in ")]":
+            return i + 1
+        k = bisect_left(self.starts, i)
+        return self.ends[k] if k < len(self.starts) else -1
+
+
+def _string_end(text: str, i: int) -> int:
+    """Just after the closing quote of a string whose body starts at ``i``, or -1."""
+    while True:
+        j = text.find('"', i)
+        if j < 0:
+            return -1
+        k = j
+        while k > i and text[k - 1] == "\\":
+            k -= 1
+        i = j + 1
+        if (j - k) % 2 == 0:
+            return i
+
+
+def _after_question_mark(text: str, i: int, n: int) -> int:
+    """Past a ``?`` at ``i``: a character literal unless it is inside a symbol."""
+    prev = text[i - 1] if i > 0 else " "
+    if prev.isspace() or prev in "()[]'`,\"":
+        i += 1
+        while i < n and text[i] == "\\":
+            i += 2  # ?\x, ?\C-\x, ?\M-\C-x ...
+            if i < n and text[i] == "-" and text[i - 1] in "CMSHsA^":
+                i += 1
+                continue
+            break
+        else:
+            i += 1
+        return i
+    return i + 1
 
 
 def skip_form(text: str, pos: int) -> int:
     """The end of the top-level form at or after ``pos``, found lexically (strings,
     comments, ``?x`` characters and escapes respected), or -1 when its brackets do not
     balance. A stray closing bracket counts as a form of its own."""
-    import re
-
-    global _LEX
-    if _LEX is None:
-        _LEX = re.compile(r"[()\[\]\";?\\]")
     n = len(text)
+    i = _form_start(text, pos)
+    if i >= n:
+        return -1
+    if text[i] in ")]":
+        return i + 1
+    search = _lexer().search
     stack: list[str] = []
-    i = pos
-    started = False
     while True:
-        if not started:
-            # skip blanks and comments before the form
-            while i < n:
-                c = text[i]
-                if c.isspace():
-                    i += 1
-                elif c == ";":
-                    j = text.find("\n", i)
-                    i = n if j < 0 else j + 1
-                else:
-                    break
-            if i >= n:
-                return -1
-            if text[i] in ")]":
-                return i + 1
-            started = True
-        m = _LEX.search(text, i)
+        m = search(text, i)
         if m is None:
             return -1
         i = m.start()
@@ -108,17 +242,9 @@ def skip_form(text: str, pos: int) -> int:
             if not stack:
                 return i
         elif c == '"':
-            i += 1
-            while True:
-                j = text.find('"', i)
-                if j < 0:
-                    return -1
-                k = j
-                while k > i and text[k - 1] == "\\":
-                    k -= 1
-                i = j + 1
-                if (j - k) % 2 == 0:
-                    break
+            i = _string_end(text, i + 1)
+            if i < 0:
+                return -1
             if not stack:
                 return i
         elif c == ";":
@@ -128,17 +254,5 @@ def skip_form(text: str, pos: int) -> int:
             i = j + 1
         elif c == "\\":
             i += 2
-        else:  # "?": a character literal unless inside a symbol
-            prev = text[i - 1] if i > 0 else " "
-            if prev.isspace() or prev in "()[]'`,\"":
-                i += 1
-                while i < n and text[i] == "\\":
-                    i += 2  # ?\x, ?\C-\x, ?\M-\C-x ...
-                    if i < n and text[i] == "-" and text[i - 1] in "CMSHsA^":
-                        i += 1
-                        continue
-                    break
-                else:
-                    i += 1
-            else:
-                i += 1
+        else:
+            i = _after_question_mark(text, i, n)
