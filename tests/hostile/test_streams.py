@@ -1,0 +1,108 @@
+"""Issue 13 §2: a standard output that cannot be written, and text a strict encoding
+cannot hold, are messages with exit 1, for every command, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hostile_cli import TOOL, assert_no_traceback, run
+
+COMMANDS = [
+    ("to-json", "{f}"),
+    ("check", "--format", "json", "{f}"),
+    ("fmt", "{f}"),
+    ("explain", "PS001"),
+    ("--help",),
+    ("from-json", "{j}"),
+]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    f = tmp_path / "t.el"
+    f.write_text(TOOL)
+    j = tmp_path / "t.json"
+    j.write_bytes(run("to-json", str(f)).stdout)
+    return {"f": str(f), "j": str(j)}
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: a[0])
+def test_dev_full(args, files) -> None:
+    with open("/dev/full", "wb") as full:
+        r = run(*[a.format(**files) for a in args], stdout=full, stderr=subprocess.PIPE)
+    assert_no_traceback(r)
+    assert r.returncode == 1 and b"cannot write to standard output" in r.stderr
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: a[0])
+def test_closed_stdout(args, files) -> None:
+    cmd = [sys.executable, "-m", "plistspec", *[a.format(**files) for a in args]]
+    r = subprocess.run(
+        ["sh", "-c", '"$@" >&-', "sh", *cmd],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        timeout=120,
+    )
+    assert_no_traceback(r)
+    assert r.returncode == 1 and b"cannot write to standard output" in r.stderr
+
+
+def test_broken_pipe(tmp_path: Path) -> None:
+    f = tmp_path / "many.el"
+    f.write_text(TOOL * 3000)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "plistspec", "to-json", str(f)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    p.stdout.read(10)
+    p.stdout.close()
+    err = p.stderr.read()
+    # 1 where the kernel reports the closed pipe (EPIPE); some sandboxes let the write
+    # succeed (0). Never a traceback, never "Exception ignored" at exit.
+    assert p.wait(timeout=120) in (0, 1)
+    assert b"Traceback" not in err and b"Exception ignored" not in err
+
+
+def test_lone_surrogates_in_check(tmp_path: Path) -> None:
+    f = tmp_path / "s.el"
+    f.write_text(TOOL.replace('"d"', '"d\\ud800"').replace('"a"', '"a\\udfff"'))
+    for args in (("check", str(f)), ("check", "--format", "json", "--exit-zero", str(f))):
+        r = run(*args)
+        assert_no_traceback(r)
+        assert b"PS201" in r.stdout
+    assert run("check", "--format", "json", "--exit-zero", str(f)).returncode == 0
+
+
+def test_raw_bytes_with_strict_stdout(tmp_path: Path) -> None:
+    f = tmp_path / "raw.el"
+    f.write_bytes(TOOL.replace('"a"', '"a\\351b"').encode())
+    env = {"PYTHONIOENCODING": "utf-8:strict"}
+    for cmd in ("check", "to-json", "fmt"):
+        r = run(cmd, str(f), env=env)
+        assert_no_traceback(r)
+    g = tmp_path / "raw2.el"
+    g.write_bytes(b";; \xff\n" + TOOL.encode())
+    r = run("fmt", str(g), env=env)
+    assert_no_traceback(r)
+
+
+def test_o_name_with_newline_is_one_line(tmp_path: Path) -> None:
+    f = tmp_path / "t.el"
+    f.write_text(TOOL)
+    d = tmp_path / "no\ndir"
+    r = run("to-json", str(f), "-o", str(d / "x.json"))
+    assert_no_traceback(r)
+    assert r.returncode == 1 and r.stderr.count(b"\n") == 1
+
+
+def test_stdin_closed(tmp_path: Path) -> None:
+    r = subprocess.run(
+        ["sh", "-c", '"$@" <&-', "sh", sys.executable, "-m", "plistspec", "check", "-"],
+        capture_output=True,
+        timeout=120,
+    )
+    assert_no_traceback(r)
