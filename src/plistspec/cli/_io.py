@@ -43,11 +43,14 @@ class InputError(Exception):
 class Layout:
     """How a file's text was stored: what :func:`read_source` undid and fmt puts back."""
 
-    __slots__ = ("bom", "eol")
+    __slots__ = ("bom", "eol", "exact")
 
     def __init__(self, bom: bool = False, eol: str = "unix") -> None:
         self.bom = bom
         self.eol = eol
+        # False when encoding the decoded text does not give the file back (a coding
+        # cookie forcing -dos on a file with bare LFs): fmt then does not rewrite it.
+        self.exact = True
 
     def encode(self, text: str) -> str:
         """``text`` (as the reader saw it) with the file's BOM and line endings back."""
@@ -99,7 +102,7 @@ def read_buffer(
 ) -> tuple[str, str | None, Diagnostic | None, Layout]:
     """:func:`read_source` plus the file's :class:`Layout` (BOM, line endings)."""
     from plistspec.diagnostics import locate
-    from plistspec.elisp.eol import decode_eol, detect_eol
+    from plistspec.elisp.eol import decode_eol, detect_eol, encode_eol
 
     layout = Layout()
     if path == "-":
@@ -146,7 +149,9 @@ def read_buffer(
         if diag is not None:
             diag.start = diag.end = len(decode_eol(text[: diag.start], layout.eol))
             diag.end += 1
-        text = decode_eol(text, layout.eol)
+        decoded = decode_eol(text, layout.eol)
+        layout.exact = encode_eol(decoded, layout.eol) == text
+        text = decoded
     if diag is not None:
         diag = locate([diag], text, name)[0]
     return name, text, diag, layout

@@ -75,6 +75,15 @@ def fmt_cmd(
         if quiet:
             diags = [d for d in diags if d.severity != "info"]
         all_diags.extend(diags)
+        if new != text and not layout.exact:
+            click.echo(
+                f"{name}: error: cannot keep this file's mixed line endings (its coding "
+                "cookie names an EOL type the file does not use consistently); not "
+                "reformatted [PS902]",
+                err=True,
+            )
+            status = 1
+            new = text
         if check:
             if new != text:
                 changed.append(name)

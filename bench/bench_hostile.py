@@ -1,0 +1,66 @@
+"""Hostile inputs at growing sizes: the reader's work must grow linearly (issue 13 §5).
+
+Numbers, not pass/fail. For each case and size it prints seconds and a rate (input units
+per second); a quadratic path shows as a rate that falls by about the size factor at each
+step, a linear one as a flat rate.
+
+* ``recover (x #<b>``: N lines each holding an unreadable ``#<``, read by
+  ``read_recovering`` (what ``check`` and ``to-json`` use): was 0.7 s at 2 500 lines and
+  40 s at 20 000;
+* ``recover (x "a"``: N unterminated lists (each would read to the end of the input);
+* ``integer N digits``: one decimal integer of N digits (``read_all``): was 66 s at 4 M
+  digits, Emacs 28 reads it in 0.34 s; now subquadratic (halving, about n^1.6);
+* ``#36r N digits``: the same in radix 36;
+* ``CRLF file``: EOL detection and decoding of a CRLF tool file of N lines.
+
+    python bench/bench_hostile.py [--max-scale K]   (default 3: sizes x1, x4, x16, x64)
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def _time(fn, arg) -> float:
+    t = time.perf_counter()
+    fn(arg)
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--max-scale", type=int, default=3, help="number of x4 steps (default 3)")
+    args = ap.parse_args()
+    from plistspec.elisp.eol import decode_eol, detect_eol
+    from plistspec.elisp.reader import read_all
+    from plistspec.elisp.recover import read_recovering
+
+    tool = (
+        '(gptel-make-tool :name "a" :function #\'ignore :description "d"\r\n'
+        '  :args (list \'(:name "x" :type integer :description "y")))\r\n'
+    )
+    cases = [
+        ("recover (x #<b>", 2_500, "lines", lambda n: "(x #<b>\n" * n, read_recovering),
+        ('recover (x "a"', 2_500, "lines", lambda n: '(x "a"\n' * n, read_recovering),
+        ("integer N digits", 15_000, "digits", lambda n: "9" * n, read_all),
+        ("#36r N digits", 15_000, "digits", lambda n: "#36r" + "z" * n, read_all),
+        (
+            "CRLF file",
+            10_000,
+            "lines",
+            lambda n: tool * (n // 2),
+            lambda t: decode_eol(t, detect_eol(t)),
+        ),
+    ]
+    print(f"{'case':22} {'size':>10} {'unit':>7} {'seconds':>9} {'rate/s':>12}")
+    for name, base, unit, make, fn in cases:
+        for k in range(args.max_scale + 1):
+            n = base * 4**k
+            text = make(n)
+            s = _time(fn, text)
+            print(f"{name:22} {n:>10} {unit:>7} {s:>9.3f} {n / s:>12.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
