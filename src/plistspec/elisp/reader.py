@@ -21,6 +21,11 @@ Design (speed and safety; about 18 MB/s and 6.5x the input's size in peak memory
   read (Emacs reads it as ``(a b c)``), again in linear time.
 * Symbol names are interned through a per-read dict, so 10 000 ``:type`` keywords share
   one ``str``.
+* Integers of any length read, as in Emacs (no 65536-bit refusal, Python's 4 300-digit
+  int-string limit never met): long ones convert by halving (subquadratic) and are
+  :class:`~plistspec.elisp.datum.BigInt`, whose text is a short summary.
+* The text is the decoded buffer: the CLI drops a BOM and decodes CRLF/CR line endings
+  as Emacs does before reading (:mod:`plistspec.elisp.eol`).
 * Importing is cheap (the CLI imports this module on every run): only the master regex
   is compiled at import; the rest compile on first use.
 
