@@ -201,3 +201,13 @@ def test_fmt_info_for_syntax_it_does_not_read(tmp_path: Path) -> None:
         assert r.returncode == 0, out
         assert b"info:" in out and b"error" not in out
     assert b"(gptel-make-tool\n :name" in run("fmt", str(f)).stdout
+
+
+def test_o_refuses_a_read_only_file(tool: Path, tmp_path: Path) -> None:
+    out = tmp_path / "ro.json"
+    out.write_text("keep")
+    out.chmod(0o444)
+    r = run("to-json", str(tool), "-o", str(out))
+    assert_no_traceback(r)
+    assert r.returncode == 1 and b"read-only" in r.stderr
+    assert out.read_text() == "keep"

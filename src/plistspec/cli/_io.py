@@ -207,8 +207,9 @@ def write_output(text: str, out: str | None) -> None:
     """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None/``-``.
 
     ``out`` must be a regular file or not exist; a symbolic link is followed to the regular
-    file it names (the link stays, its target is replaced); a dangling link, a directory,
-    a device, a FIFO or socket, and any file read as input in this run are refused
+    file it names (the link stays, its target is replaced); a dangling link, a link into
+    /dev, /proc or /sys, a directory, a device, a FIFO or socket, a read-only file and
+    any file read as input in this run are refused
     (:class:`InputError`, PS902). The text goes to a temporary file in the target's
     directory that is renamed over the target (the old file's mode and, where allowed,
     owner kept); on any failure the temporary file is removed and the target is untouched.
@@ -250,6 +251,8 @@ def _output_target(out: str, shown: str) -> str:
         raise _refuse(shown, "it is not a regular file (a device, FIFO or socket); use - or a file")
     if (st.st_dev, st.st_ino) in _INPUTS:
         raise _refuse(shown, "it is an input file of this command")
+    if not st.st_mode & 0o222:
+        raise _refuse(shown, "the file is read-only (make it writable first)")
     return target
 
 
