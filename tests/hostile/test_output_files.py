@@ -211,3 +211,21 @@ def test_o_refuses_a_read_only_file(tool: Path, tmp_path: Path) -> None:
     assert_no_traceback(r)
     assert r.returncode == 1 and b"read-only" in r.stderr
     assert out.read_text() == "keep"
+
+
+@pytest.mark.emacs
+@pytest.mark.parametrize("eol", ["\r\n", "\r"])
+def test_fmt_in_place_changes_nothing_emacs_reads(emacs, tmp_path: Path, eol: str) -> None:
+    """Emacs loads the CRLF / CR-only file before and after `fmt -i`: same tool spec."""
+    f = tmp_path / "e.el"
+    f.write_bytes(CRLF_TOOL.replace("\r\n", eol).encode())
+    probe = f"""(defvar seen nil)
+(defun gptel-make-tool (&rest args) (push args seen))
+(load "{f}" nil t t)
+(let ((print-escape-newlines t) (print-escape-control-characters t))
+  (princ (prin1-to-string seen)))"""
+    before = emacs.run(probe)
+    assert "line1\\nline2" in before and "\\15" not in before  # no CR kept
+    assert run("fmt", "-i", str(f)).returncode == 0
+    assert f.read_bytes() != CRLF_TOOL.replace("\r\n", eol).encode()
+    assert emacs.run(probe) == before
