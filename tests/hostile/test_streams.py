@@ -106,3 +106,13 @@ def test_stdin_closed(tmp_path: Path) -> None:
         timeout=120,
     )
     assert_no_traceback(r)
+
+
+def test_fifo_input_without_writer_does_not_hang(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "in.el"
+    os.mkfifo(fifo)
+    for cmd in ("check", "to-json", "fmt"):
+        r = run(cmd, str(fifo))  # run() has a timeout: a hang fails the test
+        assert_no_traceback(r)

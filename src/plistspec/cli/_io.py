@@ -115,8 +115,12 @@ def read_buffer(
     else:
         name = show_path(path)
         try:
-            with open(path, "rb") as f:
-                st = os.fstat(f.fileno())
+            # O_NONBLOCK: opening a FIFO nobody writes to does not hang (it reads as
+            # empty); the descriptor is made blocking again before reading.
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            with open(fd, "rb") as f:
+                os.set_blocking(fd, True)
+                st = os.fstat(fd)
                 if stat.S_ISDIR(st.st_mode):
                     raise IsADirectoryError(21, "Is a directory")
                 data = f.read()
