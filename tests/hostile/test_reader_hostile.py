@@ -137,6 +137,26 @@ def test_hash_messages(text: str, says: str) -> None:
     assert says in e.value.message
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#\n",
+        "#1\n(a)",
+        "#" + "9" * 6000 + "r1",
+        '"\\x' + "f" * 100_000 + '"',
+        "?\\N{U+" + "f" * 10_000 + "}",
+        '"\\u12\n34"',
+        "?\\N{a\x01b}",
+    ],
+    ids=lambda t: t[:12],
+)
+def test_messages_are_one_short_line(text: str) -> None:
+    with pytest.raises(ReadError) as e:
+        read_all(text)
+    msg = e.value.message
+    assert "\n" not in msg and "\x01" not in msg and len(msg) < 160, msg
+
+
 def test_recovery_reads_each_bad_line_once() -> None:
     """N lines of `(x #<b>`: the recovering reader does O(N) work (counted as calls of
     the one-datum reader), not one scan to the end per line."""

@@ -240,6 +240,19 @@ def _lc(text: str, pos: int) -> str:
     return f"{line}:{col}"
 
 
+def _show(s: str, limit: int = 40) -> str:
+    """``s`` fit for a one-line message: control characters and line breaks escaped
+    (``\\n``), at most ``limit`` characters (then ``…``)."""
+    cut = len(s) > limit
+    s = s[:limit]
+    if not s.isprintable():
+        s = "".join(
+            c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode()
+            for c in s
+        )
+    return s + "…" if cut else s
+
+
 def _err(msg: str, text: str, pos: int, code: str = SYNTAX) -> ReadError:
     return ReadError(msg, text, pos, code)
 
@@ -293,7 +306,7 @@ def _char_name(name: str, text: str, pos: int) -> int:
             if len(ch) == 1 and unicodedata.name(ch, "") == up:
                 code = ord(ch)
     if not (0 <= code <= 0x10FFFF) or 0xD800 <= code <= 0xDFFF:
-        raise _err(f"unknown character name \\N{{{name}}}", text, pos)
+        raise _err(f"unknown character name \\N{{{_show(name)}}}", text, pos)
     return code
 
 
@@ -362,7 +375,7 @@ def _escape(text: str, i: int, stringp: bool, esc_pos: int) -> tuple[int, int]:
             digits = text[i:j]
             code = int(digits, 16) if digits else 0
             if code > 0xFFFFFFF:
-                raise _err(f"hex escape out of range: \\x{digits}", text, esc_pos)
+                raise _err(f"hex escape out of range: \\x{_show(digits)}", text, esc_pos)
             if len(digits) < 3 and code >= 0x80:
                 code += BYTE8_BASE
             i = j
@@ -373,7 +386,7 @@ def _escape(text: str, i: int, stringp: bool, esc_pos: int) -> tuple[int, int]:
             bad = next((k for k, d in enumerate(digits) if d not in _HEX), None)
             if bad is not None or len(digits) < count:
                 raise _err(
-                    f"\\{c} needs exactly {count} hex digits: \\{c}{text[i : i + count]}",
+                    f"\\{c} needs exactly {count} hex digits: \\{c}{_show(text[i : i + count])}",
                     text,
                     esc_pos,
                 )
@@ -390,7 +403,9 @@ def _escape(text: str, i: int, stringp: bool, esc_pos: int) -> tuple[int, int]:
                 raise _err("unterminated \\N{...} escape", text, esc_pos)
             raw = text[i + 1 : close]
             if any(not (0 < ord(ch) < 0x80) for ch in raw):
-                raise _err(f"invalid character in character name \\N{{{raw}}}", text, esc_pos)
+                raise _err(
+                    f"invalid character in character name \\N{{{_show(raw)}}}", text, esc_pos
+                )
             name = _re(_NAME_SPACES).sub(" ", raw)
             if not name:
                 raise _err("empty character name \\N{}", text, esc_pos)
@@ -554,9 +569,10 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
         i = m.end()
         nxt = text[i] if i < n else ""
         if nxt and nxt in "rR":
-            radix = int(m.group())
+            radix = int(m.group()) if len(m.group()) <= 3 else 0
             if not 2 <= radix <= 36:
-                raise _err(f"invalid radix {radix} in #{m.group()}r (must be 2 to 36)", text, pos)
+                shown = _show(m.group())
+                raise _err(f"invalid radix {shown} in #{shown}r (must be 2 to 36)", text, pos)
             i += 1
         elif nxt and nxt in "=#":
             raise _err(
@@ -566,13 +582,13 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
                 REFUSED,
             )
         else:
-            raise _err(f"invalid syntax #{m.group()}{nxt}", text, pos)
+            raise _err(f"invalid syntax #{_show(m.group() + nxt)}", text, pos)
     elif c in _REFUSED_HASH:
         raise _err(f"{_REFUSED_HASH[c]} are not supported in a tool file", text, pos, REFUSED)
     elif c == "<":
         raise _err("#<...> is an unreadable object (printed, not source)", text, pos)
     else:
-        raise _err(f"invalid syntax #{c}", text, pos)
+        raise _err(f"invalid syntax #{_show(c)}", text, pos)
     m = _re(_RADIX_DIGITS).match(text, i)
     assert m is not None
     tok = m.group()
@@ -582,7 +598,9 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
             raise ValueError
         value = _to_int(digits, radix, tok.startswith("-"))
     except ValueError:
-        raise _err(f"invalid integer in radix {radix}: {text[pos : m.end()]}", text, pos) from None
+        raise _err(
+            f"invalid integer in radix {radix}: {_show(text[pos : m.end()])}", text, pos
+        ) from None
     return Integer(value, pos, m.end()), m.end()
 
 
