@@ -229,3 +229,15 @@ def test_fmt_in_place_changes_nothing_emacs_reads(emacs, tmp_path: Path, eol: st
     assert run("fmt", "-i", str(f)).returncode == 0
     assert f.read_bytes() != CRLF_TOOL.replace("\r\n", eol).encode()
     assert emacs.run(probe) == before
+
+
+def test_o_never_replaces_the_module_from_py_reads(tmp_path: Path) -> None:
+    mod = tmp_path / "m.py"
+    src = 'def f(x: int) -> int:\n    """Doc."""\n    return x\n'
+    mod.write_text(src)
+    for args in (("-o", "m.py"), ("--output=m.py",), ("-o", str(mod))):
+        r = run("from-py", "m.py:f", *args, cwd=tmp_path)
+        assert_no_traceback(r)
+        assert r.returncode == 1 and b"input file" in r.stderr
+    assert mod.read_text() == src
+    assert run("from-py", "m.py:f", "-o", "out.el", cwd=tmp_path).returncode == 0

@@ -253,7 +253,7 @@ def _output_target(out: str, shown: str) -> str:
         raise _refuse(shown, "it is a directory")
     if not stat.S_ISREG(st.st_mode):
         raise _refuse(shown, "it is not a regular file (a device, FIFO or socket); use - or a file")
-    if (st.st_dev, st.st_ino) in _INPUTS:
+    if (st.st_dev, st.st_ino) in _INPUTS or (st.st_dev, st.st_ino) in _argv_inputs():
         raise _refuse(shown, "it is an input file of this command")
     if not st.st_mode & 0o222:
         raise _refuse(shown, "the file is read-only (make it writable first)")
@@ -279,6 +279,32 @@ def _follow_links(path: str, shown: str) -> str:
     else:
         raise _refuse(shown, "too many levels of symbolic links")
     return os.path.realpath(p)
+
+
+def _argv_inputs() -> set[tuple[int, int]]:
+    """(st_dev, st_ino) of the files the command line names as inputs: every argument but
+    the ``-o`` value, also ``FILE:function`` targets (``from-py m.py:f -o m.py`` must not
+    replace the module it reads, which it imports rather than reads through here)."""
+    found: set[tuple[int, int]] = set()
+    args = sys.argv[1:]
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "--output"):
+            skip = True
+            continue
+        if a.startswith("--output=") or (a.startswith("-o") and not a.startswith("--")):
+            continue
+        for cand in (a, a.rsplit(":", 1)[0]) if ":" in a else (a,):
+            try:
+                st = os.stat(cand)
+            except (OSError, ValueError):
+                continue
+            if stat.S_ISREG(st.st_mode):
+                found.add((st.st_dev, st.st_ino))
+    return found
 
 
 def write_atomic(target: str, data: bytes, shown: str, keep: os.stat_result | None = None) -> None:
