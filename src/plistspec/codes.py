@@ -650,6 +650,14 @@ CODES: dict[str, Code] = {
     # --- PS9xx: command line -------------------------------------------------------
     "PS901": Code("error", "cannot read input file", "The file does not exist or is not readable."),
     "PS902": Code("error", "cannot write output", "The output file could not be written."),
+    "PS903": Code(
+        "error",
+        "internal error",
+        "An unexpected exception reached the command line (a bug in plistspec, or memory "
+        "exhausted). It is reported as one line naming the exception, never as a traceback, "
+        "and the command exits 1. Set `PLISTSPEC_TRACEBACK=1` to see the traceback for a bug "
+        "report. Example: `plistspec: error: internal error (TypeError: ...); please report it`.",
+    ),
 }
 
 

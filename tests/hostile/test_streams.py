@@ -116,3 +116,19 @@ def test_fifo_input_without_writer_does_not_hang(tmp_path: Path) -> None:
     for cmd in ("check", "to-json", "fmt"):
         r = run(cmd, str(fifo))  # run() has a timeout: a hang fails the test
         assert_no_traceback(r)
+
+
+def test_out_of_memory_is_one_line(tmp_path: Path) -> None:
+    """A resource the system refuses (here memory, by ulimit) reaches the last line of
+    defence in the CLI: one line, exit 1, no traceback."""
+    f = tmp_path / "big.el"
+    f.write_text("(a b c d e f g h i j)\n" * 1_000_000)
+    cmd = [sys.executable, "-m", "plistspec", "to-json", str(f)]
+    r = subprocess.run(
+        ["sh", "-c", 'ulimit -v 200000 && exec "$@"', "sh", *cmd],
+        capture_output=True,
+        timeout=120,
+    )
+    assert_no_traceback(r)
+    if r.returncode == 1:  # where the limit bit (it always does on Linux at 200 MB)
+        assert r.stderr.count(b"\n") == 1 and b"PS903" in r.stderr

@@ -59,9 +59,30 @@ class LazyGroup(click.Group):
         except _StdoutFailed as e:
             _report_stdout_failure(e.__cause__)
         except OSError as e:
-            if e.filename is not None or e.errno not in _STDOUT_ERRNOS:
-                raise
-            _report_stdout_failure(e)
+            if e.filename is None and e.errno in _STDOUT_ERRNOS:
+                _report_stdout_failure(e)
+            _internal_error(e)
+        except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
+            _internal_error(e)
+
+
+def _internal_error(e: BaseException) -> None:
+    """A bug (or an exhausted resource) reached the top: one line, exit 1. With
+    ``PLISTSPEC_TRACEBACK=1`` the traceback is shown instead, for a bug report."""
+    if os.environ.get("PLISTSPEC_TRACEBACK"):
+        raise e
+    text = "out of memory" if isinstance(e, MemoryError) else f"{type(e).__name__}: {e}"
+    if not text.isprintable():
+        text = text.encode("unicode_escape", "backslashreplace").decode("ascii")
+    try:
+        sys.stderr.write(
+            f"plistspec: error: internal error ({text[:300]}); please report it "
+            "(PLISTSPEC_TRACEBACK=1 shows where) [PS903]\n"
+        )
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    sys.exit(1)
 
 
 _STDOUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT, errno.EFBIG}
