@@ -148,7 +148,8 @@ def _rewrite(path: str, name: str, text: str) -> None:
     A file with one link is replaced atomically (temporary file + rename, through
     :func:`plistspec.cli._io.write_atomic`); a symbolic link keeps pointing at its target,
     whose content is replaced. A file with several hard links is written in place through
-    the same inode (so every name sees the new text); if that write fails the old
+    the same inode (so every name sees the new text), and so is a file owned by another
+    user (a replacement could not be given back its owner); if that write fails the old
     content is written back."""
     import os
 
@@ -157,9 +158,12 @@ def _rewrite(path: str, name: str, text: str) -> None:
     data = _encode(text, name)
     target = os.path.realpath(path)
     st = os.stat(target)
-    if st.st_nlink <= 1:
+    euid = os.geteuid()
+    if st.st_nlink <= 1 and (euid == 0 or st.st_uid == euid):
         write_atomic(target, data, name, keep=st)
         return
+    # Several links, or another user's file (a new file could not get its owner back):
+    # the same inode is rewritten, which keeps links, owner, group and mode.
     try:
         with open(target, "r+b") as f:
             old = f.read()
