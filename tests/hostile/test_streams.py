@@ -50,6 +50,28 @@ def test_closed_stdout(args, files) -> None:
     assert r.returncode == 1 and b"cannot write to standard output" in r.stderr
 
 
+def test_call_with_closed_stdout(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def f(x: int) -> int:\n    return x\n")
+    cmd = [sys.executable, "-m", "plistspec", "call", "m.py:f"]
+    r = subprocess.run(
+        ["sh", "-c", '"$@" >&-', "sh", *cmd],
+        input=b'{"x": 1}',
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert_no_traceback(r)
+    assert r.returncode == 1 and b"cannot write to standard output" in r.stderr
+
+
+def test_closed_stderr_is_silent_not_fatal(tmp_path: Path) -> None:
+    f = tmp_path / "t.el"
+    f.write_text(TOOL.replace('"a"', '"a b"'))
+    cmd = [sys.executable, "-m", "plistspec", "to-json", str(f)]
+    r = subprocess.run(["sh", "-c", '"$@" 2>&-', "sh", *cmd], capture_output=True, timeout=120)
+    assert r.returncode == 1 and r.stdout == b""
+
+
 def test_broken_pipe(tmp_path: Path) -> None:
     f = tmp_path / "many.el"
     f.write_text(TOOL * 3000)

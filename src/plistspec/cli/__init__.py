@@ -115,16 +115,18 @@ class _ClosedStream:
 
 def _guard_std_streams() -> None:
     """Make the standard streams safe to use. A closed descriptor 0, 1 or 2 gets
-    ``/dev/null`` (so no file plistspec opens, and no child process, ever lands on it);
-    a closed stdout then fails on write (reported, not silently lost), a closed stderr
-    is silent. Text streams escape what their encoding cannot hold (a lone surrogate,
+    ``/dev/null`` (so no file plistspec opens, and no child process, ever lands on it),
+    read-only for 0 and 1: a closed stdout still fails on write (reported, not silently
+    lost); a closed stderr is silent. Text streams escape what their encoding cannot hold (a lone surrogate,
     with ``PYTHONIOENCODING=utf-8:strict``) instead of failing."""
     for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
         try:
             os.fstat(fd)
         except OSError:
             try:
-                null = os.open(os.devnull, os.O_RDWR)
+                # Read-only on descriptor 1: whatever writes there (even through
+                # os.dup(1)) fails with EBADF, as on the closed descriptor.
+                null = os.open(os.devnull, os.O_RDONLY if fd < 2 else os.O_WRONLY)
                 if null != fd:
                     os.dup2(null, fd)
                     os.close(null)
