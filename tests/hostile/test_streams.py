@@ -66,7 +66,7 @@ def test_call_with_closed_stdout(tmp_path: Path) -> None:
 
 def test_closed_stderr_is_silent_not_fatal(tmp_path: Path) -> None:
     f = tmp_path / "t.el"
-    f.write_text(TOOL.replace('"a"', '"a b"'))
+    f.write_text(TOOL + "(unterminated")
     cmd = [sys.executable, "-m", "plistspec", "to-json", str(f)]
     r = subprocess.run(["sh", "-c", '"$@" 2>&-', "sh", *cmd], capture_output=True, timeout=120)
     assert r.returncode == 1 and r.stdout == b""
