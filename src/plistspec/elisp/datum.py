@@ -42,6 +42,7 @@ __all__ = [
     "List",
     "Vector",
     "BigInt",
+    "Digits",
     "NIL",
     "T",
     "is_nil",
@@ -155,16 +156,50 @@ class BigInt(int):
 BIG_DIGITS = 1000
 
 
+class Digits:
+    """An integer's digits as read, not converted yet (more than :data:`BIG_DIGITS` of
+    them): converting is superlinear, so it happens only when ``Integer.value`` is
+    first asked for. Reading a file stays linear however long its integers are."""
+
+    __slots__ = ("digits", "base", "negative")
+
+    def __init__(self, digits: str, base: int, negative: bool) -> None:
+        self.digits = digits
+        self.base = base
+        self.negative = negative
+
+    def convert(self) -> int:
+        from plistspec.elisp.reader import _to_int
+
+        return _to_int(self.digits, self.base, self.negative)
+
+
 class Integer(Datum):
-    """An integer (any size: Emacs has bignums); ``char`` is True when read as ``?c``."""
+    """An integer (any size: Emacs has bignums); ``char`` is True when read as ``?c``.
 
-    __slots__ = ("value", "char")
+    ``value`` is an ``int`` (a :class:`BigInt` beyond :data:`BIG_DIGITS` digits); a
+    long one is converted from its text on first use (:class:`Digits`)."""
 
-    def __init__(self, value: int, start: int = -1, end: int = -1, char: bool = False) -> None:
-        self.value = value
+    __slots__ = ("_value", "char")
+
+    def __init__(
+        self, value: int | Digits, start: int = -1, end: int = -1, char: bool = False
+    ) -> None:
+        self._value = value
         self.char = char
         self.start = start
         self._len = end - start
+
+    @property
+    def value(self) -> int:
+        v = self._value
+        if type(v) is Digits:
+            v = self._value = v.convert()
+        return v  # type: ignore[return-value]
+
+    @value.setter
+    def value(self, value: int) -> None:
+        self._value = value
 
     def __eq__(self, other: object) -> bool:
         return type(other) is Integer and self.value == other.value  # type: ignore[attr-defined]

@@ -53,6 +53,7 @@ from plistspec.elisp.datum import (
     BIG_DIGITS,
     BigInt,
     Datum,
+    Digits,
     Float,
     Integer,
     List,
@@ -149,6 +150,16 @@ _NAME_SPACES = r"[ \t\n\v\f\r]+"
 _compiled: dict[str, re.Pattern[str]] = {}
 
 
+def _radix_digits(base: int) -> str:
+    """A regex for one or more digits of ``base`` (2..36), either case."""
+    if base <= 10:
+        return f"[0-{base - 1}]+"
+    return f"[0-9a-{chr(ord('a') + base - 11)}A-{chr(ord('A') + base - 11)}]+"
+
+
+_RADIX_CLASS = {b: _radix_digits(b) for b in range(2, 37)}
+
+
 def _re(pattern: str) -> re.Pattern[str]:
     """The compiled ``pattern``, compiled once per process."""
     rx = _compiled.get(pattern)
@@ -166,6 +177,8 @@ def classify_token(tok: str) -> tuple[str, int | float | str]:
     v = _number(tok)
     if v is None:
         return ("symbol", tok)
+    if type(v) is Digits:
+        v = v.convert()
     return ("integer", v) if isinstance(v, int) else ("float", v)
 
 
@@ -192,7 +205,14 @@ def _number(tok: str) -> int | float | None:
     del exp
     if not lead:
         return None
-    return _to_int(lead, 10, sign == "-")
+    return _integer(lead, 10, sign == "-")
+
+
+def _integer(digits: str, base: int, negative: bool) -> int | Digits:
+    """The integer's value, or its :class:`Digits` (converted on first use) when long."""
+    if len(digits) > BIG_DIGITS:
+        return Digits(digits, base, negative)
+    return _to_int(digits, base, negative)
 
 
 _CHUNK = 2000  # digits converted by one int() call (below Python's 4 300-digit limit)
@@ -596,7 +616,9 @@ def _hash(text: str, pos: int) -> tuple[Datum, int]:
     try:
         if not digits:
             raise ValueError
-        value = _to_int(digits, radix, tok.startswith("-"))
+        if not _re(_RADIX_CLASS[radix]).fullmatch(digits):
+            raise ValueError
+        value = _integer(digits, radix, tok.startswith("-"))
     except ValueError:
         raise _err(
             f"invalid integer in radix {radix}: {_show(text[pos : m.end()])}", text, pos
@@ -836,7 +858,7 @@ def _classify(tok: str, text: str, start: int) -> tuple[type, object]:
         num = _number(tok)
         if num is None:
             return (Symbol, sys.intern(tok))
-        if isinstance(num, int):
+        if isinstance(num, int) or type(num) is Digits:
             return (Integer, num)
         return (Float, num)
     return (Symbol, sys.intern(tok))
