@@ -104,13 +104,11 @@ class Diagnostic:
         return self.severity == "error"
 
     def render(self) -> str:
-        """``path:line:col: severity: message [CODE]`` (what compilation-mode reads)."""
-        path = self.path or "<input>"
-        if self.line:
-            return (
-                f"{path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
-            )
-        return f"{path}: {self.severity}: {self.message} [{self.code}]"
+        """``path:line:col: severity: message [CODE]`` (what compilation-mode reads), always
+        one line: control characters are escaped (:func:`plistspec.report.one_line`)."""
+        from plistspec.report import gnu_line
+
+        return gnu_line(self)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
