@@ -136,7 +136,7 @@ def check_cmd(
     --target, what that provider would reject. `plistspec explain CODE` explains a code.
     Configuration: the nearest .plistspec.toml or pyproject.toml [tool.plistspec].
     """
-    from plistspec.cli._io import InputError, read_source, write_output
+    from plistspec.cli._io import read_source
     from plistspec.selection import Layer
 
     if files.count("-") > 1:
@@ -246,10 +246,11 @@ def check_cmd(
         out = render(reported, fmt, texts)
     stdin_fixed = fix and "-" in files
     if output_file is not None:
-        try:
-            write_output(out, output_file)
-        except InputError as e:
-            click.echo(str(e), err=True)
+        why = _write_report(output_file, out)
+        if why is not None:
+            from plistspec.report import one_line
+
+            click.echo(f"{one_line(output_file)}: error: cannot write: {why} [PS902]", err=True)
             sys.exit(1)
     elif stdin_fixed:
         sys.stderr.write(out)
@@ -317,9 +318,9 @@ def _stdin_bom() -> bool:
 
 
 def _write_in_place(path: str, text: str) -> str | None:
-    """Rewrite ``path`` with ``text`` (see the module doc); why not, when it cannot be."""
+    """Rewrite the input ``path`` with ``text`` (see the module doc); why not, when it
+    cannot be (nothing is written then)."""
     import stat
-    import tempfile
 
     real = os.path.realpath(path)
     try:
@@ -343,18 +344,49 @@ def _write_in_place(path: str, text: str) -> str | None:
         except OSError as e:
             return e.strerror or str(e)
         return None
+    return _atomic_write(real, data, st)
+
+
+def _write_report(path: str, text: str) -> str | None:
+    """Write the report to ``path`` atomically (through a symlink to its target; never
+    over something that is not a regular file); why not, when it cannot be."""
+    import stat
+
+    real = os.path.realpath(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".plistspec-", dir=os.path.dirname(real))
+        st: os.stat_result | None = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        return e.strerror or str(e)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    return _atomic_write(real, text.encode("utf-8", "backslashreplace"), st)
+
+
+def _atomic_write(real: str, data: bytes, st: os.stat_result | None) -> str | None:
+    """``data`` into a temporary file beside ``real``, renamed over it, with ``st``'s mode
+    and owner (a new file: 0666 less the umask)."""
+    import stat
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".plistspec-", dir=os.path.dirname(real) or ".")
     except OSError as e:
         return e.strerror or str(e)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode))
-            try:
-                os.fchown(f.fileno(), st.st_uid, st.st_gid)
-            except OSError:
-                pass
+            if st is not None:
+                os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode))
+                try:
+                    os.fchown(f.fileno(), st.st_uid, st.st_gid)
+                except OSError:
+                    pass
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.fchmod(f.fileno(), 0o666 & ~umask)
         os.replace(tmp, real)
     except OSError as e:
         try:
