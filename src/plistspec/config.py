@@ -133,7 +133,17 @@ def _key_position(
     return found
 
 
+def _shown(path: str) -> str:
+    """``path`` as the user would write it: relative to the current directory when under it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
 def _error(path: str, line: int, col: int, message: str) -> ConfigError:
+    path = _shown(path)
     return ConfigError(
         Diagnostic(
             "PS930",
@@ -187,7 +197,9 @@ def load_config(path: str) -> Config:
         text = data.decode("utf-8")
     except OSError as e:
         raise ConfigError(
-            Diagnostic("PS930", "error", f"cannot read configuration: {e.strerror or e}", path=path)
+            Diagnostic(
+                "PS930", "error", f"cannot read configuration: {e.strerror or e}", path=_shown(path)
+            )
         ) from None
     except UnicodeDecodeError as e:
         raise _error(path, 1, 1, f"configuration is not valid UTF-8 ({e.reason})") from None
@@ -198,6 +210,11 @@ def load_config(path: str) -> Config:
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e)) or "invalid TOML"
         if m:
             raise _error(path, int(m.group(1)), int(m.group(2)), f"invalid TOML: {msg}") from None
+        msg = re.sub(r"\s*\(at end of document\)", "", msg)
+        if "end of document" in str(e):  # the position is the end of the text
+            line = text.count("\n") + 1
+            col = len(text) - (text.rfind("\n") + 1) + 1
+            raise _error(path, line, col, f"invalid TOML: {msg} at the end of the file") from None
         raise _error(path, 1, 1, f"invalid TOML: {msg}") from None
     section: str | None = None
     table: Any = doc
