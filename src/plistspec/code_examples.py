@@ -379,15 +379,15 @@ EXAMPLES: dict[str, Example] = {
     # --- PS6xx: Python --------------------------------------------------------------------
     "PS601": Example("plistspec from-py tols:weather", "plistspec from-py tools:weather", "shell"),
     "PS602": Example(
-        "import requests  # not installed for this python\ndef weather(city: str) -> str: ...",
+        "import requests  # not installed for this python\n\n\ndef weather(city: str) -> str: ...",
         "def weather(city: str) -> str: ...  # imports what the interpreter has",
         "python",
     ),
     "PS603": Example("plistspec from-py tools:wether", "plistspec from-py tools:weather", "shell"),
     "PS604": Example("weather = lambda city: city", "def weather(city: str) -> str: ...", "python"),
     "PS605": Example(
-        "def f(x: 'Foo') -> str: ...  # no class Foo",
-        "class Foo: ...\ndef f(x: Foo) -> str: ...",
+        'def f(x: "Foo") -> str: ...  # no class Foo',
+        "class Foo: ...\n\n\ndef f(x: Foo) -> str: ...",
         "python",
     ),
     "PS606": Example(
@@ -398,12 +398,12 @@ EXAMPLES: dict[str, Example] = {
         "def f(scores: dict[str, str]) -> str: ...",
         "python",
     ),
-    "PS608": Example("def f(x: float = float('nan')): ...", "def f(x: float = 0.0): ...", "python"),
-    "PS609": Example("def f(x: Literal[b'x']): ...", "def f(x: Literal['x']): ...", "python"),
+    "PS608": Example('def f(x: float = float("nan")): ...', "def f(x: float = 0.0): ...", "python"),
+    "PS609": Example('def f(x: Literal[b"x"]): ...', 'def f(x: Literal["x"]): ...', "python"),
     "PS610": Example("def f(x): ...", "def f(x: str): ...", "python"),
     "PS611": Example(
-        'def f(city: str):\n    """Args:\n        citty: the city."""',
-        'def f(city: str):\n    """Args:\n        city: the city."""',
+        'def f(city: str):\n    """The weather.\n\n    Args:\n        citty: the city.\n    """',
+        'def f(city: str):\n    """The weather.\n\n    Args:\n        city: the city.\n    """',
         "python",
     ),
     "PS612": Example(
