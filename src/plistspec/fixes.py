@@ -17,7 +17,8 @@ that is not (``:type "string"`` → ``string`` in an ``llm-make-tool`` form, whe
 failed before) is applied only with ``unsafe=True``.
 
 Guarantees: a fix replaces its span and nothing else, so every other byte, comment and
-line ending stays; a fix whose span holds a comment is never applied. Fixes are applied
+line ending stays; a fix whose span holds a comment is never applied (except PS920's,
+which takes an unused code, or a whole unused suppression comment, out). Fixes are applied
 in rounds: each round re-checks the text, takes the candidates in order of (start, end,
 code, replacement), skips one that overlaps or touches a fix already taken, applies the
 rest together, and goes on until no candidate is left (at most :data:`MAX_ROUNDS`), so
@@ -61,7 +62,11 @@ SAFETY: dict[str, str] = {
     "PS330": "unsafe",  # :anyOf list -> vector
     "PS334": "unsafe",  # :items ((...)) -> (...), :items string -> (:type string)
     "PS335": "unsafe",  # :properties fixes
+    "PS920": "safe",  # an unused code out of a suppression comment (a comment only)
 }
+
+# Fixes whose very purpose is to edit a comment (all others never touch one).
+_COMMENT_FIXES = frozenset({"PS920"})
 
 # What is compared for a safe fix: every provider format gptel/llm send to.
 _FORMATS = ("openai", "openai-responses", "anthropic", "gemini", "vertex", "bedrock", "ollama")
@@ -181,7 +186,7 @@ def _choose(
             f.start == last_end and (f.start == f.end or last_start == last_end)
         ):
             continue
-        if ";" in text[f.start : f.end]:
+        if ";" in text[f.start : f.end] and d.code not in _COMMENT_FIXES:
             if datums is None:
                 from plistspec.elisp.recover import read_recovering
 

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.diagnostics import Diagnostic, Fix
 
 __all__ = ["Directive", "find_directives", "apply_suppressions"]
 
@@ -49,6 +49,7 @@ class Directive:
     hi: int = 0
     line: int = 0
     used: set[str] = field(default_factory=set)
+    inner: tuple[int, int] = (0, 0)  # the text between the brackets
 
 
 def _atoms_and_tree(datums: list[Any]) -> list[tuple[int, int]]:
@@ -164,6 +165,7 @@ def find_directives(
         if not codes:
             continue
         d = Directive("file" if b.group(1) == "ignore-file" else "line", pos, end, codes)
+        d.inner = (m.start(1) + b.start(2), m.start(1) + b.end(2))
         if d.kind == "line" and own_line:
             form = _next_form(datums, pos)
             if form is None or form.start < 0:
@@ -225,6 +227,27 @@ def apply_suppressions(
                     f"unused suppression: nothing to silence for {', '.join(unused)} {where}",
                     d.start,
                     d.end,
+                    fix=_drop_codes(text, d, unused),
                 )
             )
     return kept, locate(findings, text, path)
+
+
+def _drop_codes(text: str, d: Directive, unused: list[str]) -> Fix | None:
+    """The fix of a PS920: the unused codes out of the brackets, or the whole directive out
+    when no code is left (with its line when it is alone on it). None when text follows
+    the directive on its line (it would stop being a comment)."""
+    keep = [c for c in d.codes if c not in unused]
+    if keep:
+        return Fix(d.inner[0], d.inner[1], ", ".join(keep))
+    eol = text.find("\n", d.end)
+    eol = len(text) if eol < 0 else eol
+    if text[d.end : eol].strip():
+        return None
+    line_start = text.rfind("\n", 0, d.start) + 1
+    if not text[line_start : d.start].strip():  # alone on its line: the line goes
+        return Fix(line_start, eol + 1 if eol < len(text) else eol, "")
+    start = d.start
+    while start > line_start and text[start - 1] in " \t":
+        start -= 1
+    return Fix(start, eol, "")

@@ -246,3 +246,14 @@ def test_cli_fix_through_symlink_and_hard_link(tmp_path: Path) -> None:
     assert cli("--fix", str(link)).returncode == 1  # errors left
     assert link.is_symlink() and os.path.samefile(f, hard)
     assert hard.read_text(encoding="utf-8") == run_fix(BUFFER, unsafe=False).text
+
+
+def test_a_fix_over_a_comment_is_not_applied() -> None:
+    text = (
+        '(gptel-make-tool :name "t" :function #\'f :description "d"\n'
+        ' :args (list \'(:name "q" :type string :description "Q" :required ; why\n'
+        "               t)))\n"
+    )
+    out = run_fix(text, unsafe=True)
+    assert out.text == text and not out.applied
+    assert [d.code for d in out.remaining if d.fix is not None] == ["PS303"]

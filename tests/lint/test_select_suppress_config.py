@@ -275,3 +275,28 @@ def test_invalid_pyproject_table_position(project: Path) -> None:
     p = cli("lisp/other.el", cwd=project)
     assert p.returncode == 2
     assert p.stderr.startswith("pyproject.toml:6:") and "'NOPE' is not a code" in p.stderr
+
+
+def test_fix_removes_unused_suppressions(tmp_path: Path) -> None:
+    f = tmp_path / "t.el"
+    text = (
+        '(gptel-make-tool :name "t" :function #\'f :description "d"\n'
+        ' :args (list \'(:name "a" :type string)  ; plistspec: ignore[PS333, PS303]\n'
+        '             \'(:name "b" :type string :description "B")  ; plistspec: ignore[PS333]\n'
+        '             \'(:name "c" :type string :description "C")))  ; plistspec: ignore[PS333] why\n'
+        ";; plistspec: ignore-file[PS331]\n"
+        '(message "end")\n'
+    )
+    f.write_text(text, encoding="utf-8")
+    p = cli("--fix", str(f))
+    assert p.returncode == 0, p.stderr
+    assert f.read_text(encoding="utf-8") == (
+        '(gptel-make-tool :name "t" :function #\'f :description "d"\n'
+        ' :args (list \'(:name "a" :type string)  ; plistspec: ignore[PS333]\n'
+        '             \'(:name "b" :type string :description "B")\n'
+        '             \'(:name "c" :type string :description "C")))  ; plistspec: ignore[PS333] why\n'
+        '(message "end")\n'
+    )
+    # the directive followed by more comment text keeps its PS920, without a fix
+    left = json.loads(cli("--format", "json", str(f)).stdout)
+    assert [(d["code"], d["line"], "fix" in d) for d in left] == [("PS920", 4, False)]
