@@ -238,14 +238,21 @@ def fix_text(
             chosen = _verified(text, chosen, dialect, rejected, withheld)
             if not chosen:
                 break
-        text = apply_fixes(text, _edits(chosen))
+        new = apply_fixes(text, _edits(chosen))
+        new_diags = check(new)
+        if _syntax_errors(new_diags) > _syntax_errors(diags):
+            break  # a round that would break the syntax is not applied (never seen: a guard)
+        text, diags = new, new_diags
         outcome.applied.extend(chosen)
         outcome.rounds += 1
-        diags = check(text)
     outcome.text = text
     outcome.remaining = diags
     outcome.withheld = list(withheld.values())
     return outcome
+
+
+def _syntax_errors(diags: list[Diagnostic]) -> int:
+    return sum(1 for d in diags if d.code in ("PS001", "PS002"))
 
 
 def _verified(
