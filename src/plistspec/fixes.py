@@ -28,6 +28,7 @@ applying the fixes of the result again changes nothing.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,7 +73,12 @@ _COMMENT_FIXES = frozenset({"PS920"})
 _FORMATS = ("openai", "openai-responses", "anthropic", "gemini", "vertex", "bedrock", "ollama")
 
 
-def is_safe(code: str) -> bool:
+def is_safe(code: str, severity: str | None = None) -> bool:
+    """Whether fixes of ``code`` are classified safe. A duplicate key that is an error
+    (a second ``:name``/``:optional`` in an arg, which gptel sends) is not: deleting it
+    changes what is sent, as its message says."""
+    if code == "PS312" and severity == "error":
+        return False
     return SAFETY.get(code) == "safe"
 
 
@@ -106,9 +112,9 @@ def apply_fixes(text: str, fixes: list[Fix]) -> str:
     return "".join(out)
 
 
-def _sent(text: str, dialect: str | None) -> list[Any]:
-    """What the tools of ``text`` send: per tool form, the JSON of every provider format
-    (or a marker of the library's failure)."""
+def _sent_forms(text: str, dialect: str | None) -> list[tuple[int, int, Any]]:
+    """What the tools of ``text`` send: per tool form, its span and the JSON of every
+    provider format (or a marker of the library's failure)."""
     from plistspec.elisp.recover import read_recovering
     from plistspec.extract import find_tools
     from plistspec.lower import lower
@@ -116,15 +122,17 @@ def _sent(text: str, dialect: str | None) -> list[Any]:
 
     datums, _ = read_recovering(text)
     forms, _ = find_tools(datums, text)
-    out: list[Any] = []
+    out: list[tuple[int, int, Any]] = []
     for form in forms:
         try:
             tool, diags = lower(form, dialect)
         except Exception as e:  # noqa: BLE001 - a crash is one more outcome to compare
-            out.append(("crash", type(e).__name__))
+            out.append((form.start, form.end, ("crash", type(e).__name__)))
             continue
         if tool is None or any(d.is_error for d in diags):
-            out.append(("fails", sorted({d.code for d in diags if d.is_error})))
+            out.append(
+                (form.start, form.end, ("fails", sorted({d.code for d in diags if d.is_error})))
+            )
             continue
         per: dict[str, str] = {}
         for fmt in _FORMATS:
@@ -137,16 +145,32 @@ def _sent(text: str, dialect: str | None) -> list[Any]:
                 per[fmt] = "fails " + ",".join(sorted({d.code for d in more if d.is_error}))
             else:
                 per[fmt] = json.dumps(value, ensure_ascii=False, sort_keys=False)
-        out.append(per)
+        out.append((form.start, form.end, per))
     return out
 
 
-def _holds_comment(text: str, fix: Fix, datums: list[Any]) -> bool:
-    if text.find(";", fix.start, fix.end) < 0:
-        return False
-    from plistspec.fmt_comments import comments_in
+def _sent(text: str, dialect: str | None) -> list[Any]:
+    return [v for _, _, v in _sent_forms(text, dialect)]
 
-    return bool(comments_in(text, datums, fix.start, fix.end))
+
+class _Comments:
+    """The comment starts of one text, found once (lazily) and looked up by bisection."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._starts: list[int] | None = None
+
+    def inside(self, start: int, end: int) -> bool:
+        if self.text.find(";", start, end) < 0:
+            return False
+        if self._starts is None:
+            from plistspec.elisp.recover import read_recovering
+            from plistspec.fmt_comments import comments_in
+
+            datums = read_recovering(self.text)[0]
+            self._starts = comments_in(self.text, datums, 0, len(self.text))
+        i = bisect_left(self._starts, start)
+        return i < len(self._starts) and self._starts[i] < end
 
 
 def _key(d: Diagnostic) -> tuple:
@@ -171,7 +195,7 @@ def _choose(
     if not cands:
         return []
     cands.sort(key=_key)
-    datums = None
+    comments = _Comments(text)
     chosen: list[Diagnostic] = []
     last_start, last_end = -1, -1
     seen: set[tuple[int, int, str]] = set()
@@ -186,13 +210,8 @@ def _choose(
             f.start == last_end and (f.start == f.end or last_start == last_end)
         ):
             continue
-        if ";" in text[f.start : f.end] and d.code not in _COMMENT_FIXES:
-            if datums is None:
-                from plistspec.elisp.recover import read_recovering
-
-                datums = read_recovering(text)[0]
-            if _holds_comment(text, f, datums):
-                continue
+        if d.code not in _COMMENT_FIXES and comments.inside(f.start, f.end):
+            continue
         seen.add(same)
         chosen.append(d)
         last_start, last_end = f.start, f.end
@@ -225,18 +244,25 @@ def fix_text(
     outcome = FixOutcome(text)
     withheld: dict[tuple, Diagnostic] = {}
     rejected: set[tuple] = set()
+    budget = [max(_WORK_FACTOR * len(text), _MIN_WORK)]
     diags = check(text)
     for _ in range(MAX_ROUNDS):
         chosen = _choose(
             text,
             diags,
-            lambda d, text=text: (unsafe or is_safe(d.code)) and (text, _key(d)) not in rejected,
+            lambda d, text=text: (
+                (unsafe or is_safe(d.code, d.severity)) and (text, _key(d)) not in rejected
+            ),
         )
         if not chosen:
             break
         if not unsafe:
-            chosen = _verified(text, chosen, dialect, rejected, withheld)
+            known = len(rejected)
+            chosen = _verified(text, chosen, dialect, rejected, withheld, budget)
             if not chosen:
+                if len(rejected) > known:
+                    outcome.rounds += 1
+                    continue  # only rejections so far: the fixes not yet verified are next
                 break
         new = apply_fixes(text, _edits(chosen))
         new_diags = check(new)
@@ -255,24 +281,83 @@ def _syntax_errors(diags: list[Diagnostic]) -> int:
     return sum(1 for d in diags if d.code in ("PS001", "PS002"))
 
 
+# Checking fixes one by one (once a batch changed what is sent) costs a re-lowering of
+# their form each: a whole run may spend on it this many times the text's length (at
+# least _MIN_WORK characters); safe fixes left unverified then are not applied.
+_WORK_FACTOR = 8
+_MIN_WORK = 200_000
+
+
 def _verified(
     text: str,
     chosen: list[Diagnostic],
     dialect: str | None,
     rejected: set[tuple],
     withheld: dict[tuple, Diagnostic],
+    budget: list[int],
 ) -> list[Diagnostic]:
-    """The fixes of ``chosen`` that leave what is sent unchanged (together, too)."""
-    before = _sent(text, dialect)
-    if _sent(apply_fixes(text, _edits(chosen)), dialect) == before:
-        return chosen
-    good = []
+    """The fixes of ``chosen`` that leave what is sent unchanged (together, too).
+
+    Fixes inside a tool form that reads the same on its own are checked on that form's
+    text alone; the others (a form that uses a same-file constant, a fix outside every
+    form) on the whole text.
+    """
+    forms = _sent_forms(text, dialect)
+    outer: list[tuple[int, int]] = []
+    for start, end, _ in sorted(forms, key=lambda f: (f[0], -f[1])):
+        if not outer or start >= outer[-1][1]:
+            outer.append((start, end))
+    starts = [o[0] for o in outer]
+    groups: dict[int, list[Diagnostic]] = {}
     for d in chosen:
-        if _sent(apply_fixes(text, _edits([d])), dialect) == before:
-            good.append(d)
-        else:
-            rejected.add((text, _key(d)))
-            withheld.setdefault((d.code, d.line, d.column, d.message), d)
-    if len(good) > 1 and _sent(apply_fixes(text, _edits(good)), dialect) != before:
-        good = good[:1]
+        f = d.fix
+        assert f is not None
+        k = bisect_right(starts, f.start) - 1
+        if not (k >= 0 and f.end <= outer[k][1]):
+            k = -1
+        groups.setdefault(k, []).append(d)
+    whole_before = [v for _, _, v in forms]
+    good: list[Diagnostic] = []
+    for k, group in sorted(groups.items()):
+        same = _whole_check(text, dialect, whole_before)
+        cost = len(text)
+        if k >= 0:
+            lo, hi = outer[k]
+            piece = text[lo:hi]
+            alone = _sent(piece, dialect)
+            if alone == [v for s, e, v in forms if lo <= s and e <= hi]:
+                same = _piece_check(piece, lo, dialect, alone)
+                cost = len(piece)
+        if same(group):
+            good.extend(group)
+            continue
+        ok: list[Diagnostic] = []
+        for d in group:
+            if budget[0] < cost:
+                break  # no more work for this: the rest is not applied
+            budget[0] -= cost
+            if same([d]):
+                ok.append(d)
+            else:
+                rejected.add((text, _key(d)))
+                withheld.setdefault((d.code, d.line, d.column, d.message), d)
+        if len(ok) > 1 and not same(ok):
+            ok = ok[:1]
+        good.extend(ok)
     return good
+
+
+def _whole_check(
+    text: str, dialect: str | None, before: list[Any]
+) -> Callable[[list[Diagnostic]], bool]:
+    return lambda ds: _sent(apply_fixes(text, _edits(ds)), dialect) == before
+
+
+def _piece_check(
+    piece: str, offset: int, dialect: str | None, before: list[Any]
+) -> Callable[[list[Diagnostic]], bool]:
+    def same(ds: list[Diagnostic]) -> bool:
+        edits = [Fix(f.start - offset, f.end - offset, f.replacement) for f in _edits(ds)]
+        return _sent(apply_fixes(piece, edits), dialect) == before
+
+    return same

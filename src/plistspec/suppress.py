@@ -34,7 +34,7 @@ from plistspec.diagnostics import Diagnostic, Fix
 
 __all__ = ["Directive", "find_directives", "apply_suppressions"]
 
-_DIRECTIVE = re.compile(r";+[ \t]*plistspec[ \t]*:[ \t]*([^\n]*)")
+_DIRECTIVE = re.compile(r";[ \t]*plistspec[ \t]*:[ \t]*([^\n]*)")
 _BODY = re.compile(r"(ignore-file|ignore)[ \t]*\[([^\]\n]*)\]")
 _CODE = re.compile(r"^PS\d{3}$")
 
@@ -79,17 +79,25 @@ def _children(d: Any) -> list[Any] | None:
     return None
 
 
-def _next_form(datums: list[Any], pos: int) -> Any:
-    """The datum that follows ``pos`` in the innermost list holding ``pos``."""
-    items = datums
+def _next_form(datums: list[Any], pos: int, cache: dict[int, tuple[list[Any], list[int]]]) -> Any:
+    """The datum that follows ``pos`` in the innermost list holding ``pos`` (``cache``
+    keeps each list's children and their starts, so many directives cost one pass)."""
+    items: list[Any] | None = datums
+    key = 0
     while True:
-        starts = [d.start for d in items]
+        got = cache.get(key)
+        if got is None:
+            assert items is not None
+            got = cache[key] = (items, [d.start for d in items])
+        items, starts = got
         i = bisect_right(starts, pos)
         if i > 0 and items[i - 1].end > pos:
-            kids = _children(items[i - 1])
-            if kids is None:
-                return None
-            items = kids
+            parent = items[i - 1]
+            key = id(parent)
+            if key not in cache:
+                items = _children(parent)
+                if items is None:
+                    return None
             continue
         return items[i] if i < len(items) else None
 
@@ -111,8 +119,11 @@ def find_directives(
     atoms = _atoms_and_tree(datums)
     starts = [a[0] for a in atoms]
     from plistspec.codes import CODES
+    from plistspec.diagnostics import line_index
     from plistspec.selection import ALWAYS
 
+    lines = line_index(text)
+    cache: dict[int, tuple[list[Any], list[int]]] = {}
     out: list[Directive] = []
     bad: list[Diagnostic] = []
     for m in _DIRECTIVE.finditer(text):
@@ -121,6 +132,8 @@ def find_directives(
         if i >= 0 and atoms[i][0] <= pos < atoms[i][1]:
             continue  # inside a string or another atom, not a comment
         line_start = text.rfind("\n", 0, pos) + 1
+        while pos > line_start and text[pos - 1] == ";":
+            pos -= 1  # the comment's first ";"
         prefix = text[line_start:pos].strip()
         own_line = prefix == "" or prefix.startswith(";")
         body = m.group(1).rstrip()
@@ -167,13 +180,13 @@ def find_directives(
         d = Directive("file" if b.group(1) == "ignore-file" else "line", pos, end, codes)
         d.inner = (m.start(1) + b.start(2), m.start(1) + b.end(2))
         if d.kind == "line" and own_line:
-            form = _next_form(datums, pos)
+            form = _next_form(datums, pos, cache)
             if form is None or form.start < 0:
                 d.kind, d.lo, d.hi = "form", -1, -1
             else:
                 d.kind, d.lo, d.hi = "form", form.start, form.end
         elif d.kind == "line":
-            d.line = text.count("\n", 0, pos) + 1
+            d.line = lines.position(pos)[0]
         out.append(d)
     return out, bad
 
@@ -195,22 +208,55 @@ def apply_suppressions(
     from plistspec.diagnostics import locate
     from plistspec.selection import ALWAYS
 
-    kept: list[Diagnostic] = []
-    for diag in diags:
-        silenced = False
-        if diag.code not in ALWAYS:
-            for d in directives:
-                if diag.code not in d.codes:
-                    continue
-                if (
-                    d.kind == "file"
-                    or (d.kind == "line" and diag.line == d.line)
-                    or (d.kind == "form" and diag.start >= 0 and d.lo <= diag.start < d.hi)
-                ):
-                    d.used.add(diag.code)
-                    silenced = True
-        if not silenced:
-            kept.append(diag)
+    # Which directive silences a finding, in O((findings + directives) log): the first
+    # file directive naming its code, the first line directive of its line naming it, and
+    # the innermost form directive naming it around its start (form spans nest, so per
+    # code the form directives around a position are a stack). A suppression another one
+    # makes redundant is thus reported unused.
+    by_file: dict[str, Directive] = {}
+    by_line: dict[tuple[int, str], Directive] = {}
+    forms: list[Directive] = []
+    for d in directives:
+        for c in d.codes:
+            if d.kind == "file":
+                by_file.setdefault(c, d)
+            elif d.kind == "line":
+                by_line.setdefault((d.line, c), d)
+        if d.kind == "form" and d.lo >= 0:
+            forms.append(d)
+    forms.sort(key=lambda d: (d.lo, -d.hi))
+    stacks: dict[str, list[Directive]] = {}
+    j = 0
+    silenced = [False] * len(diags)
+    for i in sorted(range(len(diags)), key=lambda i: diags[i].start):
+        diag = diags[i]
+        code = diag.code
+        if code in ALWAYS:
+            continue
+        p = diag.start
+        hit: Directive | None = None
+        if p >= 0:
+            while j < len(forms) and forms[j].lo <= p:
+                f = forms[j]
+                for c in f.codes:
+                    st = stacks.setdefault(c, [])
+                    while st and st[-1].hi <= f.lo:
+                        st.pop()
+                    st.append(f)
+                j += 1
+            st = stacks.get(code)
+            while st and st[-1].hi <= p:
+                st.pop()
+            if st:
+                hit = st[-1]
+        if hit is None:
+            hit = by_line.get((diag.line, code)) if diag.line else None
+        if hit is None:
+            hit = by_file.get(code)
+        if hit is not None:
+            hit.used.add(code)
+            silenced[i] = True
+    kept = [d for i, d in enumerate(diags) if not silenced[i]]
     findings = list(bad)
     for d in directives:
         unused = [c for c in d.codes if c not in d.used and enabled(c)]

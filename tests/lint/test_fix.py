@@ -257,3 +257,28 @@ def test_a_fix_over_a_comment_is_not_applied() -> None:
     out = run_fix(text, unsafe=True)
     assert out.text == text and not out.applied
     assert [d.code for d in out.remaining if d.fix is not None] == ["PS303"]
+
+
+def test_a_safe_classified_fix_that_changes_the_json_is_withheld() -> None:
+    """The engine's own verification: a fix of a safe code that would change what is sent
+    is not applied without --unsafe-fixes (here, next to a real safe fix in the same form)."""
+    text = (
+        '(gptel-make-tool :name "t" :function #\'f :description "d"\n'
+        ' :args (list \'(:name "q" :type string :description "a" :description "b")))\n'
+    )
+    real = findings(text, "t.el", Settings())
+    assert [d.code for d in real if d.fix is not None] == ["PS312"]
+    i = text.index('"d"')
+
+    def check(t: str) -> list[Diagnostic]:
+        out = findings(t, "t.el", Settings())
+        if '"d"' in t:  # a made-up "safe" fix that renames the description
+            j = t.index('"d"')
+            out.append(Diagnostic("PS315", "info", "x", j, j + 3, fix=Fix(j, j + 3, '"e"')))
+        return out
+
+    out = fix_text(text, check, unsafe=False)
+    assert out.text == text.replace(' :description "b"', "")
+    assert [d.code for d in out.withheld] == ["PS315"] and i > 0
+    assert sent(out.text) == sent(text)
+    assert fix_text(text, check, unsafe=True).text.count('"e"') == 1

@@ -228,7 +228,7 @@ def check_cmd(
             if d.fix is not None:
                 from plistspec.fixes import is_safe
 
-                if unsafe_fixes or is_safe(d.code):
+                if unsafe_fixes or is_safe(d.code, d.severity):
                     fixable.add(d.code)
     if config_errors:
         from plistspec.report import render
