@@ -3,7 +3,7 @@ that prints diagnostics).
 
 Owns: the formats ``gnu`` (``FILE:LINE:COL: severity: message [CODE]``, what Emacs's
 ``compilation-mode`` reads), ``json`` (one array of objects, what the Flymake backend
-reads), ``github`` (GitHub Actions workflow commands, shown as annotations on a pull
+reads; a fix also gives its ``applicability``, ``safe`` or ``unsafe``), ``github`` (GitHub Actions workflow commands, shown as annotations on a pull
 request), ``sarif`` (SARIF 2.1.0, what code-scanning services read) and the
 ``--statistics`` summary (a count per code), plus :func:`one_line`, the rule that keeps
 every line-oriented format one line per finding.
@@ -143,6 +143,7 @@ def sarif_log(
 
     from plistspec.codes import CODES
     from plistspec.diagnostics import LineIndex
+    from plistspec.fixes import is_safe
 
     try:
         ver = version("plistspec")
@@ -187,7 +188,10 @@ def sarif_log(
             el, ec = idx.position(d.fix.end)
             result["fixes"] = [
                 {
-                    "description": {"text": f"replace with {d.fix.replacement!r}"},
+                    "description": {
+                        "text": f"replace with {d.fix.replacement!r}"
+                        + (" (safe)" if is_safe(d.code, d.severity) else " (unsafe)")
+                    },
                     "artifactChanges": [
                         {
                             "artifactLocation": {"uri": uri},
@@ -245,12 +249,16 @@ def render(
         return "".join(line + "\n" for line in github_lines(diags))
     if fmt == "json":
         from plistspec.checker import diagnostics_json
+        from plistspec.fixes import is_safe
         from plistspec.jsonout import dumps
 
         objects: list[dict] = []
         texts = texts or {}
         for d in diags:
-            objects.extend(diagnostics_json([d], texts.get(d.path or "")))
+            obj = diagnostics_json([d], texts.get(d.path or ""))[0]
+            if "fix" in obj:  # as ruff's JSON: whether `check --fix` applies it
+                obj["fix"]["applicability"] = "safe" if is_safe(d.code, d.severity) else "unsafe"
+            objects.append(obj)
         return dumps(objects)
     if fmt == "sarif":
         from plistspec.jsonout import dumps

@@ -171,6 +171,7 @@ def test_output_file(tmp_path: Path) -> None:
     assert p.returncode == 0 and p.stdout == b""
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data and data[0]["code"] == "PS301"
+    assert data[0]["fix"]["applicability"] == "unsafe"  # :description: -> :description
     assert not [x for x in os.listdir(tmp_path) if x.startswith(".plistspec-")]
     p = run("-o", str(tmp_path / "missing" / "r.txt"), str(SEED))
     assert p.returncode != 0 and b"Traceback" not in p.stderr and b"PS902" in p.stderr
