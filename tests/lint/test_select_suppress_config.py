@@ -300,3 +300,21 @@ def test_fix_removes_unused_suppressions(tmp_path: Path) -> None:
     # the directive followed by more comment text keeps its PS920, without a fix
     left = json.loads(cli("--format", "json", str(f)).stdout)
     assert [(d["code"], d["line"], "fix" in d) for d in left] == [("PS920", 4, False)]
+
+
+def test_invalid_configuration_stops_before_any_file_is_fixed(project: Path) -> None:
+    text = (
+        '(gptel-make-tool :name "t" :function #\'f :description "d"\n'
+        ' :args (list \'(:name "q" :type string :description "a" :description "b")))\n'
+    )
+    (project / "lisp" / "first.el").write_text(text, encoding="utf-8")
+    bad = project / "other"
+    bad.mkdir()
+    (bad / ".plistspec.toml").write_text('ignore = ["PS3"]\nwhat = 1\n', encoding="utf-8")
+    (bad / "second.el").write_text(text, encoding="utf-8")
+    p = cli("--fix", "lisp/first.el", "other/second.el", cwd=project)
+    assert (
+        p.returncode == 2
+        and "other/.plistspec.toml:2:1: error: unknown configuration key 'what'" in p.stderr
+    )
+    assert (project / "lisp" / "first.el").read_text(encoding="utf-8") == text

@@ -163,19 +163,26 @@ def check_cmd(
     changed_files = 0
     fixed_total = 0
     fixable: set[str] = set()
+    # Every configuration first: an invalid one stops the run before any file is touched.
     config_errors: list[Diagnostic] = []
+    per_input = []
     for path in files:
+        discover = (stdin_filename or None) if path == "-" else path
+        try:
+            per_input.append(configs.for_path(discover))
+        except ConfigError as e:
+            if all(e.diagnostic.render() != d.render() for d in config_errors):
+                config_errors.append(e.diagnostic)
+    if config_errors:
+        from plistspec.report import render
+
+        sys.stderr.write(render(config_errors, "gnu"))
+        sys.exit(2)
+    for path, cfg in zip(files, per_input, strict=True):
         bom = False
         if path == "-" and (fix or diff):
             bom = _stdin_bom()
         name, text, problem = read_source(path, stdin_filename)
-        discover = (stdin_filename or None) if path == "-" else path
-        try:
-            cfg = configs.for_path(discover)
-        except ConfigError as e:
-            if all(e.diagnostic.render() != d.render() for d in config_errors):
-                config_errors.append(e.diagnostic)
-            continue
         settings = settings_for(cfg, cli_layer, target, dialect)
         found = [problem] if problem is not None else []
         texts[name] = text
@@ -191,19 +198,19 @@ def check_cmd(
 
             outcome = fix_text(text, run, unsafe=unsafe_fixes, dialect=settings.dialect)
             more = outcome.remaining
-            fixed_total += len(outcome.applied)
-            if outcome.changed:
+            why = None
+            if outcome.changed and not diff and path != "-":
+                why = _write_in_place(path, outcome.text)
+            if why is not None:  # nothing written: report the file as it is
+                more = run(text)
+                reported.append(Diagnostic("PS902", "error", f"not fixed: {why}", path=name))
+                outcome.text = text
+            elif outcome.changed:
+                fixed_total += len(outcome.applied)
                 changed_files += 1
                 _summarize(name, outcome, diff)
                 if diff:
                     _print_diff(name, text, outcome.text)
-                elif path != "-":
-                    why = _write_in_place(path, outcome.text)
-                    if why is not None:  # nothing written: report the file as it is
-                        more = run(text)
-                        reported.append(
-                            Diagnostic("PS902", "error", f"not fixed: {why}", path=name)
-                        )
             for w in outcome.withheld:
                 click.echo(
                     f"{_where(w)}: {w.code} fix not applied: it would change what "
@@ -230,12 +237,6 @@ def check_cmd(
 
                 if unsafe_fixes or is_safe(d.code, d.severity):
                     fixable.add(d.code)
-    if config_errors:
-        from plistspec.report import render
-
-        sys.stderr.write(render(config_errors, "gnu"))
-        sys.exit(2)
-
     from plistspec.report import render, render_statistics
 
     if statistics:
