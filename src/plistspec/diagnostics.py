@@ -1,8 +1,10 @@
 """Diagnostics as values: a span, a severity, a stable code and a message.
 
 Owns: the :class:`Diagnostic` type, :class:`ReadError` (the one exception the reader
-raises), turning character offsets into 1-based line/column pairs, and the GNU
-``file:line:col: severity: message [CODE]`` rendering. Stages create diagnostics with
+raises), turning character offsets into 1-based line/column pairs.
+:meth:`Diagnostic.render` gives the GNU ``file:line:col: severity: message [CODE]``
+line, written by :mod:`plistspec.report` (which owns every output format, and keeps it
+one line). Stages create diagnostics with
 offsets only; :func:`locate` fills in lines and columns for the text they came from.
 Nothing here prints: only :mod:`plistspec.cli` does. The codes themselves are
 documented in :mod:`plistspec.codes`.
