@@ -194,7 +194,7 @@ def load_config(path: str) -> Config:
     try:
         with open(path, "rb") as f:
             data = f.read()
-        text = data.decode("utf-8")
+        text = data.decode("utf-8").removeprefix("\ufeff")  # a byte-order mark is no key
     except OSError as e:
         raise ConfigError(
             Diagnostic(

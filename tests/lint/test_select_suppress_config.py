@@ -267,6 +267,16 @@ def test_invalid_configuration_names_file_line_and_key(
     assert "Traceback" not in p.stderr
 
 
+def test_configuration_with_bom_and_crlf(project: Path) -> None:
+    (project / ".plistspec.toml").write_bytes(b'\xef\xbb\xbfignore = ["PS333"]\r\nselct = 1\r\n')
+    p = cli("lisp/other.el", cwd=project)
+    assert p.returncode == 2 and p.stderr.startswith(
+        ".plistspec.toml:2:1: error: unknown configuration key 'selct'"
+    )
+    (project / ".plistspec.toml").write_bytes(b'\xef\xbb\xbfignore = ["PS333"]\r\n')
+    assert "PS333" not in cli("lisp/other.el", cwd=project).stdout
+
+
 def test_invalid_pyproject_table_position(project: Path) -> None:
     (project / "pyproject.toml").write_text(
         '[project]\nname = "x"\nignore = 3\n\n[tool.plistspec]\nextend_select = ["PS3", "nope"]\n',
