@@ -328,3 +328,16 @@ def test_invalid_configuration_stops_before_any_file_is_fixed(project: Path) -> 
         and "other/.plistspec.toml:2:1: error: unknown configuration key 'what'" in p.stderr
     )
     assert (project / "lisp" / "first.el").read_text(encoding="utf-8") == text
+
+
+def test_readme_configuration_example_is_valid(tmp_path: Path) -> None:
+    from plistspec.config import load_config
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```toml\n# .plistspec.toml", 1)[1].split("```", 1)[0]
+    f = tmp_path / ".plistspec.toml"
+    f.write_text("# .plistspec.toml" + block, encoding="utf-8")
+    cfg = load_config(str(f))
+    assert cfg.layer.ignore == ["PS333"] and cfg.dialect == "gptel" and cfg.target == "anthropic"
+    assert cfg.per_file_off(str(tmp_path / "tests" / "a.el"), "PS331")
+    assert not cfg.per_file_off(str(tmp_path / "a.el"), "PS331")
