@@ -233,6 +233,19 @@ def sarif_log(
 
 # --- everything together ---------------------------------------------------------------
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _json_text(value: Any) -> str:
+    """``value`` as plistspec prints JSON, with lone surrogates (raw bytes of a name that
+    is not UTF-8) written as ``\\udcff`` escapes: the same JSON value, and valid UTF-8."""
+    from plistspec.jsonout import dumps
+
+    out = dumps(value)
+    if _SURROGATE.search(out):
+        out = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+    return out
+
 
 def render(
     diags: Sequence[Diagnostic],
@@ -250,7 +263,6 @@ def render(
     if fmt == "json":
         from plistspec.checker import diagnostics_json
         from plistspec.fixes import is_safe
-        from plistspec.jsonout import dumps
 
         objects: list[dict] = []
         texts = texts or {}
@@ -259,11 +271,9 @@ def render(
             if "fix" in obj:  # as ruff's JSON: whether `check --fix` applies it
                 obj["fix"]["applicability"] = "safe" if is_safe(d.code, d.severity) else "unsafe"
             objects.append(obj)
-        return dumps(objects)
+        return _json_text(objects)
     if fmt == "sarif":
-        from plistspec.jsonout import dumps
-
-        return dumps(sarif_log(diags, texts))
+        return _json_text(sarif_log(diags, texts))
     raise ValueError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 
@@ -280,9 +290,7 @@ def render_statistics(
     fixable = fixable or set()
     rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     if fmt in ("json", "sarif"):
-        from plistspec.jsonout import dumps
-
-        return dumps(
+        return _json_text(
             [
                 {
                     "code": code,

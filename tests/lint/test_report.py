@@ -175,3 +175,19 @@ def test_output_file(tmp_path: Path) -> None:
     assert not [x for x in os.listdir(tmp_path) if x.startswith(".plistspec-")]
     p = run("-o", str(tmp_path / "missing" / "r.txt"), str(SEED))
     assert p.returncode != 0 and b"Traceback" not in p.stderr and b"PS902" in p.stderr
+
+
+def test_json_and_sarif_with_a_raw_byte_in_the_name_are_valid_utf8(tmp_path: Path) -> None:
+    name = os.fsencode(tmp_path) + b"/bad\xff.el"
+    with open(name, "wb") as f:
+        f.write(FORGED.encode("utf-8"))
+    for fmt in ("json", "sarif"):
+        p = run("--format", fmt, name)  # type: ignore[arg-type]
+        assert p.returncode == 0, p.stderr
+        text = p.stdout.decode("utf-8")  # strict stdout: no traceback, valid UTF-8
+        data = json.loads(text)
+        if fmt == "json":
+            assert data[0]["path"].endswith("bad\udcff.el")  # the exact name, as JSON escapes
+        else:
+            uri = data["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+            assert uri["artifactLocation"]["uri"].endswith("bad%FF.el")
