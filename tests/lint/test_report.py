@@ -191,3 +191,16 @@ def test_json_and_sarif_with_a_raw_byte_in_the_name_are_valid_utf8(tmp_path: Pat
         else:
             uri = data["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
             assert uri["artifactLocation"]["uri"].endswith("bad%FF.el")
+
+
+def test_output_file_never_replaces_an_input_or_a_device(tmp_path: Path) -> None:
+    f = tmp_path / "t.el"
+    f.write_text(FORGED, encoding="utf-8")
+    link = tmp_path / "link.txt"
+    link.symlink_to(f)
+    for out in (str(f), str(link)):
+        p = run("-o", out, str(f))
+        assert p.returncode == 2 and b"would replace it" in p.stderr
+        assert f.read_text(encoding="utf-8") == FORGED
+    p = run("-o", "/dev/null", str(f))
+    assert p.returncode == 1 and b"not a regular file [PS902]" in p.stderr

@@ -154,6 +154,17 @@ def check_cmd(
     from plistspec.config import ConfigCache, ConfigError
     from plistspec.diagnostics import Diagnostic
 
+    if output_file is not None:
+        for path in files:
+            try:
+                same = path != "-" and os.path.samefile(path, output_file)
+            except OSError:
+                same = False
+            if same:
+                raise click.BadParameter(
+                    f"{output_file} is the input {path}: the report would replace it",
+                    param_hint="--output-file",
+                )
     configs = ConfigCache(config_file, isolated)
     if config_file is not None and not os.path.isfile(config_file):
         raise click.BadParameter(f"{config_file}: no such file", param_hint="--config")
