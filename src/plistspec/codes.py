@@ -658,6 +658,31 @@ CODES: dict[str, Code] = {
         "and the command exits 1. Set `PLISTSPEC_TRACEBACK=1` to see the traceback for a bug "
         "report. Example: `plistspec: error: internal error (TypeError: ...); please report it`.",
     ),
+    # --- PS920-PS959: choosing and silencing rules, configuration (check) ----------
+    "PS920": Code(
+        "warning",
+        "unused suppression",
+        "A `; plistspec: ignore[CODE]` comment silences nothing: no finding with that code "
+        "starts on its line (after code), in the form that follows it (on a line of its own) "
+        "or in the file (`ignore-file`). Delete it, or the code that no longer applies. "
+        'Example: `(:name "q" :type string :description "Query") ; plistspec: ignore[PS333]`.',
+    ),
+    "PS921": Code(
+        "warning",
+        "invalid suppression comment",
+        "A `plistspec:` comment that is not `ignore[CODE,...]` or `ignore-file[CODE,...]`, "
+        "names a code that does not exist, names none, or names one that cannot be silenced "
+        "(PS001 syntax errors, PS332 internal errors, PS90x). Example: "
+        "`; plistspec: ignore[PS3333]` (write `ignore[PS333]`).",
+    ),
+    "PS930": Code(
+        "error",
+        "invalid configuration",
+        "A `.plistspec.toml` (or the `[tool.plistspec]` table of a `pyproject.toml`) that is "
+        "not valid TOML, has an unknown key, or a value of the wrong kind; the message names "
+        "the file, line and key, and `check` stops with exit status 2. Example: "
+        '`selct = ["PS3"]` (write `select = ["PS3"]`).',
+    ),
 }
 
 

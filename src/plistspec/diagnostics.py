@@ -1,8 +1,10 @@
 """Diagnostics as values: a span, a severity, a stable code and a message.
 
 Owns: the :class:`Diagnostic` type, :class:`ReadError` (the one exception the reader
-raises), turning character offsets into 1-based line/column pairs, and the GNU
-``file:line:col: severity: message [CODE]`` rendering. Stages create diagnostics with
+raises), turning character offsets into 1-based line/column pairs.
+:meth:`Diagnostic.render` gives the GNU ``file:line:col: severity: message [CODE]``
+line, written by :mod:`plistspec.report` (which owns every output format, and keeps it
+one line). Stages create diagnostics with
 offsets only; :func:`locate` fills in lines and columns for the text they came from.
 Nothing here prints: only :mod:`plistspec.cli` does. The codes themselves are
 documented in :mod:`plistspec.codes`.
@@ -104,13 +106,11 @@ class Diagnostic:
         return self.severity == "error"
 
     def render(self) -> str:
-        """``path:line:col: severity: message [CODE]`` (what compilation-mode reads)."""
-        path = self.path or "<input>"
-        if self.line:
-            return (
-                f"{path}:{self.line}:{self.column}: {self.severity}: {self.message} [{self.code}]"
-            )
-        return f"{path}: {self.severity}: {self.message} [{self.code}]"
+        """``path:line:col: severity: message [CODE]`` (what compilation-mode reads), always
+        one line: control characters are escaped (:func:`plistspec.report.one_line`)."""
+        from plistspec.report import gnu_line
+
+        return gnu_line(self)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -10,7 +10,6 @@ written), and how diagnostics are printed (GNU ``file:line:col: severity: messag
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 import sys
@@ -354,14 +353,10 @@ def write_atomic(target: str, data: bytes, shown: str, keep: os.stat_result | No
 
 
 def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "gnu", stream=None) -> None:
-    """Print diagnostics in GNU form (one per line) or as one JSON array."""
-    stream = stream if stream is not None else sys.stderr
-    diags = list(diags)
-    if fmt == "json":
-        stream.write(json.dumps([d.to_json() for d in diags], indent=2, ensure_ascii=False) + "\n")
-        return
-    for d in diags:
-        stream.write(d.render() + "\n")
+    """Print diagnostics in an output format of :mod:`plistspec.report` (gnu, json...)."""
+    from plistspec.report import render
+
+    (stream if stream is not None else sys.stderr).write(render(list(diags), fmt))
 
 
 def fail(message: str, code: int = 1) -> None:

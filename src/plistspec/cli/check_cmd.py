@@ -1,25 +1,47 @@
-"""``plistspec check``: diagnostics for tool specs, for people and for editors.
+"""``plistspec check``: diagnostics for tool specs, for people, editors and CI.
 
-Owns: the command's options, output formats and exit codes. Diagnostics go to standard
-output, as GNU ``FILE:LINE:COL: severity: message [CODE]`` lines (what Emacs's
-``compilation-mode`` reads) or as one JSON array (what the flymake backend in
-``elisp/plistspec.el`` reads; a ``fix`` there has ``start``/``end`` offsets, the
-``replacement`` and its ``line``/``column``/``end_line``/``end_column``).
+Owns: the command's options, how inputs, configuration, fixes and output files are
+read and written, and its exit codes. What is found is :func:`plistspec.checkrun.findings`
+(checking, rule selection, suppressions); how it is printed is :mod:`plistspec.report`
+(``gnu``, ``json``, ``github``, ``sarif``, ``--statistics``); fixes are
+:mod:`plistspec.fixes`; configuration files :mod:`plistspec.config`.
 
-Exit codes, in every format: 1 when any error was found, else 0; 2 for usage errors.
-``--exit-zero`` makes it 0 whenever the check ran, errors found or not (as ruff's flag
-does): editors pass it, so that any other status means the check itself failed (the
-flymake backend in ``elisp/plistspec.el`` does).
+Exit codes: 1 when an error is reported (with ``--fix``: when an error is left after
+fixing; with ``--diff``: when a file would change), else 0; 2 for usage errors and invalid
+configuration. ``--exit-zero`` makes it 0 whenever the check ran, errors found or not (as
+ruff's flag does): editors pass it, so that any other status means the check itself
+failed (the Flymake backend in ``elisp/plistspec.el`` does).
+
+Fixing (``--fix``): each file is rewritten atomically (a temporary file in its directory,
+renamed over it, with the file's mode and owner; through a symlink, its target is
+rewritten; a file with several hard links is rewritten in place so the links stay; a
+file that is not writable is not touched and is reported), keeping a byte-order mark and
+raw bytes as they were. With ``-`` the whole fixed text goes to standard output and the
+findings left to standard error (``ruff check --fix -``), which is how an editor fixes a
+buffer.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
 from plistspec.cli._options import stdin_filename_option
 from plistspec.formats import TARGETS
+from plistspec.report import FORMATS
+
+
+def _selectors(values: tuple[str, ...], option: str) -> list[str]:
+    from plistspec.selection import invalid_selector, split_selectors
+
+    out = split_selectors(values)
+    for s in out:
+        why = invalid_selector(s)
+        if why is not None:
+            raise click.BadParameter(why, param_hint=option)
+    return out
 
 
 @click.command("check")
@@ -41,10 +63,11 @@ from plistspec.formats import TARGETS
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["gnu", "json"]),
+    type=click.Choice(FORMATS),
     default="gnu",
     show_default=True,
-    help="gnu: FILE:LINE:COL: severity: message [CODE]; json: one array of objects.",
+    help="gnu: FILE:LINE:COL: severity: message [CODE]; json: one array of objects; "
+    "github: GitHub Actions annotations; sarif: SARIF 2.1.0.",
 )
 @stdin_filename_option
 @click.option(
@@ -53,6 +76,41 @@ from plistspec.formats import TARGETS
     default=False,
     help="Exit 0 even when errors are found (for editors: any other status is a failure).",
 )
+@click.option("--fix", is_flag=True, default=False, help="Apply the safe fixes, in place.")
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    default=False,
+    help="Also apply fixes that change what gptel/llm send (with --fix or --diff).",
+)
+@click.option(
+    "--diff", is_flag=True, default=False, help="Print the fixes as a unified diff; write nothing."
+)
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODES",
+    help="Report only these codes or prefixes (PS3,PS401).",
+)
+@click.option("--extend-select", multiple=True, metavar="CODES", help="Report these codes too.")
+@click.option("--ignore", multiple=True, metavar="CODES", help="Do not report these codes.")
+@click.option("--statistics", is_flag=True, default=False, help="Print a count per code instead.")
+@click.option(
+    "--output-file",
+    "-o",
+    "output_file",
+    default=None,
+    metavar="FILE",
+    help="Write the report to FILE (atomically) instead of standard output.",
+)
+@click.option(
+    "--config",
+    "config_file",
+    default=None,
+    metavar="FILE",
+    help="Use this .plistspec.toml / pyproject.toml instead of finding one.",
+)
+@click.option("--isolated", is_flag=True, default=False, help="Read no configuration file.")
 def check_cmd(
     files: tuple[str, ...],
     target: str | None,
@@ -60,40 +118,292 @@ def check_cmd(
     fmt: str,
     stdin_filename: str | None,
     exit_zero: bool,
+    fix: bool,
+    unsafe_fixes: bool,
+    diff: bool,
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    statistics: bool,
+    output_file: str | None,
+    config_file: str | None,
+    isolated: bool,
 ) -> None:
     """Check the tool definitions in FILE... (- for stdin).
 
     Reports syntax errors, what gptel/llm would refuse, spec mistakes and surprises
     (unknown keys with did-you-mean, missing :type, :enum as a list...) and, with
     --target, what that provider would reject. `plistspec explain CODE` explains a code.
+    Configuration: the nearest .plistspec.toml or pyproject.toml [tool.plistspec].
     """
-    from plistspec.checker import check_text, diagnostics_json
-    from plistspec.cli._io import print_diagnostics, read_source
+    from plistspec.cli._io import read_source
+    from plistspec.selection import Layer
 
     if files.count("-") > 1:
         raise click.UsageError("standard input (-) can be read only once")
-    diags = []
-    objects: list[dict] = []
-    for path in files:
-        name, text, problem = read_source(path, stdin_filename)
-        found = [problem] if problem is not None else []
-        if text is not None:
-            more = check_text(text, name, target, dialect)
-            if problem is not None and any(
-                d.code == "PS001" and d.start == problem.start for d in more
-            ):
-                found = []  # the reader says it at that very place
-            found.extend(more)
-        diags.extend(found)
-        if fmt == "json":
-            objects.extend(diagnostics_json(found, text))
-    if fmt == "json":
-        import json
+    if config_file is not None and isolated:
+        raise click.UsageError("--config and --isolated exclude each other")
+    if diff and fix:
+        fix = False  # --diff shows what --fix would do, and writes nothing
+    cli_layer = Layer(
+        select=_selectors(select, "--select") if select else None,
+        extend_select=_selectors(extend_select, "--extend-select"),
+        ignore=_selectors(ignore, "--ignore"),
+    )
+    from plistspec.checkrun import findings, settings_for
+    from plistspec.config import ConfigCache, ConfigError
+    from plistspec.diagnostics import Diagnostic
 
-        sys.stdout.write(json.dumps(objects, indent=2, ensure_ascii=False) + "\n")
+    if output_file is not None:
+        for path in files:
+            try:
+                same = path != "-" and os.path.samefile(path, output_file)
+            except OSError:
+                same = False
+            if same:
+                raise click.BadParameter(
+                    f"{output_file} is the input {path}: the report would replace it",
+                    param_hint="--output-file",
+                )
+    configs = ConfigCache(config_file, isolated)
+    if config_file is not None and not os.path.isfile(config_file):
+        raise click.BadParameter(f"{config_file}: no such file", param_hint="--config")
+
+    reported: list[Diagnostic] = []
+    texts: dict[str, str | None] = {}
+    changed_files = 0
+    fixed_total = 0
+    fixable: set[str] = set()
+    # Every configuration first: an invalid one stops the run before any file is touched.
+    config_errors: list[Diagnostic] = []
+    per_input = []
+    for path in files:
+        discover = (stdin_filename or None) if path == "-" else path
+        try:
+            per_input.append(configs.for_path(discover))
+        except ConfigError as e:
+            if all(e.diagnostic.render() != d.render() for d in config_errors):
+                config_errors.append(e.diagnostic)
+    if config_errors:
+        from plistspec.report import render
+
+        sys.stderr.write(render(config_errors, "gnu"))
+        sys.exit(2)
+    for path, cfg in zip(files, per_input, strict=True):
+        bom = False
+        if path == "-" and (fix or diff):
+            bom = _stdin_bom()
+        name, text, problem = read_source(path, stdin_filename)
+        settings = settings_for(cfg, cli_layer, target, dialect)
+        found = [problem] if problem is not None else []
+        texts[name] = text
+        if text is None:
+            reported.extend(found)
+            continue
+
+        def run(t: str, name: str = name, settings=settings) -> list[Diagnostic]:
+            return findings(t, name, settings)
+
+        if fix or diff:
+            from plistspec.fixes import fix_text
+
+            outcome = fix_text(text, run, unsafe=unsafe_fixes, dialect=settings.dialect)
+            more = outcome.remaining
+            why = None
+            if outcome.changed and not diff and path != "-":
+                why = _write_in_place(path, outcome.text)
+            if why is not None:  # nothing written: report the file as it is
+                more = run(text)
+                reported.append(Diagnostic("PS902", "error", f"not fixed: {why}", path=name))
+                outcome.text = text
+            elif outcome.changed:
+                fixed_total += len(outcome.applied)
+                changed_files += 1
+                _summarize(name, outcome, diff)
+                if diff:
+                    _print_diff(name, text, outcome.text)
+            for w in outcome.withheld:
+                click.echo(
+                    f"{_where(w)}: {w.code} fix not applied: it would change what "
+                    "gptel/llm send (--unsafe-fixes applies it)",
+                    err=True,
+                )
+            if path == "-" and fix:
+                out = outcome.text
+                sys.stdout.buffer.write(
+                    (("\ufeff" if bom else "") + out).encode("utf-8", "surrogateescape")
+                )
+            texts[name] = outcome.text if not diff else text
+        else:
+            more = run(text)
+        if problem is not None and any(
+            d.code == "PS001" and d.start == problem.start for d in more
+        ):
+            found = []  # the reader says it at that very place
+        found.extend(more)
+        reported.extend(found)
+        for d in found:
+            if d.fix is not None:
+                from plistspec.fixes import is_safe
+
+                if unsafe_fixes or is_safe(d.code, d.severity):
+                    fixable.add(d.code)
+    from plistspec.report import render, render_statistics
+
+    if statistics:
+        out = render_statistics(reported, fmt, fixable)
+    elif diff:
+        out = ""
     else:
-        print_diagnostics(diags, fmt, stream=sys.stdout)
+        out = render(reported, fmt, texts)
+    stdin_fixed = fix and "-" in files
+    if output_file is not None:
+        why = _write_report(output_file, out)
+        if why is not None:
+            from plistspec.report import one_line
+
+            click.echo(f"{one_line(output_file)}: error: cannot write: {why} [PS902]", err=True)
+            sys.exit(1)
+    elif stdin_fixed:
+        sys.stderr.write(out)
+    else:
+        sys.stdout.write(out)
     sys.stdout.flush()
+    if fix or diff:
+        verb = "Would fix" if diff else "Fixed"
+        left = sum(1 for d in reported if d.severity == "error")
+        click.echo(
+            f"{verb} {fixed_total} finding{'s' * (fixed_total != 1)} in {changed_files} "
+            f"file{'s' * (changed_files != 1)}; {len(reported)} left ({left} error"
+            f"{'s' * (left != 1)}).",
+            err=True,
+        )
     if exit_zero:
         sys.exit(0)
-    sys.exit(1 if any(d.severity == "error" for d in diags) else 0)
+    if diff:
+        sys.exit(1 if changed_files else 0)
+    sys.exit(1 if any(d.severity == "error" for d in reported) else 0)
+
+
+def _where(d) -> str:
+    from plistspec.report import one_line
+
+    path = one_line(d.path or "<input>")
+    return f"{path}:{d.line}:{d.column}" if d.line else path
+
+
+def _summarize(name: str, outcome, diff: bool) -> None:
+    """One line per fix applied, on standard error: ``FILE:LINE:COL: fixed CODE message``."""
+    from plistspec.report import one_line
+
+    verb = "would fix" if diff else "fixed"
+    for d in outcome.applied:
+        click.echo(f"{_where(d)}: {verb} {d.code}: {one_line(d.message)}", err=True)
+
+
+def _print_diff(name: str, before: str, after: str) -> None:
+    import difflib
+
+    from plistspec.report import one_line
+
+    label = one_line(name)
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"a/{label}",
+        tofile=f"b/{label}",
+    )
+    out = sys.stdout
+    for line in lines:
+        out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    out.flush()
+
+
+def _stdin_bom() -> bool:
+    """Whether standard input starts with a byte-order mark (read_source drops it): the
+    input is read here and handed back to ``sys.stdin``, so it is read only once."""
+    import io
+
+    data = sys.stdin.buffer.read()
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    return data.startswith(b"\xef\xbb\xbf")
+
+
+def _write_in_place(path: str, text: str) -> str | None:
+    """Rewrite the input ``path`` with ``text`` (see the module doc); why not, when it
+    cannot be (nothing is written then)."""
+    import stat
+
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+        with open(real, "rb") as f:
+            head = f.read(3)
+    except OSError as e:
+        return e.strerror or str(e)
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if not os.access(real, os.W_OK) or not (st.st_mode & 0o222):
+        return "the file is read-only"
+    data = text.encode("utf-8", "surrogateescape")
+    if head == b"\xef\xbb\xbf":
+        data = b"\xef\xbb\xbf" + data
+    if st.st_nlink > 1:  # keep the hard links: rewrite the file itself
+        try:
+            with open(real, "r+b") as f:
+                f.write(data)
+                f.truncate()
+        except OSError as e:
+            return e.strerror or str(e)
+        return None
+    return _atomic_write(real, data, st)
+
+
+def _write_report(path: str, text: str) -> str | None:
+    """Write the report to ``path`` atomically (through a symlink to its target; never
+    over something that is not a regular file); why not, when it cannot be."""
+    import stat
+
+    real = os.path.realpath(path)
+    try:
+        st: os.stat_result | None = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        return e.strerror or str(e)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    return _atomic_write(real, text.encode("utf-8", "backslashreplace"), st)
+
+
+def _atomic_write(real: str, data: bytes, st: os.stat_result | None) -> str | None:
+    """``data`` into a temporary file beside ``real``, renamed over it, with ``st``'s mode
+    and owner (a new file: 0666 less the umask)."""
+    import stat
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".plistspec-", dir=os.path.dirname(real) or ".")
+    except OSError as e:
+        return e.strerror or str(e)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            if st is not None:
+                os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode))
+                try:
+                    os.fchown(f.fileno(), st.st_uid, st.st_gid)
+                except OSError:
+                    pass
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.fchmod(f.fileno(), 0o666 & ~umask)
+        os.replace(tmp, real)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return e.strerror or str(e)
+    return None

@@ -1,4 +1,5 @@
-"""``plistspec explain CODE``: print the documentation of a diagnostic code."""
+"""``plistspec explain CODE``: print the documentation of a diagnostic code, with a wrong
+and a right example (as ``ruff rule`` does) and whether ``check --fix`` fixes it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,20 @@ def explain_cmd(code: str | None) -> None:
         for k, c in CODES.items():
             click.echo(f"{k}  {c.severity:7}  {c.title}")
         return
+    key = code.strip().upper()
     try:
-        click.echo(explain(code.upper()), nl=False)
+        text = explain(key)
     except KeyError:
         raise click.UsageError(f"unknown code {code!r}; `plistspec explain` lists them") from None
+    from plistspec.code_examples import render_example
+    from plistspec.fixes import SAFETY
+
+    fix = SAFETY.get(key)
+    if fix == "safe":
+        text += "\nFix: safe (`check --fix` applies it).\n"
+    elif fix == "unsafe":
+        text += "\nFix: unsafe (it changes what gptel/llm send: `check --fix --unsafe-fixes`).\n"
+    example = render_example(key)
+    if example:
+        text += "\n" + example
+    click.echo(text, nl=False)

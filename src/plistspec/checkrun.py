@@ -1,0 +1,69 @@
+"""One input checked as the user chose: the findings ``plistspec check`` reports for it.
+
+Owns: the composition checking → rule selection (configuration, command line,
+per-file ignores) → in-source suppressions → findings about the suppressions
+themselves, as one function of a text (:func:`findings`), which ``check`` prints and the
+fix engine (:mod:`plistspec.fixes`) re-runs after each round of fixes. Suppression is a
+filter after checking: it never changes what :func:`plistspec.checker.check_text` sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from plistspec.config import Config
+from plistspec.diagnostics import Diagnostic
+from plistspec.selection import Layer, Selection
+
+__all__ = ["Settings", "findings", "settings_for"]
+
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass
+class Settings:
+    """What applies to one input: its configuration plus the command line's choices."""
+
+    config: Config = field(default_factory=Config)
+    cli: Layer = field(default_factory=Layer)
+    target: str | None = None
+    dialect: str | None = None
+
+    @property
+    def selection(self) -> Selection:
+        return Selection([self.config.layer, self.cli])
+
+
+def settings_for(config: Config, cli: Layer, target: str | None, dialect: str | None) -> Settings:
+    """The command line's ``-t``/``-d`` win over the configuration's ``target``/``dialect``."""
+    return Settings(config, cli, target or config.target, dialect or config.dialect)
+
+
+def findings(text: str, path: str | None, settings: Settings) -> list[Diagnostic]:
+    """The findings of ``text`` (named ``path``) under ``settings``, sorted by position."""
+    from plistspec.checker import check_text
+    from plistspec.suppress import apply_suppressions
+
+    selection = settings.selection
+    cache: dict[str, bool] = {}
+
+    def enabled(code: str) -> bool:
+        on = cache.get(code)
+        if on is None:
+            on = cache[code] = selection.enabled(code) and not settings.config.per_file_off(
+                path, code
+            )
+        return on
+
+    diags = [
+        d for d in check_text(text, path, settings.target, settings.dialect) if enabled(d.code)
+    ]
+    kept, about = apply_suppressions(text, diags, enabled, path=path)
+    about = [d for d in about if enabled(d.code)]
+    if not about:
+        return kept
+    out = kept + about
+    out.sort(
+        key=lambda d: (d.start if d.start >= 0 else -1, _SEVERITY_ORDER.get(d.severity, 3), d.code)
+    )
+    return out

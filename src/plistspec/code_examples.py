@@ -1,0 +1,479 @@
+"""A wrong and a right example for every diagnostic code (what ``plistspec explain``
+prints after the explanation, as ``ruff rule`` does, and what docs/codes.md lists).
+
+Owns: :data:`EXAMPLES`, code → :class:`Example`. An example's ``kind`` says what its
+text is: ``tool`` (a whole Elisp text), ``arg`` (one arg plist of a ``gptel-make-tool``
+form; ``arg-llm``: of an ``llm-make-tool`` form), ``json``, ``python``, ``toml`` or
+``shell``; ``target`` is the ``check --target`` it needs. The tests check every Elisp
+example with ``check``: the wrong one gets its code, the right one does not.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["Example", "EXAMPLES", "as_elisp", "render_example"]
+
+
+class Example(NamedTuple):
+    wrong: str
+    right: str
+    kind: str = "arg"
+    target: str | None = None
+    via: str = "check"  # what reports the code: check, fmt or to-json (--format target)
+
+
+def _t(body: str, head: str = "gptel-make-tool") -> str:
+    return f"({head}\n {body})"
+
+
+_F = ":function #'f"
+_ND = ':name "t" :description "What it does"'
+
+EXAMPLES: dict[str, Example] = {
+    # --- PS0xx ------------------------------------------------------------------------
+    "PS001": Example('(gptel-make-tool :name "t', '(gptel-make-tool :name "t")', "tool"),
+    "PS002": Example(
+        "(setq table #s(hash-table data (a 1)))",
+        "(setq table (make-hash-table))",
+        "tool",
+    ),
+    # --- PS1xx ------------------------------------------------------------------------
+    "PS101": Example(
+        _t(f"{_ND} {_F}\n :args my-args"),
+        _t(f'{_ND} {_F}\n :args (list \'(:name "q" :type string :description "Query"))'),
+        "tool",
+    ),
+    "PS102": Example(_t(f'"t" :description "What it does" {_F}'), _t(f"{_ND} {_F}"), "tool"),
+    "PS103": Example(
+        _t(f"{_ND} {_F}\n :confirm my-confirm-p"), _t(f"{_ND} {_F}\n :confirm t"), "tool"
+    ),
+    # --- PS2xx ------------------------------------------------------------------------
+    "PS201": Example(
+        '(:name "unit" :type string :description "Unit" :enum ("c" "f"))',
+        '(:name "unit" :type string :description "Unit" :enum ["c" "f"])',
+    ),
+    "PS202": Example(
+        '(:name "q" :type "string" :description "Query")',
+        '(:name "q" :type string :description "Query")',
+        "arg-llm",
+    ),
+    "PS203": Example(
+        '(:name "v" :description "Value" :anyOf "string")',
+        '(:name "v" :description "Value" :anyOf [(:type string)])',
+        "arg",
+        "gemini",
+        "to-json",
+    ),
+    "PS204": Example(
+        ":items (:type array :items (:type array :items ...))  ; 151 levels deep",
+        ":items (:type array :items (:type string))",
+        "text",
+    ),
+    # --- PS3xx ------------------------------------------------------------------------
+    "PS301": Example(
+        '(:name "q" :type string :description: "Query")',
+        '(:name "q" :type string :description "Query")',
+    ),
+    "PS302": Example(
+        _t(f'{_ND} {_F}\n :version "1.0"'), _t(f'{_ND} {_F}\n :category "files"'), "tool"
+    ),
+    "PS303": Example(
+        '(:name "q" :type string :description "Query" :required t)',
+        '(:name "q" :type string :description "Query")',
+    ),
+    "PS304": Example(_t(f':description "What it does" {_F}'), _t(f"{_ND} {_F}"), "tool"),
+    "PS305": Example(_t(f':name "t" {_F}'), _t(f"{_ND} {_F}"), "tool"),
+    "PS306": Example(_t(f':name "t" :description "" {_F}'), _t(f"{_ND} {_F}"), "tool"),
+    "PS307": Example(
+        _t(f':name "get weather" :description "Weather" {_F}'),
+        _t(f':name "get_weather" :description "Weather" {_F}'),
+        "tool",
+    ),
+    "PS308": Example(
+        _t(f':name 42 :description "What it does" {_F}'),
+        _t(f':name "tool_42" :description "What it does" {_F}'),
+        "tool",
+    ),
+    "PS309": Example(
+        '(:type string :description "City")', '(:name "city" :type string :description "City")'
+    ),
+    "PS310": Example(
+        '(:name "" :type string :description "Location")',
+        '(:name "loc" :type string :description "Location")',
+    ),
+    "PS311": Example(
+        _t(
+            f'{_ND} {_F}\n :args (list \'(:name "path" :type string :description "From")\n'
+            '             \'(:name "path" :type string :description "To"))'
+        ),
+        _t(
+            f'{_ND} {_F}\n :args (list \'(:name "from" :type string :description "From")\n'
+            '             \'(:name "to" :type string :description "To"))'
+        ),
+        "tool",
+    ),
+    "PS312": Example(
+        '(:name "q" :type string :description "a" :description "b")',
+        '(:name "q" :type string :description "a")',
+    ),
+    "PS313": Example(
+        '(:name "q" :description "Query")', '(:name "q" :type string :description "Query")'
+    ),
+    "PS314": Example(
+        '(:name "x" :type float :description "X")', '(:name "x" :type number :description "X")'
+    ),
+    "PS315": Example(
+        '(:name "q" :type "string" :description "Query")',
+        '(:name "q" :type string :description "Query")',
+    ),
+    "PS316": Example(
+        '(:name "q" :type \'string :description "Query")',
+        '(:name "q" :type string :description "Query")',
+    ),
+    "PS317": Example(
+        '(:name "unit" :type string :description "Unit" :enum [celsius fahrenheit])',
+        '(:name "unit" :type string :description "Unit" :enum ["celsius" "fahrenheit"])',
+    ),
+    "PS318": Example(
+        '(:name "tags" :type array :description "Tags")',
+        '(:name "tags" :type array :items (:type string) :description "Tags")',
+    ),
+    "PS319": Example(
+        '(:name "s" :type string :description "S" :properties (:x (:type string)))',
+        '(:name "s" :type string :description "S")',
+    ),
+    "PS320": Example(
+        '(:name "c" :type object :description "Color"\n'
+        ' :properties (:r (:type number)) :required ["red"])',
+        '(:name "c" :type object :description "Color"\n'
+        ' :properties (:r (:type number)) :required ["r"])',
+    ),
+    "PS321": Example(
+        '(:name "c" :type object :description "Color"\n'
+        " :properties (:r (:type number)) :required nil)",
+        '(:name "c" :type object :description "Color"\n'
+        ' :properties (:r (:type number)) :required ["r"])',
+    ),
+    "PS322": Example(
+        '(:name "o" :type object :description "O"\n :properties (:x (:type string :optional t)))',
+        '(:name "o" :type object :description "O"\n :properties (:x (:type string)))',
+    ),
+    "PS323": Example(
+        '(:name "q" :type string :description "Query" :optional :json-false)',
+        '(:name "q" :type string :description "Query" :optional t)',
+    ),
+    "PS324": Example(
+        '(:name "opts" :type object :description "Options" :additionalProperties t)',
+        '(:name "opts" :type object :description "Options"\n'
+        " :properties (:verbose (:type boolean)))",
+    ),
+    "PS325": Example(
+        '(:name "q" :type string :description "Query" :default nil)',
+        '(:name "q" :type string :description "Query" :default :null)',
+    ),
+    "PS326": Example(
+        '(:name "d" :type string :description "Date" :format "date")',
+        '(:name "d" :type string :description "Date, as YYYY-MM-DD")',
+        "arg-llm",
+    ),
+    "PS327": Example(
+        '(:name "l" :type array :description "L" :items (:type string :default :null))',
+        '(:name "l" :type array :description "L" :items (:type string))',
+        "arg-llm",
+    ),
+    "PS328": Example(
+        '(:name "o" :type object :description "O"\n'
+        " :properties (:additionalProperties (:type string)))",
+        '(:name "o" :type object :description "O"\n :properties (:extra (:type string)))',
+    ),
+    "PS329": Example(
+        _t(f'{_ND} {_F}\n :args \'(:name "q" :type string :description "Query")'),
+        _t(f'{_ND} {_F}\n :args \'((:name "q" :type string :description "Query"))'),
+        "tool",
+    ),
+    "PS330": Example(
+        '(:name "v" :description "Value" :anyOf ((:type string) (:type null)))',
+        '(:name "v" :description "Value" :anyOf [(:type string) (:type null)])',
+    ),
+    "PS331": Example(_t(_ND), _t(f"{_ND} {_F}"), "tool"),
+    "PS332": Example(
+        "plistspec: internal error while linting this form (...)",
+        "(please report the form that triggers it)",
+        "text",
+    ),
+    "PS333": Example(
+        '(:name "q" :type string)', '(:name "q" :type string :description "Words to search for")'
+    ),
+    "PS334": Example(
+        '(:name "l" :type array :description "L" :items ((:type string)))',
+        '(:name "l" :type array :description "L" :items (:type string))',
+    ),
+    "PS335": Example(
+        '(:name "o" :type object :description "O"\n :properties [(:name "x" :type string)])',
+        '(:name "o" :type object :description "O"\n :properties (:x (:type string)))',
+    ),
+    "PS336": Example(
+        '(gptel-make-tool\n :name "t" :description "What it does" :function #\'f :async t\n'
+        ' :args (list \'(:name "callback" :type string :description "C")))',
+        '(gptel-make-tool\n :name "t" :description "What it does" :function #\'f :async t\n'
+        ' :args (list \'(:name "q" :type string :description "Q")))',
+        "tool",
+    ),
+    # --- PS4xx ------------------------------------------------------------------------
+    "PS401": Example(
+        _t(f':name "9lives" :description "Lives" {_F}'),
+        _t(f':name "nine_lives" :description "Lives" {_F}'),
+        "tool",
+        "gemini",
+    ),
+    "PS402": Example(_t(f':name "t" :description "" {_F}'), _t(f"{_ND} {_F}"), "tool", "bedrock"),
+    "PS403": Example(
+        '(:name "k" :type string :description "Kind" :const "x")',
+        '(:name "k" :type string :description "Kind" :enum ["x"])',
+        "arg",
+        "gemini",
+    ),
+    "PS404": Example(
+        '(:name "n" :type integer :description "Count" :minimum 0)',
+        '(:name "n" :type integer :description "Count (0 or more)")',
+        "arg",
+        "ollama",
+    ),
+    "PS405": Example(
+        '(:name "s" :type ["string" "null"] :description "S")',
+        '(:name "s" :type string :description "S" :optional t)',
+        "arg",
+        "gemini",
+    ),
+    "PS406": Example(
+        '(:name "l" :type array :description "L"\n'
+        ' :items (:type object :properties (:x (:type string)) :required ["x"]))',
+        '(:name "l" :type array :description "L"\n'
+        ' :items (:type object :properties (:x (:type string)) :required ["x"]\n'
+        "         :additionalProperties :json-false))",
+        "arg",
+        "openai-strict",
+    ),
+    "PS407": Example(
+        '(:name "s" :type string :description "S" :optional t)',
+        '(:name "s" :type ["string" "null"] :description "S")',
+        "arg",
+        "openai-strict",
+    ),
+    "PS408": Example(
+        '(:name "s" :type string :description "S" :optional t)',
+        '(:name "s" :type string :description "S")',
+        "arg-llm",
+        "openai-responses",
+    ),
+    "PS409": Example(
+        '(:name "file-path" :type string :description "Path")',
+        '(:name "file_path" :type string :description "Path")',
+        "arg",
+        "gemini",
+    ),
+    "PS410": Example(
+        '(:name "o" :type object :description "O"\n :properties (:x (:description "anything")))',
+        '(:name "o" :type object :description "O"\n'
+        ' :properties (:x (:type string :description "anything")))',
+        "arg",
+        "gemini",
+    ),
+    "PS411": Example(
+        '(:name "l" :type array :description "L")',
+        '(:name "l" :type array :description "L" :items (:type string))',
+        "arg",
+        "openai",
+    ),
+    # --- PS5xx: JSON in, Elisp out ---------------------------------------------------------
+    "PS500": Example('{"foo": 1}', '{"type": "function", "function": {"name": "f"}}', "json"),
+    "PS501": Example(
+        '{"$ref": "#/$defs/Adress", "$defs": {"Address": {"type": "string"}}}',
+        '{"$ref": "#/$defs/Address", "$defs": {"Address": {"type": "string"}}}',
+        "json",
+    ),
+    "PS502": Example(
+        '"parameters": {"type": "string"}',
+        '"parameters": {"type": "object", "properties": {"q": {"type": "string"}}}',
+        "json",
+    ),
+    "PS503": Example(
+        '{"type": "function", "function": {"name": "f", "strict": true}}',
+        '{"type": "function", "function": {"name": "f"}}',
+        "json",
+    ),
+    "PS504": Example(
+        '{"name": "x", "inputSchema": {"type": "object"}}',
+        '{"name": "x", "description": "What it does", "inputSchema": {"type": "object"}}',
+        "json",
+    ),
+    "PS505": Example(
+        '"parameters": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}',
+        '"parameters": {"type": "object"}',
+        "json",
+    ),
+    "PS506": Example(
+        '"parameters": {"type": "object", "$defs": {"Unused": {"type": "string"}}}',
+        '"parameters": {"type": "object"}',
+        "json",
+    ),
+    "PS507": Example(
+        '"properties": {"city": {"type": "string"}}, "required": ["city", "cty"]',
+        '"properties": {"city": {"type": "string"}}, "required": ["city"]',
+        "json",
+    ),
+    "PS508": Example(
+        '"inputSchema": {"properties": {"q": {"type": "string"}}}',
+        '"inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}',
+        "json",
+    ),
+    "PS509": Example(
+        '"q": {"$ref": "https://example.com/schema.json"}', '"q": {"type": "string"}', "json"
+    ),
+    "PS510": Example(
+        '"$defs": {"Node": {"type": "object", "properties": {"kids": {"type": "array", '
+        '"items": {"$ref": "#/$defs/Node"}}}}}',
+        '"$defs": {"Node": {"type": "object", "properties": {"kids": {"type": "array", '
+        '"items": {"type": "string"}}}}}',
+        "json",
+    ),
+    "PS511": Example(
+        '[{"type": "web_search"}]',
+        '[{"type": "function", "function": {"name": "search", "description": "Search"}}]',
+        "json",
+    ),
+    "PS512": Example(
+        '{"tools": []}',
+        '{"tools": [{"name": "x", "description": "X", "inputSchema": {"type": "object"}}]}',
+        "json",
+    ),
+    "PS513": Example('{"name": "a", "name": "b"}', '{"name": "a"}', "json"),
+    "PS520": Example(
+        '"d": {"type": "string", "format": "date"}',
+        '"d": {"type": "string", "description": "A date, YYYY-MM-DD"}',
+        "json",
+    ),
+    "PS521": Example(
+        '"parameters": {"type": "object", "$schema": "...", "properties": {}}',
+        '"parameters": {"type": "object", "properties": {}}',
+        "json",
+    ),
+    "PS522": Example(
+        '"items": {"type": "object", "default": {}}', '"items": {"type": "object"}', "json"
+    ),
+    "PS523": Example(
+        '"properties": {"x": true}', '"properties": {"x": {"type": "string"}}', "json"
+    ),
+    "PS524": Example(
+        '{"name": "x", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}',
+        '{"name": "x", "inputSchema": {"type": "object"}}',
+        "json",
+    ),
+    "PS530": Example(
+        _t(f':name "t" :description (concat "a" ;; why\n "b") {_F}'),
+        _t(f':name "t" ;; why\n :description (concat "a" "b") {_F}'),
+        "tool",
+        via="fmt",
+    ),
+    # --- PS6xx: Python --------------------------------------------------------------------
+    "PS601": Example("plistspec from-py tols:weather", "plistspec from-py tools:weather", "shell"),
+    "PS602": Example(
+        "import requests  # not installed for this python\n\n\ndef weather(city: str) -> str: ...",
+        "def weather(city: str) -> str: ...  # imports what the interpreter has",
+        "python",
+    ),
+    "PS603": Example("plistspec from-py tools:wether", "plistspec from-py tools:weather", "shell"),
+    "PS604": Example("weather = lambda city: city", "def weather(city: str) -> str: ...", "python"),
+    "PS605": Example(
+        'def f(x: "Foo") -> str: ...  # no class Foo',
+        "class Foo: ...\n\n\ndef f(x: Foo) -> str: ...",
+        "python",
+    ),
+    "PS606": Example(
+        "def f(cb: Callable[[], None]) -> str: ...", "def f(name: str) -> str: ...", "python"
+    ),
+    "PS607": Example(
+        "def f(scores: dict[int, str]) -> str: ...",
+        "def f(scores: dict[str, str]) -> str: ...",
+        "python",
+    ),
+    "PS608": Example('def f(x: float = float("nan")): ...', "def f(x: float = 0.0): ...", "python"),
+    "PS609": Example('def f(x: Literal[b"x"]): ...', 'def f(x: Literal["x"]): ...', "python"),
+    "PS610": Example("def f(x): ...", "def f(x: str): ...", "python"),
+    "PS611": Example(
+        'def f(city: str):\n    """The weather.\n\n    Args:\n        citty: the city.\n    """',
+        'def f(city: str):\n    """The weather.\n\n    Args:\n        city: the city.\n    """',
+        "python",
+    ),
+    "PS612": Example(
+        "plistspec from-py tools:Client.fetch  # Client() needs arguments",
+        "plistspec from-py tools:client.fetch  # a module-level instance",
+        "shell",
+    ),
+    "PS613": Example(
+        "class Weird:\n    __annotations__ = 3",
+        "(please report the object that triggers it)",
+        "python",
+    ),
+    # --- PS9xx: the command line --------------------------------------------------------------
+    "PS901": Example("plistspec check tols.el", "plistspec check tools.el", "shell"),
+    "PS902": Example(
+        "plistspec to-json tools.el -o missing/dir/out.json",
+        "plistspec to-json tools.el -o out.json",
+        "shell",
+    ),
+    "PS903": Example(
+        "PLISTSPEC_TRACEBACK= plistspec to-json tools.el  # a bug: one line, exit 1",
+        "PLISTSPEC_TRACEBACK=1 plistspec to-json tools.el  # the traceback, for a bug report",
+        "shell",
+    ),
+    "PS920": Example(
+        '(gptel-make-tool\n :name "t" :description "What it does" :function #\'f\n'
+        ' :args (list \'(:name "q" :type string :description "Q"))) ; plistspec: ignore[PS333]',
+        '(gptel-make-tool\n :name "t" :description "What it does" :function #\'f\n'
+        ' :args (list \'(:name "q" :type string))) ; plistspec: ignore[PS333]',
+        "tool",
+    ),
+    "PS921": Example(
+        '(gptel-make-tool\n :name "t" :description "What it does" :function #\'f\n'
+        ' :args (list \'(:name "q" :type string))) ; plistspec: ignore[PS3333]',
+        '(gptel-make-tool\n :name "t" :description "What it does" :function #\'f\n'
+        ' :args (list \'(:name "q" :type string))) ; plistspec: ignore[PS333]',
+        "tool",
+    ),
+    "PS930": Example('selct = ["PS3"]', 'select = ["PS3"]', "toml"),
+}
+
+
+def as_elisp(example_text: str, kind: str) -> str | None:
+    """The whole Elisp text an example stands for (None for non-Elisp kinds)."""
+    if kind == "tool":
+        return example_text + "\n"
+    if kind in ("arg", "arg-llm"):
+        head = "llm-make-tool" if kind == "arg-llm" else "gptel-make-tool"
+        return f"({head} {_ND} {_F}\n :args (list '{example_text}))\n"
+    return None
+
+
+def render_example(code: str) -> str:
+    """The "Wrong:" / "Right:" part of ``plistspec explain CODE`` ('' when none)."""
+    ex = EXAMPLES.get(code)
+    if ex is None:
+        return ""
+    where = {
+        "arg": "an arg of :args",
+        "arg-llm": "an arg of an llm-make-tool form",
+        "tool": "Emacs Lisp",
+        "json": "JSON input of from-json",
+        "python": "Python given to from-py",
+        "shell": "command line",
+        "toml": ".plistspec.toml",
+        "text": "Emacs Lisp",
+    }.get(ex.kind, ex.kind)
+    target = f", with --target {ex.target}" if ex.target else ""
+
+    def block(s: str) -> str:
+        return "".join("    " + line + "\n" for line in s.splitlines())
+
+    return f"Wrong ({where}{target}):\n\n{block(ex.wrong)}\nRight:\n\n{block(ex.right)}"
