@@ -28,6 +28,8 @@ __all__ = [
     "read_text_layout",
     "write_output",
     "write_atomic",
+    "check_rewritable",
+    "rewrite_file",
     "write_stdout",
     "show_path",
     "print_diagnostics",
@@ -36,7 +38,12 @@ __all__ = [
 
 
 class InputError(Exception):
-    """An input could not be read: already a full message."""
+    """An input could not be read, or an output written: already a full message;
+    ``reason`` is its short why (``the file is read-only``) where there is one."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class Layout:
@@ -225,8 +232,8 @@ def write_output(text: str, out: str | None) -> None:
     write_atomic(target, _encode(text, shown), shown)
 
 
-def _refuse(shown: str, why: str) -> InputError:
-    return InputError(f"{shown}: error: cannot write: {why} [PS902]")
+def _refuse(shown: str, why: str, verb: str = "write") -> InputError:
+    return InputError(f"{shown}: error: cannot {verb}: {why} [PS902]", why)
 
 
 def _output_target(out: str, shown: str) -> str:
@@ -350,6 +357,54 @@ def write_atomic(target: str, data: bytes, shown: str, keep: os.stat_result | No
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def check_rewritable(path: str, name: str) -> None:
+    """Refuse to rewrite what is not a writable regular file (before any work)."""
+    st = os.stat(path)  # read_text_layout just opened it
+    if not stat.S_ISREG(st.st_mode):
+        raise _refuse(name, "not a regular file", "rewrite")
+    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise _refuse(name, "the file is read-only", "rewrite")
+
+
+def rewrite_file(path: str, name: str, text: str) -> None:
+    """Replace the file ``path`` (after symbolic links) by ``text``, keeping what the
+    file is: its mode (setuid/setgid too), owner and group where allowed, its BOM and
+    line endings (``text`` already carries them), and its hard links.
+
+    A file with one link is replaced atomically (temporary file + rename, through
+    :func:`write_atomic`); a symbolic link keeps pointing at its target,
+    whose content is replaced. A file with several hard links is written in place through
+    the same inode (so every name sees the new text), and so is a file owned by another
+    user (a replacement could not be given back its owner); if that write fails the old
+    content is written back."""
+    data = _encode(text, name)
+    target = os.path.realpath(path)
+    st = os.stat(target)
+    euid = os.geteuid()
+    if st.st_nlink <= 1 and (euid == 0 or st.st_uid == euid):
+        write_atomic(target, data, name, keep=st)
+        return
+    # Several links, or another user's file (a new file could not get its owner back):
+    # the same inode is rewritten, which keeps links, owner, group and mode.
+    try:
+        with open(target, "r+b") as f:
+            old = f.read()
+            try:
+                f.seek(0)
+                f.write(data)
+                f.truncate()
+                f.flush()
+                os.fsync(f.fileno())
+            except OSError:
+                f.seek(0)
+                f.write(old)
+                f.truncate()
+                f.flush()
+                raise
+    except OSError as e:
+        raise _refuse(name, e.strerror or str(e), "rewrite") from None
 
 
 def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "gnu", stream=None) -> None:

@@ -136,7 +136,7 @@ def check_cmd(
     --target, what that provider would reject. `plistspec explain CODE` explains a code.
     Configuration: the nearest .plistspec.toml or pyproject.toml [tool.plistspec].
     """
-    from plistspec.cli._io import read_source
+    from plistspec.cli._io import InputError, read_buffer
     from plistspec.selection import Layer
 
     if files.count("-") > 1:
@@ -190,10 +190,9 @@ def check_cmd(
         sys.stderr.write(render(config_errors, "gnu"))
         sys.exit(2)
     for path, cfg in zip(files, per_input, strict=True):
-        bom = False
-        if path == "-" and (fix or diff):
-            bom = _stdin_bom()
-        name, text, problem = read_source(path, stdin_filename)
+        _, text, problem, layout = read_buffer(path, stdin_filename)
+        # The exact name: report.py escapes it in line formats, JSON/SARIF keep it.
+        name = path if path != "-" else (stdin_filename or "<stdin>")
         settings = settings_for(cfg, cli_layer, target, dialect)
         found = [problem] if problem is not None else []
         texts[name] = text
@@ -211,7 +210,7 @@ def check_cmd(
             more = outcome.remaining
             why = None
             if outcome.changed and not diff and path != "-":
-                why = _write_in_place(path, outcome.text)
+                why = _write_in_place(path, name, layout.encode(outcome.text))
             if why is not None:  # nothing written: report the file as it is
                 more = run(text)
                 reported.append(Diagnostic("PS902", "error", f"not fixed: {why}", path=name))
@@ -229,9 +228,8 @@ def check_cmd(
                     err=True,
                 )
             if path == "-" and fix:
-                out = outcome.text
                 sys.stdout.buffer.write(
-                    (("\ufeff" if bom else "") + out).encode("utf-8", "surrogateescape")
+                    layout.encode(outcome.text).encode("utf-8", "surrogateescape")
                 )
             texts[name] = outcome.text if not diff else text
         else:
@@ -258,11 +256,12 @@ def check_cmd(
         out = render(reported, fmt, texts)
     stdin_fixed = fix and "-" in files
     if output_file is not None:
-        why = _write_report(output_file, out)
-        if why is not None:
-            from plistspec.report import one_line
+        from plistspec.cli._io import write_output
 
-            click.echo(f"{one_line(output_file)}: error: cannot write: {why} [PS902]", err=True)
+        try:
+            write_output(out, output_file)
+        except InputError as e:
+            click.echo(str(e), err=True)
             sys.exit(1)
     elif stdin_fixed:
         sys.stderr.write(out)
@@ -319,91 +318,14 @@ def _print_diff(name: str, before: str, after: str) -> None:
     out.flush()
 
 
-def _stdin_bom() -> bool:
-    """Whether standard input starts with a byte-order mark (read_source drops it): the
-    input is read here and handed back to ``sys.stdin``, so it is read only once."""
-    import io
-
-    data = sys.stdin.buffer.read()
-    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-    return data.startswith(b"\xef\xbb\xbf")
-
-
-def _write_in_place(path: str, text: str) -> str | None:
-    """Rewrite the input ``path`` with ``text`` (see the module doc); why not, when it
-    cannot be (nothing is written then)."""
-    import stat
-
-    real = os.path.realpath(path)
-    try:
-        st = os.stat(real)
-        with open(real, "rb") as f:
-            head = f.read(3)
-    except OSError as e:
-        return e.strerror or str(e)
-    if not stat.S_ISREG(st.st_mode):
-        return "not a regular file"
-    if not os.access(real, os.W_OK) or not (st.st_mode & 0o222):
-        return "the file is read-only"
-    data = text.encode("utf-8", "surrogateescape")
-    if head == b"\xef\xbb\xbf":
-        data = b"\xef\xbb\xbf" + data
-    if st.st_nlink > 1:  # keep the hard links: rewrite the file itself
-        try:
-            with open(real, "r+b") as f:
-                f.write(data)
-                f.truncate()
-        except OSError as e:
-            return e.strerror or str(e)
-        return None
-    return _atomic_write(real, data, st)
-
-
-def _write_report(path: str, text: str) -> str | None:
-    """Write the report to ``path`` atomically (through a symlink to its target; never
-    over something that is not a regular file); why not, when it cannot be."""
-    import stat
-
-    real = os.path.realpath(path)
-    try:
-        st: os.stat_result | None = os.stat(real)
-    except FileNotFoundError:
-        st = None
-    except OSError as e:
-        return e.strerror or str(e)
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        return "not a regular file"
-    return _atomic_write(real, text.encode("utf-8", "backslashreplace"), st)
-
-
-def _atomic_write(real: str, data: bytes, st: os.stat_result | None) -> str | None:
-    """``data`` into a temporary file beside ``real``, renamed over it, with ``st``'s mode
-    and owner (a new file: 0666 less the umask)."""
-    import stat
-    import tempfile
+def _write_in_place(path: str, name: str, text: str) -> str | None:
+    """Rewrite the input ``path`` with ``text`` as ``fmt -i`` does
+    (:func:`plistspec.cli._io.rewrite_file`); why not, when it cannot be."""
+    from plistspec.cli._io import InputError, check_rewritable, rewrite_file
 
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".plistspec-", dir=os.path.dirname(real) or ".")
-    except OSError as e:
-        return e.strerror or str(e)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            if st is not None:
-                os.fchmod(f.fileno(), stat.S_IMODE(st.st_mode))
-                try:
-                    os.fchown(f.fileno(), st.st_uid, st.st_gid)
-                except OSError:
-                    pass
-            else:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.fchmod(f.fileno(), 0o666 & ~umask)
-        os.replace(tmp, real)
-    except OSError as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        return e.strerror or str(e)
+        check_rewritable(path, name)
+        rewrite_file(path, name, text)
+    except (InputError, OSError) as e:
+        return getattr(e, "reason", None) or str(e)
     return None

@@ -48,7 +48,14 @@ def fmt_cmd(
     diagnostics_format: str,
 ) -> None:
     """Rewrite the tool forms of FILE... (- for stdin) in the canonical layout."""
-    from plistspec.cli._io import InputError, print_diagnostics, read_text_layout, write_output
+    from plistspec.cli._io import (
+        InputError,
+        check_rewritable,
+        print_diagnostics,
+        read_text_layout,
+        rewrite_file,
+        write_output,
+    )
     from plistspec.diagnostics import locate
     from plistspec.fmt import format_text
 
@@ -63,7 +70,7 @@ def fmt_cmd(
         try:
             name, text, layout = read_text_layout(path, stdin_name=stdin_filename)
             if in_place:
-                _check_writable(path, name)
+                check_rewritable(path, name)
         except InputError as e:
             click.echo(str(e), err=True)
             status = 1
@@ -91,7 +98,7 @@ def fmt_cmd(
         try:
             if in_place:
                 if new != text:
-                    _rewrite(path, name, layout.encode(new))
+                    rewrite_file(path, name, layout.encode(new))
             else:
                 write_output(layout.encode(new), None)
         except InputError as e:
@@ -121,63 +128,3 @@ def _errors_of_check(text: str, name: str, dialect: str | None):
         return None
 
     return keep
-
-
-def _check_writable(path: str, name: str) -> None:
-    """Refuse to rewrite what is not a writable regular file (before any work)."""
-    import os
-    import stat
-
-    from plistspec.cli._io import InputError
-
-    st = os.stat(path)  # read_text_layout just opened it
-    if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"{name}: error: cannot rewrite: not a regular file [PS902]")
-    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
-        raise InputError(
-            f"{name}: error: cannot rewrite: the file is read-only (make it writable "
-            "first, or write elsewhere without -i) [PS902]"
-        )
-
-
-def _rewrite(path: str, name: str, text: str) -> None:
-    """Replace the file ``path`` (after symbolic links) by ``text``, keeping what the
-    file is: its mode (setuid/setgid too), owner and group where allowed, its BOM and
-    line endings (``text`` already carries them), and its hard links.
-
-    A file with one link is replaced atomically (temporary file + rename, through
-    :func:`plistspec.cli._io.write_atomic`); a symbolic link keeps pointing at its target,
-    whose content is replaced. A file with several hard links is written in place through
-    the same inode (so every name sees the new text), and so is a file owned by another
-    user (a replacement could not be given back its owner); if that write fails the old
-    content is written back."""
-    import os
-
-    from plistspec.cli._io import InputError, _encode, write_atomic
-
-    data = _encode(text, name)
-    target = os.path.realpath(path)
-    st = os.stat(target)
-    euid = os.geteuid()
-    if st.st_nlink <= 1 and (euid == 0 or st.st_uid == euid):
-        write_atomic(target, data, name, keep=st)
-        return
-    # Several links, or another user's file (a new file could not get its owner back):
-    # the same inode is rewritten, which keeps links, owner, group and mode.
-    try:
-        with open(target, "r+b") as f:
-            old = f.read()
-            try:
-                f.seek(0)
-                f.write(data)
-                f.truncate()
-                f.flush()
-                os.fsync(f.fileno())
-            except OSError:
-                f.seek(0)
-                f.write(old)
-                f.truncate()
-                f.flush()
-                raise
-    except OSError as e:
-        raise InputError(f"{name}: error: cannot rewrite: {e.strerror or e} [PS902]") from None
