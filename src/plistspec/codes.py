@@ -511,6 +511,39 @@ CODES: dict[str, Code] = {
         "An object repeats a key; JSON readers disagree on which one counts (plistspec keeps the "
         'last, as most do). Example: `{"name": "a", "name": "b"}`.',
     ),
+    "PS514": Code(
+        "error",
+        "IR metadata not in shape",
+        "IR JSON given to `from-json` whose `metadata.function` is not a string (or null), or whose "
+        '`metadata.slots` is not an array of `{"key": KEYWORD, "text": ELISP, "column": '
+        'INTEGER}`; the tool is left out. Example: `"slots": [1]`.',
+    ),
+    "PS515": Code(
+        "warning",
+        "IR slot not exactly one datum",
+        "Slot texts of IR JSON are read with plistspec's reader and written again by its "
+        "printer, never pasted: a text that is not exactly one Emacs Lisp datum (two forms, "
+        "unreadable text) or a key that is not one keyword (other than :name, :description, "
+        ":args) is dropped; a dropped `:function` becomes the stub. Example: "
+        '`"text": "#\'ignore) (delete-file \\"x\\") (list"`.',
+    ),
+    "PS516": Code(
+        "warning",
+        "IR slot would run code when the file is loaded",
+        "A `:function` other than a symbol, `'X`, `#'SYMBOL` or a `lambda` (whose body holds no "
+        "macro that evaluates when expanded, such as `eval-when-compile`, and no "
+        "`(:documentation FORM)`), or another slot that is not a literal, symbol or quoted "
+        "data, would run when the generated file is loaded; it is dropped (a stub is written "
+        "for `:function`) unless `--trust-functions`. Example: "
+        '`"function": "(progn (shell-command \\"x\\") #\'ignore)"`.',
+    ),
+    "PS517": Code(
+        "info",
+        "comments in an IR slot text not kept",
+        "Slot texts of IR JSON are written again by the printer, which keeps their line breaks "
+        "and indentation but not their comments. Example: `(lambda (x) ;; note` in "
+        "`metadata.slots`.",
+    ),
     "PS520": Code(
         "warning",
         "llm cannot carry this",

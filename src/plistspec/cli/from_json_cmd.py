@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from plistspec.cli._elisp_file import feature_option, variable_option
 from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
 from plistspec.formats import FORMATS as FROM_FORMATS
 
@@ -79,11 +80,19 @@ def _place(diags: list, text: str) -> None:
     help="The input format (default: recognised from the JSON).",
 )
 @click.option(
+    "--trust-functions",
+    is_flag=True,
+    help="IR input: also write :function and other slot values that run code when the "
+    "generated file is loaded (default: they are replaced by a stub, with a warning).",
+)
+@click.option(
     "--forms-only",
     is_flag=True,
     help="Write only the tool forms (with their ;; comments), separated by blank lines: "
     "no header, Commentary, require, provide or footer (for inserting into a buffer).",
 )
+@feature_option
+@variable_option
 @output_option
 @stdin_filename_option
 @diagnostics_format_option
@@ -91,7 +100,10 @@ def from_json_cmd(
     file: str,
     dialect: str,
     from_: str | None,
+    trust_functions: bool,
     forms_only: bool,
+    feature: str | None,
+    variable: str | None,
     out: str | None,
     stdin_filename: str | None,
     diagnostics_format: str,
@@ -125,13 +137,20 @@ def from_json_cmd(
                 "PS513", "warning", f"duplicate object keys {keys}: the last value of each was used"
             )
         )
-    tools, more = from_json(value, from_)
+    tools, more = from_json(value, from_, trust_functions=trust_functions)
     diags.extend(more)
     if not any(d.is_error for d in diags):
         import os
 
         file_name = os.path.basename(out) if out and out != "-" else None
-        elisp, more = to_elisp(tools, dialect, file_name=file_name, forms_only=forms_only)
+        elisp, more = to_elisp(
+            tools,
+            dialect,
+            file_name=file_name,
+            forms_only=forms_only,
+            feature=feature,
+            variable=variable,
+        )
         diags.extend(more)
     _place(diags, text)
     locate(diags, text, name)

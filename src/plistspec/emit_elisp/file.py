@@ -9,6 +9,7 @@ Owns: :func:`to_elisp`: the header line, Commentary, ``require``, the forms (wit
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
@@ -32,7 +33,9 @@ def _comments(tool: Tool, w: Writer) -> list[str]:
             "PS524",
             "dropped the MCP outputSchema: a gptel/llm tool has no place for it (kept in the IR only)",
         )
-    return [line.replace("\r", " ").replace("\n", " ") for line in out]
+    from plistspec.elisp.comment import comment_text
+
+    return [";; " + comment_text(line[3:]) for line in out]
 
 
 def _span(tool: Tool) -> tuple[Any, tuple, tuple] | None:
@@ -75,70 +78,139 @@ def _nested(tools: list[Tool]) -> set[int]:
     return out
 
 
+_LOCAL_VARS = re.compile(r"(local variables):", re.IGNORECASE)
+
+
+def _no_local_variables(text: str) -> str:
+    """``text`` without the words that start a file-local variables block.
+
+    Emacs looks for ``Local Variables:`` near the end of a file and takes the text before
+    and after it on that line as the prefix and suffix of the following lines: a
+    description holding it, then ``eval: ...`` in the next line's description, would set
+    variables (or run code) when the file is visited. Comments are defused by
+    :func:`~plistspec.elisp.comment.comment_text`; here the ``:`` inside strings becomes
+    ``\\u003A``, which Emacs reads as the same ``:``."""
+    return _LOCAL_VARS.sub(lambda m: m.group(1) + "\\u003A", text)
+
+
+def _names(
+    file_name: str | None, feature: str | None, variable: str | None
+) -> tuple[str, str, str]:
+    """``(stem, feature, variable)``: the file's base name without ``.el`` (for its
+    header and footer lines), the feature it provides, and the llm tools variable."""
+    import os
+
+    base = os.path.basename(file_name) if file_name else ""
+    stem = base[:-3] if base.endswith(".el") else base
+    feature = feature or stem or "tools"
+    stem = stem or feature
+    if not variable:
+        variable = feature if feature.endswith("tools") else feature + "-tools"
+    return stem, feature, variable
+
+
 def to_elisp(
     tools: list[Tool],
     dialect: str | None = "gptel",
     *,
     file_name: str | None = None,
     forms_only: bool = False,
+    feature: str | None = None,
+    variable: str | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """A whole ``.el`` file defining ``tools`` (gptel or llm), and diagnostics.
 
     ``dialect`` None writes each tool in its own ``metadata.dialect`` (default gptel).
-    ``file_name`` (``tools.el`` by default) names the file in its first and last lines
-    and in ``(provide 'NAME)``. ``forms_only`` gives only the tool forms (each with its
-    ``;;`` comments), separated by blank lines: no header, Commentary, ``require``,
-    ``provide`` or footer (what an editor inserts into a buffer).
+    ``file_name`` names the file in its first and last lines; the file ``(provide 'FEATURE)``
+    s ``feature``, by default the file name without ``.el`` (``tools`` without a file name),
+    so ``(require 'FEATURE)`` loads it. llm tools are not registered anywhere when they are
+    made, so when any tool is an llm tool (or ``variable`` is given) the forms are the
+    elements of ``(defvar VARIABLE (list ...) "...")``; ``variable`` defaults to
+    FEATURE-tools (FEATURE itself when it already ends in ``tools``). ``forms_only``
+    gives only the tool forms (each with its ``;;`` comments), separated by blank lines:
+    no header, Commentary, ``require``, ``defvar``, ``provide`` or footer (what an editor
+    inserts into a buffer).
     """
     if dialect is not None and dialect not in HEADS:
         raise ValueError(f"unknown dialect {dialect!r}")
-    import os
-
-    base = os.path.basename(file_name) if file_name else "tools.el"
-    stem = base[:-3] if base.endswith(".el") else base
-    stem = stem or "tools"
     from plistspec.elisp import printer as p
+    from plistspec.elisp.comment import comment_text as ct
 
+    stem, feature, var = _names(file_name, feature, variable)
     diags: list[Diagnostic] = []
     dialects = [dialect or (t.get("metadata") or {}).get("dialect") or "gptel" for t in tools]
     dialects = [d if d in HEADS else "gptel" for d in dialects]
     libraries = sorted(set(dialects)) or [dialect or "gptel"]
     library = " and ".join(libraries)
+    wrap = not forms_only and (bool(variable) or "llm" in dialects)
+    indent = 3 if wrap else 0
     forms: list[str] = []
+    names: list[str] = []
     stubs = 0
     inner = _nested(tools)
     for k, (tool, dia) in enumerate(zip(tools, dialects, strict=True)):
         if k in inner:
             continue
         w = Writer(dia, label(tool), diags)
-        comments = _comments(tool, w)
-        _run(write_form(w, tool, 0))
-        text = "".join(w.out)
+        comments = [" " * indent + c for c in _comments(tool, w)]
+        _run(write_form(w, tool, indent))
+        text = " " * indent + "".join(w.out)
         if "implemented yet: write its :function" in text:
             stubs += 1
+        if isinstance(tool.get("name"), str):
+            names.append(tool["name"])
         forms.append("\n".join(comments + [text]))
     if forms_only:
-        return ("\n\n".join(forms) + "\n" if forms else ""), diags
-    head = [f";;; {stem}.el --- Tool definitions for {library}  -*- lexical-binding: t; -*-", ""]
-    head += [
+        return _no_local_variables("\n\n".join(forms) + "\n" if forms else ""), diags
+    n = len(forms)
+    head = [
+        f";;; {ct(stem)}.el --- Tool definitions for {library}  -*- lexical-binding: t; -*-",
+        "",
         ";;; Commentary:",
         "",
-        f";; {len(forms)} tool{'s' if len(forms) != 1 else ''} written by plistspec.",
+        f";; {n} tool{'s' if n != 1 else ''} written by plistspec.",
     ]
     if stubs:
         head += [
             ";; Each tool that came without an implementation has a stub :function that",
             ";; signals `user-error' when called: replace it with the code that runs the tool.",
         ]
+    sym = p.print_symbol(feature)
     head += [
         f";; Loading this file loads {library} (`{HEADS[libraries[0]]}' is not autoloaded), so",
-        f";; {'they' if len(libraries) > 1 else 'it'} must be installed; to load it lazily: "
-        f'(with-eval-after-load \'{libraries[0]} (load "{stem}"))',
+        f";; {'they' if len(libraries) > 1 else 'it'} must be installed.  Load it with",
+        ";; " + ct(f"(require '{sym})") + " (the file on `load-path').",
     ]
+    if wrap:
+        head += [
+            ";; " + ct(f"The tools are the list in `{var}'; with llm, pass it as the :tools of"),
+            ";; " + ct(f"a prompt: (llm-make-chat-prompt TEXT :tools {p.print_symbol(var)})."),
+        ]
+    if "gptel" in dialects:
+        shown = " ".join(p.print_string(x) for x in names[:8]) + (" ..." if len(names) > 8 else "")
+        head += [
+            ";; `gptel-make-tool' registers each gptel tool with gptel.  To let the model use",
+            ";; them, turn them on in gptel's transient menu (M-x gptel-menu, Tools), or",
+            ";; for every request:",
+            ";;   " + ct(f"(setq gptel-tools (mapcar #'gptel-get-tool '({shown})))"),
+        ]
     head += ["", ";;; Code:", ""] + [f"(require '{lib})" for lib in libraries] + [""]
-    body = "\n\n".join(forms)
-    tail = ["", f"(provide '{p.print_symbol(stem)})", f";;; {stem}.el ends here", ""]
+    if wrap:
+        doc = p.print_string(
+            f"The tools defined by {stem}.el ({n} tool{'s' if n != 1 else ''}, "
+            "written by plistspec)."
+        )
+        lines = [f"(defvar {p.print_symbol(var)}"]
+        if forms:
+            lines.append("  (list")
+            body = "\n".join(lines) + "\n" + "\n\n".join(forms) + ")\n  " + doc + ")"
+        else:
+            body = "\n".join(lines) + "\n  nil\n  " + doc + ")"
+    else:
+        body = "\n\n".join(forms)
+    tail = ["", f"(provide '{sym})", f";;; {ct(stem)}.el ends here", ""]
     text = "\n".join(head) + "\n" + (body + "\n" if body else "") + "\n".join(tail)
+    text = _no_local_variables(text)
     if any(ord(c) > 127 for c in text):
         text = text.replace(
             "-*- lexical-binding: t; -*-", "-*- lexical-binding: t; coding: utf-8 -*-", 1

@@ -60,8 +60,11 @@ def _slots(w: Writer, tool: Tool, props: list[str]) -> list[tuple[str, str, int 
             for s in slots
             if isinstance(s, dict) and "key" in s
         ]
-        if meta.get("function") and not any(k == ":function" for k, _, _ in out):
-            out.insert(0, (":function", meta["function"], None))
+        if not any(k == ":function" for k, _, _ in out):
+            if meta.get("function"):
+                out.insert(0, (":function", meta["function"], None))
+            elif meta.get("function_dropped"):
+                out.insert(0, (":function", "", -1))  # dropped as unsafe: the stub
         return out
     out = []
     if meta.get("function"):

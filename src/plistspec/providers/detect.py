@@ -389,7 +389,9 @@ def _unpack(v: Any, fmt: str, ptr: str) -> tuple[dict, str, Any, str, dict]:
     return obj, optr, params, optr + "/" + pkey, meta
 
 
-def _convert(v: Any, fmt: str, ptr: str, diags: list[Diagnostic]) -> Tool | None:
+def _convert(
+    v: Any, fmt: str, ptr: str, diags: list[Diagnostic], trust: bool = False
+) -> Tool | None:
     obj, optr, params, pptr, meta = _unpack(v, fmt, ptr)
     name = obj["name"]
     if fmt != "ir" and not isinstance(name, str):
@@ -437,6 +439,13 @@ def _convert(v: Any, fmt: str, ptr: str, diags: list[Diagnostic]) -> Tool | None
     )
     if not ok:
         return None
+    if fmt == "ir":
+        from plistspec.providers.ir_meta import check_metadata
+
+        n = len(diags)
+        meta = check_metadata(meta, _ptr(ptr, "metadata"), repr(label), diags, trust)
+        if any(d.is_error for d in diags[n:]):
+            return None
     if fmt != "ir":
         meta["args"] = "list" if parameters["properties"] else "nil"
     return make_tool(name, description, parameters, meta)  # type: ignore[arg-type]
@@ -716,8 +725,14 @@ def _lower_type(t: Any) -> Any:
 # --------------------------------------------------------------------------------------
 
 
-def from_json(value: Any, fmt: str | None = None) -> tuple[list[Tool], list[Diagnostic]]:
+def from_json(
+    value: Any, fmt: str | None = None, *, trust_functions: bool = False
+) -> tuple[list[Tool], list[Diagnostic]]:
     """Every tool in ``value`` (any supported format, or ``fmt`` forced) as IR tools.
+
+    The Elisp slot texts of IR input are read, checked and printed again
+    (:mod:`plistspec.providers.ir_meta`); code that would run when the generated file is
+    loaded is dropped unless ``trust_functions``.
 
     A tool with errors is left out (error diagnostics say why); the others go on.
     Input that fits no format gives one error listing what was expected and where
@@ -752,7 +767,7 @@ def from_json(value: Any, fmt: str | None = None) -> tuple[list[Tool], list[Diag
     start = len(diags)
     for ptr, v, f in elems:
         try:
-            tool = _convert(v, f, ptr, diags)
+            tool = _convert(v, f, ptr, diags, trust_functions)
         except _Mismatch as m:
             diags.append(
                 _diag("PS500", "error", f"not {f} tool JSON: at {m.pointer or '/'}: {m.reason}")
