@@ -544,6 +544,13 @@ CODES: dict[str, Code] = {
         "and indentation but not their comments. Example: `(lambda (x) ;; note` in "
         "`metadata.slots`.",
     ),
+    "PS518": Code(
+        "error",
+        "lone surrogate in a JSON string",
+        "A JSON string or key holding `\\ud800`…`\\udfff` alone (not a pair) names no "
+        "character: no Emacs string or symbol can hold it (`\\udc80` would become the raw byte "
+        '0x80). Example: `{"name": "a\\ud800", ...}`.',
+    ),
     "PS520": Code(
         "warning",
         "llm cannot carry this",

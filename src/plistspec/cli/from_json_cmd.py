@@ -16,30 +16,15 @@ from plistspec.formats import FORMATS as FROM_FORMATS
 
 
 def _load_json(text: str, name: str):
-    """``(value, error message or None)``; NaN/Infinity are refused, duplicate keys noted."""
-    import json
-
-    dups: list[str] = []
-
-    def pairs(items):
-        d = {}
-        for k, v in items:
-            if k in d:
-                dups.append(k)
-            d[k] = v
-        return d
-
-    def bad_constant(c):
-        raise ValueError(f"{c} is not JSON")
+    """``(value, error message or None, duplicate keys)``; any depth, errors positioned."""
+    from plistspec.providers.jsontext import JsonError, load_json
 
     try:
-        value = json.loads(text, object_pairs_hook=pairs, parse_constant=bad_constant)
-    except json.JSONDecodeError as e:
-        return None, f"{name}:{e.lineno}:{e.colno}: error: invalid JSON: {e.msg} [PS500]", dups
-    except ValueError as e:
-        return None, f"{name}: error: invalid JSON: {e} [PS500]", dups
-    except RecursionError:
-        return None, f"{name}: error: the JSON is nested too deeply to read [PS500]", dups
+        value, dups = load_json(text)
+    except JsonError as e:
+        line = text.count("\n", 0, e.pos) + 1
+        col = e.pos - (text.rfind("\n", 0, e.pos) + 1) + 1
+        return None, f"{name}:{line}:{col}: error: invalid JSON: {e.message} [PS500]", []
     return value, None, dups
 
 

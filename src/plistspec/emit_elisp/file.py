@@ -8,7 +8,6 @@ Owns: :func:`to_elisp`: the header line, Commentary, ``require``, the forms (wit
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -16,6 +15,7 @@ from plistspec.diagnostics import Diagnostic
 from plistspec.emit_elisp.forms import HEADS, label, write_form
 from plistspec.emit_elisp.layout import Writer
 from plistspec.ir import Tool
+from plistspec.providers.jsontext import brief
 from plistspec.trampoline import run as _run
 
 __all__ = ["to_elisp"]
@@ -25,9 +25,9 @@ def _comments(tool: Tool, w: Writer) -> list[str]:
     meta = tool.get("metadata") or {}
     out = []
     if "title" in meta:
-        out.append(";; MCP title: " + json.dumps(meta["title"], ensure_ascii=False))
+        out.append(";; MCP title: " + brief(meta["title"], 2000, ascii=False))
     if "annotations" in meta:
-        out.append(";; MCP annotations: " + json.dumps(meta["annotations"], ensure_ascii=False))
+        out.append(";; MCP annotations: " + brief(meta["annotations"], 2000, ascii=False))
     if "output_schema" in meta:
         w.warn(
             "PS524",

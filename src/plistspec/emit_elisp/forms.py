@@ -8,7 +8,6 @@ IR's metadata. Values are laid out by :mod:`plistspec.emit_elisp.layout`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Generator
 from typing import Any
 
@@ -16,6 +15,7 @@ from plistspec.diagnostics import Diagnostic
 from plistspec.emit_elisp.layout import Writer, reindent
 from plistspec.emit_elisp.stub import stub
 from plistspec.ir import Tool
+from plistspec.providers.jsontext import brief
 from plistspec.trampoline import run as _run
 
 __all__ = ["tool_form", "tool_form_text", "write_form", "label", "HEADS"]
@@ -30,7 +30,7 @@ HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
 
 def label(tool: Tool) -> str:
     name = tool.get("name")
-    return repr(name) if isinstance(name, str) else json.dumps(name)
+    return repr(name) if isinstance(name, str) else brief(name)
 
 
 def _eval_value(w: Writer, v: Any) -> Generator:
@@ -122,7 +122,7 @@ def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | Non
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
-            f"property {name!r}: schema {json.dumps(schema)} is not an object; written as {{}}",
+            f"property {name!r}: schema {brief(schema)} is not an object; written as {{}}",
         )
         schema = {}
     entries: list[tuple] = [(":name", f":name {w.p.print_string(name)}", None, None, False)]
@@ -145,7 +145,7 @@ def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None)
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
-            f"property {name!r}: schema {json.dumps(schema)} is not an object; written as {{}}",
+            f"property {name!r}: schema {brief(schema)} is not an object; written as {{}}",
         )
         schema = {}
     for k in schema:
@@ -162,15 +162,13 @@ def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None)
         members = [x for x in t if x != "null"]
         w.warn(
             "PS520",
-            f"property {name!r}: llm cannot express the type array {json.dumps(t)}; written as its first non-null member",
+            f"property {name!r}: llm cannot express the type array {brief(t)}; written as its first non-null member",
         )
         t = members[0] if members else None
     if t is None:
         w.warn("PS520", f'property {name!r}: no :type; llm sends "type": "nil"')
     elif not isinstance(t, str):
-        w.warn(
-            "PS520", f"property {name!r}: llm needs a symbol :type, not {json.dumps(t)}; dropped"
-        )
+        w.warn("PS520", f"property {name!r}: llm needs a symbol :type, not {brief(t)}; dropped")
         t = None
     if t is not None:
         entries.append(("type", ":type " + w.p.print_symbol(t), None, None, False))
