@@ -551,6 +551,16 @@ CODES: dict[str, Code] = {
         "character: no Emacs string or symbol can hold it (`\\udc80` would become the raw byte "
         '0x80). Example: `{"name": "a\\ud800", ...}`.',
     ),
+    "PS519": Code(
+        "error",
+        "`$ref`s expand past the size limit",
+        "A gptel/llm spec has no references, so each use of a definition is written out in full. "
+        'A schema whose inlined form would exceed 200 000 schema nodes (a "billion laughs" '
+        "schema, where each definition uses the one before twice, doubles at every level) is "
+        "refused, naming where it crossed the limit and the largest definition; the tool is "
+        'left out. Example: `"L1": {"properties": {"a": {"$ref": "#/$defs/L0"}, "b": {"$ref": '
+        '"#/$defs/L0"}}}` and so on for 40 levels.',
+    ),
     "PS520": Code(
         "warning",
         "llm cannot carry this",

@@ -79,8 +79,54 @@ class Resolver:
         self.memo: dict[str, Any] = {}
         self.used: set[str] = set()
         self.failed = False
+        # expanded size (schema nodes, counting every use of a shared definition) of each
+        # dict/list this walk made, by id (they stay alive in the result)
+        self.sizes: dict[int, int] = {}
+        self.biggest: tuple[int, str] = (0, "")
+        self.too_big = False
+
+    def _size(self, v: Any) -> int:
+        n = self.sizes.get(id(v)) if isinstance(v, (dict, list)) else None
+        if n is not None:
+            return n
+        n = 0
+        todo = [v]
+        while todo:  # a value copied from the input as it is: count its nodes
+            x = todo.pop()
+            n += 1
+            if isinstance(x, dict):
+                todo.extend(x.values())
+            elif isinstance(x, list):
+                todo.extend(x)
+        return n
+
+    def _where(self, ptr: Any) -> str:
+        """The JSON pointer of ``ptr`` in the whole input (inside a definition too)."""
+        where = _mat(ptr)
+        return self.ptr + where[1:] if where.startswith("#") else where
+
+    def _sized(self, out: Any, ptr: Any) -> Any:
+        """Record the expanded size of ``out`` (made at ``ptr``); an error past the limit."""
+        vals = out.values() if isinstance(out, dict) else out
+        size = 1 + sum(self._size(v) for v in vals)
+        self.sizes[id(out)] = size
+        if size > MAX_NODES and not self.too_big:
+            self.too_big = self.failed = True
+            n, ref = self.biggest
+            which = f"; the largest definition, {ref!r}, alone expands to {n} nodes" if ref else ""
+            self.diags.append(
+                diag(
+                    "PS519",
+                    "error",
+                    f"tool {self.label!r}: the schema at {self._where(ptr)} expands to more than "
+                    f"{MAX_NODES} schema nodes when its $refs are written inline{which} "
+                    "(a gptel/llm spec has no references, so each use is written out)",
+                )
+            )
+        return out
 
     def walk_map(self, m: dict, ptr: str) -> dict:
+        """``m`` (a map of schemas, at ``ptr``) with every local ``$ref`` inlined."""
         return _run(self._map(m, ptr, ("#",)))
 
     def _lookup(self, ref: str) -> tuple[bool, Any]:
@@ -104,7 +150,7 @@ class Resolver:
         out = {}
         for k, sub in m.items():
             out[k] = yield self._schema(sub, (ptr, k), chain)
-        return out
+        return self._sized(out, ptr)
 
     def _schema(self, node: Any, ptr: str, chain: tuple) -> Generator:
         if not isinstance(node, dict):
@@ -150,6 +196,7 @@ class Resolver:
                 else:
                     target = yield self._schema(raw, ref, chain + (ref,))
                     self.memo[ref] = target
+                    self.biggest = max(self.biggest, (self._size(target), ref))
                 has_target = True
         out: dict[str, Any] = {}
         for k, sub in node.items():
@@ -171,14 +218,14 @@ class Resolver:
                 items = []
                 for i, s in enumerate(sub):
                     items.append((yield self._schema(s, (p, i), chain)))
-                out[k] = items
+                out[k] = self._sized(items, p)
             elif k in _SCHEMA_MAP and isinstance(sub, dict):
                 out[k] = yield self._map(sub, p, chain)
             elif k == "type" and self.gemini:
                 out[k] = lower_type(sub)
             else:
                 out[k] = sub
-        return out
+        return self._sized(out, ptr)
 
 
 def lower_type(t: Any) -> Any:
