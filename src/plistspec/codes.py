@@ -555,7 +555,7 @@ CODES: dict[str, Code] = {
         "error",
         "`$ref`s expand past the size limit",
         "A gptel/llm spec has no references, so each use of a definition is written out in full. "
-        'A schema whose inlined form would exceed 200 000 schema nodes (a "billion laughs" '
+        'A schema whose inlined form would exceed 200 000 JSON objects and arrays (a "billion laughs" '
         "schema, where each definition uses the one before twice, doubles at every level) is "
         "refused, naming where it crossed the limit and the largest definition; the tool is "
         'left out. Example: `"L1": {"properties": {"a": {"$ref": "#/$defs/L0"}, "b": {"$ref": '

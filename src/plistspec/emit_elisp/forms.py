@@ -22,6 +22,7 @@ __all__ = ["tool_form", "tool_form_text", "write_form", "label", "HEADS"]
 
 _LLM_KEEPS = ("type", "description", "enum", "items", "properties")
 _FRONT_SLOTS = (":function",)
+_NULL_KEYS = frozenset({"type", "description", "title"})
 HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
 
 # --------------------------------------------------------------------------------------
@@ -81,9 +82,11 @@ def _slots(w: Writer, tool: Tool, props: list[str]) -> list[tuple[str, str, int 
         if (
             "confirm" not in meta
             and isinstance(ann, dict)
-            and ann.get("destructiveHint") is True
             and ann.get("readOnlyHint") is not True
+            and ann.get("destructiveHint") is not False
         ):
+            # MCP's defaults: readOnlyHint false, destructiveHint true (meaningful only
+            # when not read-only): annotations that do not say otherwise mean destructive
             out.append((":confirm", "t", None))
     return out
 
@@ -141,6 +144,39 @@ def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | Non
     yield w.plist(entries, w.col, aid)
 
 
+def _is_null(s: Any) -> bool:
+    return isinstance(s, dict) and s.get("type") == "null" and set(s) <= _NULL_KEYS
+
+
+def _unnull(schema: dict) -> tuple[dict, bool]:
+    """A nullable union without its null: ``(schema, True)`` for ``"type": [T, "null"]``
+    and ``anyOf``/``oneOf`` ``[S, {"type": "null"}]`` (S's keys merged in, the arg's own
+    keys winning); ``(schema, False)`` otherwise. llm cannot send ``null`` (it turns it
+    into ``nil``), so "may be null" is said the way llm can: ``:optional t``."""
+    t = schema.get("type")
+    if isinstance(t, list) and "null" in t:
+        rest = [x for x in t if x != "null"]
+        out = dict(schema)
+        if len(rest) == 1:
+            out["type"] = rest[0]
+        elif rest:
+            out["type"] = rest
+        else:
+            del out["type"]
+        return out, True
+    for key in ("anyOf", "oneOf"):
+        alts = schema.get(key)
+        if not isinstance(alts, list) or not any(_is_null(a) for a in alts):
+            continue
+        rest = [a for a in alts if not _is_null(a)]
+        if len(rest) == 1 and isinstance(rest[0], dict):
+            out = {k: v for k, v in schema.items() if k != key}
+            for k, v in rest[0].items():
+                out.setdefault(k, v)
+            return out, True
+    return schema, False
+
+
 def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
     if not isinstance(schema, dict):
         w.warn(
@@ -148,6 +184,8 @@ def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None)
             f"property {name!r}: schema {brief(schema)} is not an object; written as {{}}",
         )
         schema = {}
+    schema, nullable = _unnull(schema)
+    optional = optional or nullable
     for k in schema:
         if k not in _LLM_KEEPS:
             why = (

@@ -5,7 +5,7 @@ Owns: :class:`Resolver`: local ``$ref`` s resolved against the root schema (``$d
 winning; a recursive reference is an error naming the cycle; Gemini's upper-case OpenAPI
 types lower-cased. Iterative (a generator trampoline), so depth is no limit; each definition
 is resolved once and shared. Written out, a shared definition is repeated wherever it is
-used, so the expanded size is bounded: more than :data:`MAX_NODES` schema nodes (a "billion
+used, so the expanded size is bounded: more than :data:`MAX_NODES` objects and arrays (a "billion
 laughs" schema where each definition uses the one before twice) is an error naming the
 definition (PS519).
 """
@@ -21,7 +21,7 @@ from plistspec.trampoline import run as _run
 
 __all__ = ["Resolver", "lower_type", "GEMINI_TYPES", "MAX_NODES"]
 
-#: the most schema nodes (objects, arrays and values) one tool's parameters may expand to
+#: the most JSON objects and arrays one tool's parameters may expand to
 MAX_NODES = 200_000
 
 # JSON Schema keywords whose value is a schema, a list of schemas, or a map of schemas.
@@ -91,12 +91,13 @@ class Resolver:
             return n
         n = 0
         todo = [v]
-        while todo:  # a value copied from the input as it is: count its nodes
+        while todo:  # a value copied from the input as it is: count its objects and arrays
             x = todo.pop()
-            n += 1
             if isinstance(x, dict):
+                n += 1
                 todo.extend(x.values())
             elif isinstance(x, list):
+                n += 1
                 todo.extend(x)
         return n
 
@@ -113,13 +114,13 @@ class Resolver:
         if size > MAX_NODES and not self.too_big:
             self.too_big = self.failed = True
             n, ref = self.biggest
-            which = f"; the largest definition, {ref!r}, alone expands to {n} nodes" if ref else ""
+            which = f"; the largest definition, {ref!r}, alone expands to {n}" if ref else ""
             self.diags.append(
                 diag(
                     "PS519",
                     "error",
                     f"tool {self.label!r}: the schema at {self._where(ptr)} expands to more than "
-                    f"{MAX_NODES} schema nodes when its $refs are written inline{which} "
+                    f"{MAX_NODES} objects and arrays when its $refs are written inline{which} "
                     "(a gptel/llm spec has no references, so each use is written out)",
                 )
             )
