@@ -460,8 +460,10 @@ CODES: dict[str, Code] = {
         "root schema keyword dropped",
         "A keyword at the root of the parameter schema other than `type`, `properties` and "
         "`required` (`additionalProperties`, `$schema`, `anyOf`, `title`...): a gptel/llm spec "
-        "builds the root itself. `additionalProperties: false` is only an info: gptel adds it "
-        'back for the OpenAI family. Example: `"$schema": "http://json-schema.org/draft-07/schema#"`.',
+        "builds the root itself. `additionalProperties: false` is only an info saying what the "
+        "library does instead: gptel adds it back for the OpenAI family when the tool has "
+        "arguments, sends a tool without arguments as an empty object, and llm sends none. "
+        'Example: `"$schema": "http://json-schema.org/draft-07/schema#"`.',
     ),
     "PS506": Code(
         "warning",

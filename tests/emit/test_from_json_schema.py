@@ -92,3 +92,20 @@ def test_mcp_annotations_follow_the_spec_defaults(annotations, confirm: bool) ->
         tool["annotations"] = annotations
     text, _ = to_elisp(from_json(tool)[0], "gptel")
     assert (" :confirm t" in text) == confirm
+
+
+@pytest.mark.parametrize(
+    "props, dialect, says",
+    [
+        ({"x": {"type": "string"}}, "gptel", "gptel adds additionalProperties: false back"),
+        ({}, "gptel", "without arguments"),
+        ({"x": {"type": "string"}}, "llm", "llm sends no additionalProperties"),
+    ],
+)
+def test_the_additional_properties_note_says_what_the_library_does(props, dialect, says) -> None:
+    params = {"type": "object", "properties": props, "additionalProperties": False}
+    tool = {"name": "t", "description": "d", "inputSchema": params}
+    _, diags = from_json(tool, dialect=dialect)
+    (note,) = [d for d in diags if d.code == "PS505"]
+    assert note.severity == "info" and says in note.message
+    assert ("gptel adds" in note.message) == (dialect == "gptel" and bool(props))

@@ -122,7 +122,7 @@ def from_json_cmd(
                 "PS513", "warning", f"duplicate object keys {keys}: the last value of each was used"
             )
         )
-    tools, more = from_json(value, from_, trust_functions=trust_functions)
+    tools, more = from_json(value, from_, trust_functions=trust_functions, dialect=dialect)
     diags.extend(more)
     if not any(d.is_error for d in diags):
         import os

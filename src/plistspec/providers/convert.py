@@ -93,7 +93,12 @@ def _unpack(v: Any, fmt: str, ptr: str) -> tuple[dict, str, Any, str, dict]:
 
 
 def convert(
-    v: Any, fmt: str, ptr: str, diags: list[Diagnostic], trust: bool = False
+    v: Any,
+    fmt: str,
+    ptr: str,
+    diags: list[Diagnostic],
+    trust: bool = False,
+    dialect: str = "gptel",
 ) -> Tool | None:
     obj, optr, params, pptr, meta = _unpack(v, fmt, ptr)
     name = obj["name"]
@@ -139,6 +144,7 @@ def convert(
         diags,
         gemini=(fmt == "gemini"),
         vector_args=(fmt == "ir" and meta.get("args") == "vector"),
+        dialect=dialect,
     )
     if not ok:
         return None
@@ -158,6 +164,24 @@ def convert(
 # Parameter schemas
 
 
+def _additional_properties_note(dialect: str, has_args: bool) -> str:
+    """What becomes of a dropped root ``additionalProperties: false``, as gptel 0.9.9.5 /
+    llm 0.31.1 really send it: gptel writes it back (for the OpenAI family only) when the
+    tool has arguments; a tool without arguments it sends as ``{"type": "object",
+    "properties": {}}``; llm sends no ``additionalProperties`` for tools."""
+    if dialect == "llm":
+        return "llm sends no additionalProperties for a tool's parameters"
+    if not has_args:
+        return (
+            'gptel sends a tool without arguments as {"type": "object", "properties": {}}, '
+            "which accepts no argument anyway"
+        )
+    return (
+        "gptel adds additionalProperties: false back for the OpenAI family "
+        "(openai, openai-responses, ollama, bedrock) by itself"
+    )
+
+
 def normalize_parameters(
     params: Any,
     ptr: str,
@@ -166,6 +190,7 @@ def normalize_parameters(
     *,
     gemini: bool = False,
     vector_args: bool = False,
+    dialect: str = "gptel",
 ) -> tuple[dict, bool]:
     """A root parameter schema as a gptel/llm spec can carry it; ``ok`` False on errors.
 
@@ -263,10 +288,7 @@ def normalize_parameters(
         if "$schema" in quiet:
             why.append("$schema only names the JSON Schema dialect")
         if "additionalProperties" in quiet:
-            why.append(
-                "gptel adds additionalProperties: false back for the OpenAI family "
-                "(openai, openai-responses, ollama, bedrock) by itself"
-            )
+            why.append(_additional_properties_note(dialect, bool(new_props)))
         diags.append(
             diag("PS505", "info", f"tool {label!r}: dropped root {what}: {'; '.join(why)}")
         )

@@ -259,13 +259,18 @@ def detect_format(value: Any) -> str:
 
 
 def from_json(
-    value: Any, fmt: str | None = None, *, trust_functions: bool = False
+    value: Any,
+    fmt: str | None = None,
+    *,
+    trust_functions: bool = False,
+    dialect: str = "gptel",
 ) -> tuple[list[Tool], list[Diagnostic]]:
     """Every tool in ``value`` (any supported format, or ``fmt`` forced) as IR tools.
 
     The Elisp slot texts of IR input are read, checked and printed again
     (:mod:`plistspec.providers.ir_meta`); code that would run when the generated file is
-    loaded is dropped unless ``trust_functions``.
+    loaded is dropped unless ``trust_functions``. ``dialect`` (the Elisp that will be
+    written) words the notes about what gptel or llm does with what was dropped.
 
     A tool with errors is left out (error diagnostics say why); the others go on.
     Input that fits no format gives one error listing what was expected and where
@@ -314,7 +319,7 @@ def from_json(
     start = len(diags)
     for ptr, v, f in elems:
         try:
-            tool = convert(v, f, ptr, diags, trust_functions)
+            tool = convert(v, f, ptr, diags, trust_functions, dialect)
         except Mismatch as m:
             diags.append(
                 diag("PS500", "error", f"not {f} tool JSON: at {m.pointer or '/'}: {m.reason}")
