@@ -183,7 +183,7 @@ def test_llm_dialect_keeps_only_what_llm_keeps() -> None:
         ["a"],
     )
     text, diags = to_elisp([tool], "llm")
-    form = read_all(text)[-2].items[2].items[1]  # (defvar tools (list FORM) "doc")
+    form = read_all(text)[-2].items[2].items[1]  # (defvar tools-tools (list FORM) "doc")
     assert form.items[0] == Symbol("llm-make-tool")
     slots = _plist(List(form.items[1:]))
     args = [_plist(a) for a in quoted(slots[":args"]).items]

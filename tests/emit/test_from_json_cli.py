@@ -92,11 +92,12 @@ def test_an_llm_file_is_required_and_holds_the_tools(emacs, elisp_deps_dir, tmp_
     r = _cli("from-json", "-d", "llm", "--feature", "my-tools", str(src))
     assert "(provide 'my-tools)" in r.stdout and "(defvar my-tools\n" in r.stdout
     r = _cli("from-json", "-d", "llm", str(src))
-    assert "(provide 'tools)" in r.stdout and "(defvar tools\n" in r.stdout
+    assert "(provide 'tools)" in r.stdout and "(defvar tools-tools\n" in r.stdout
     r = _cli("from-json", "-d", "llm", "--feature", "x", str(src))
     assert "(provide 'x)" in r.stdout and "(defvar x-tools\n" in r.stdout
-    r = _cli("from-json", "-d", "llm", "--variable", "bad name", str(src))
-    assert r.exit_code == 2 and "--variable" in r.output
+    for bad in ("bad name", "tools", "(x)"):
+        r = _cli("from-json", "-d", "llm", "--variable", bad, str(src))
+        assert r.exit_code == 2 and "--variable" in r.output
 
 
 REQUIRE_GPTEL = r"""

@@ -66,6 +66,8 @@ OUT_NAMES = [
     'Local Variables:\neval: (with-temp-file "@MARK@")\nEnd:\n.el',
     "1.5.el",
     "a'b.el",
+    "tools.el",
+    "my.tools.el",
 ]
 
 

@@ -28,7 +28,7 @@ LLM_SERIALIZE = r"""
 (require 'llm-provider-utils)
 (load FILE nil t)
 (princ (json-serialize (llm-provider-utils-openai-arguments
-                        (llm-tool-args (car tools)))))
+                        (llm-tool-args (car tools-tools)))))
 """
 
 

@@ -21,6 +21,11 @@ def _symbol(ctx: click.Context, param: click.Parameter, value: str | None) -> st
             f"{value!r} is not a plain Emacs Lisp symbol name (a letter, then letters, digits "
             "and -_/+*<>=!$%&~.)"
         )
+    if value is not None and param.name == "variable" and not re.search(r"[-*/:$]", value):
+        raise click.BadParameter(
+            f"{value!r} has no prefix: a global variable's name needs one (my-tools, not "
+            "tools), or the byte compiler warns"
+        )
     return value
 
 
@@ -38,5 +43,5 @@ variable_option = click.option(
     metavar="SYMBOL",
     callback=_symbol,
     help="The variable holding the list of tools (default for llm files: FEATURE-tools, "
-    "or FEATURE when it ends in tools); given with gptel, gptel files get one too.",
+    "or FEATURE when it ends in -tools); given with gptel, gptel files get one too.",
 )

@@ -105,7 +105,7 @@ def _names(
     feature = feature or stem or "tools"
     stem = stem or feature
     if not variable:
-        variable = feature if feature.endswith("tools") else feature + "-tools"
+        variable = feature if feature.endswith("-tools") else feature + "-tools"
     return stem, feature, variable
 
 
@@ -126,7 +126,8 @@ def to_elisp(
     so ``(require 'FEATURE)`` loads it. llm tools are not registered anywhere when they are
     made, so when any tool is an llm tool (or ``variable`` is given) the forms are the
     elements of ``(defvar VARIABLE (list ...) "...")``; ``variable`` defaults to
-    FEATURE-tools (FEATURE itself when it already ends in ``tools``). ``forms_only``
+    FEATURE-tools (FEATURE itself when it already ends in ``-tools``; a global variable
+    needs a prefix, or the byte compiler warns). ``forms_only``
     gives only the tool forms (each with its ``;;`` comments), separated by blank lines:
     no header, Commentary, ``require``, ``defvar``, ``provide`` or footer (what an editor
     inserts into a buffer).
@@ -197,8 +198,7 @@ def to_elisp(
     head += ["", ";;; Code:", ""] + [f"(require '{lib})" for lib in libraries] + [""]
     if wrap:
         doc = p.print_string(
-            f"The tools defined by {stem}.el ({n} tool{'s' if n != 1 else ''}, "
-            "written by plistspec)."
+            f"The {n} tool{'s' if n != 1 else ''} this file defines (written by plistspec)."
         )
         lines = [f"(defvar {p.print_symbol(var)}"]
         if forms:
