@@ -105,8 +105,10 @@ REQUIRE_GPTEL = r"""
 (push DIR load-path)
 (require 'gptel)
 (require 'gptel-tools)
+SNIPPET
 (princ (json-encode
         (vector (featurep 'gptel-tools)
+              (vconcat (mapcar #'gptel-tool-name gptel-tools))
               (vconcat (mapcar (lambda (n) (let ((tool (gptel-get-tool n)))
                                     (vector (gptel-tool-name tool)
                                           (vconcat (mapcar (lambda (a) (plist-get a :name))
@@ -126,14 +128,16 @@ def test_a_gptel_file_registers_the_tools(emacs, elisp_deps_dir, tmp_path) -> No
         r = _cli("from-json", str(src), "-o", str(out), *extra)
         assert r.exit_code == 0, r.output
         text = out.read_text(encoding="utf-8")
-        assert "gptel-menu" in text and "(setq gptel-tools" in text  # how to turn them on
+        assert "gptel-menu" in text  # how to turn them on, and the snippet that does it:
+        (snippet,) = [ln[3:] for ln in text.splitlines() if ln.startswith(";;   (setq gptel-tools")]
         script = elisp_deps_preamble(elisp_deps_dir) + REQUIRE_GPTEL.replace(
             "DIR", json.dumps(str(tmp_path))
-        ).replace("VAR", var)
+        ).replace("VAR", var).replace("SNIPPET", snippet)
         got = json.loads(emacs.run(script))
         assert got[0] is True
-        assert got[1] == [["a", ["x"]], ["b", []]]
-        assert got[2] == (["a", "b"] if extra else None)
+        assert got[1] == ["a", "b"]  # the Commentary's snippet turned them on
+        assert got[2] == [["a", ["x"]], ["b", []]]
+        assert got[3] == (["a", "b"] if extra else None)
 
 
 def test_a_from_py_llm_file_is_required_and_calls_python(emacs, elisp_deps_dir, tmp_path) -> None:

@@ -93,6 +93,21 @@ def _no_local_variables(text: str) -> str:
     return _LOCAL_VARS.sub(lambda m: m.group(1) + "\\u003A", text)
 
 
+def _setq_lines(names: list[str], ct: Any) -> list[str]:
+    """The Commentary's ``(setq gptel-tools ...)`` snippet, every tool named, wrapped."""
+    first = ";;   (setq gptel-tools (mapcar #'gptel-get-tool '("
+    lines: list[str] = []
+    cur = ""
+    for n in names:
+        if cur and len(cur) + len(n) > 60:
+            lines.append(cur)
+            cur = ""
+        cur = f"{cur} {n}" if cur else n
+    lines.append(cur + ")))")
+    out = [first + ct(lines[0])]
+    return out + [";;" + " " * (len(first) - 2) + ct(ln) for ln in lines[1:]]
+
+
 def _names(
     file_name: str | None, feature: str | None, variable: str | None
 ) -> tuple[str, str, str]:
@@ -188,13 +203,11 @@ def to_elisp(
             ";; " + ct(f"a prompt: (llm-make-chat-prompt TEXT :tools {p.print_symbol(var)})."),
         ]
     if "gptel" in dialects:
-        shown = " ".join(p.print_string(x) for x in names[:8]) + (" ..." if len(names) > 8 else "")
         head += [
             ";; `gptel-make-tool' registers each gptel tool with gptel.  To let the model use",
             ";; them, turn them on in gptel's transient menu (M-x gptel-menu, Tools), or",
             ";; for every request:",
-            ";;   " + ct(f"(setq gptel-tools (mapcar #'gptel-get-tool '({shown})))"),
-        ]
+        ] + _setq_lines([p.print_string(x) for x in names], ct)
     head += ["", ";;; Code:", ""] + [f"(require '{lib})" for lib in libraries] + [""]
     if wrap:
         doc = p.print_string(
