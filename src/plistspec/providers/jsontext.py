@@ -150,8 +150,13 @@ def _key(text: str, pos: int, scanstring: Any) -> tuple[str, int]:
     return key, _WS.match(text, pos + 1).end()
 
 
-def _ptr(base: str, key: Any) -> str:
-    return base + "/" + str(key).replace("~", "~0").replace("/", "~1")
+def _ptr(where: Any) -> str:
+    """A pointer kept as nested ``(parent, key)`` pairs (cheap to extend) → its text."""
+    keys = []
+    while isinstance(where, tuple):
+        where, k = where
+        keys.append(str(k).replace("~", "~0").replace("/", "~1"))
+    return "".join("/" + k for k in reversed(keys))
 
 
 def find_surrogates(value: Any, limit: int = 5) -> list[tuple[str, str]]:
@@ -159,21 +164,21 @@ def find_surrogates(value: Any, limit: int = 5) -> list[tuple[str, str]]:
     ``"\\udc80"``): ``(JSON pointer, "key" or "string")``. Emacs text cannot hold such a
     character (and the printer would write ``\\udc80`` as the raw byte 0x80)."""
     out: list[tuple[str, str]] = []
-    todo: list[tuple[str, Any]] = [("", value)]
+    todo: list[tuple[Any, Any]] = [("", value)]
     while todo and len(out) < limit:
-        ptr, v = todo.pop()
+        where, v = todo.pop()
         if isinstance(v, str):
             if not v.isascii() and _SURROGATE.search(v):
-                out.append((ptr, "string"))
+                out.append((_ptr(where), "string"))
         elif isinstance(v, dict):
             for k in reversed(list(v)):
-                p = _ptr(ptr, k)
+                p = (where, k)
                 if isinstance(k, str) and not k.isascii() and _SURROGATE.search(k):
-                    out.append((p, "key"))
+                    out.append((_ptr(p), "key"))
                 todo.append((p, v[k]))
         elif isinstance(v, list):
             for i in range(len(v) - 1, -1, -1):
-                todo.append((_ptr(ptr, i), v[i]))
+                todo.append(((where, i), v[i]))
     return out
 
 
