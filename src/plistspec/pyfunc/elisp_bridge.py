@@ -321,5 +321,7 @@ def with_notes(text: str, tools: list[Any], dialect: str) -> str:
         for name, note in notes.items():
             comment.append(f";; {name}: {note}".replace("\n", " "))
         pad = " " * (len(lines[i]) - len(head))
-        lines[i:i] = [pad + c for c in comment]
+        from plistspec.elisp.comment import comment_text  # a path or note never leaves its line
+
+        lines[i:i] = [pad + ";; " + comment_text(c[3:]) for c in comment]
     return "\n".join(lines)
