@@ -98,7 +98,9 @@ def from_json_cmd(
     FILE holds tools as OpenAI (chat or Responses), Anthropic, Gemini, Bedrock or MCP
     send them (a single tool, an array, an MCP tools/list result or a whole JSON-RPC
     response), or plistspec's IR. Each :function is a stub that signals `user-error'
-    until you write it (tools read from the IR keep their original :function).
+    until you write it (tools read from the IR keep their :function when loading the
+    file would run nothing; --trust-functions keeps any). The file provides FEATURE, so
+    (require 'FEATURE) loads it; llm tools are kept in a variable.
     """
     from plistspec.cli._io import InputError, print_diagnostics, read_text, write_output
     from plistspec.diagnostics import Diagnostic, locate
