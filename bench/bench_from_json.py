@@ -1,6 +1,7 @@
 """``from-json`` on large and hostile inputs: time and output size, in process.
 
-Cases: an MCP ``tools/list`` of many tools; JSON nested 100 000 deep (the iterative parser
+Cases: placing a diagnostic per tool in a big file (one scan for all); an MCP
+``tools/list`` of many tools; JSON nested 100 000 deep (the iterative parser
 takes over from Python's ``json``); a "billion laughs" ``$ref`` schema of 40 levels (refused
 with PS519 after a linear walk); the same at 14 levels (written in full). Prints numbers,
 not pass/fail.
@@ -62,7 +63,19 @@ def run(label: str, text: str) -> None:
     )
 
 
+def place(n: int) -> None:
+    """Placing one diagnostic per tool (``at /tools/N``): one scan for all of them."""
+    from plistspec.providers.jsonpos import pointer_spans
+
+    text = _many(n)
+    t = time.perf_counter()
+    pointer_spans(text, [f"/tools/{i}" for i in range(n)])
+    ms = (time.perf_counter() - t) * 1000
+    print(f"{'place ' + str(n) + ' pointers':32} in {len(text) / 1e6:7.2f} MB  {ms:25.0f} ms")
+
+
 def main() -> None:
+    place(4000)
     run("MCP tools/list, 2 000 tools", _many(2000))
     run("nested 100 000 deep", _deep(100_000))
     run("$ref billion laughs, 14 levels", _laughs(14))

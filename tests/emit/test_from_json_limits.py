@@ -128,3 +128,37 @@ def test_shared_definitions_below_the_limit_are_written_in_full() -> None:
     assert r.exit_code == 0, r.stderr
     (form,) = [f for f in read_all(r.stdout) if f.items[0].name == "gptel-make-tool"]
     assert r.stdout.count(":type string") == 2**10  # every use of L0, at every level
+
+
+def test_every_warning_of_a_big_file_is_placed() -> None:
+    """One scan places all diagnostics (it used to be one scan per diagnostic)."""
+    tools = [
+        {"name": f"t{i}", "description": "A.", "icons": [], "inputSchema": {"type": "object"}}
+        for i in range(300)
+    ]
+    text = json.dumps({"tools": tools}, indent=1)
+    r = _cli("from-json", "-", stdin=text)
+    lines = [ln for ln in r.stderr.splitlines() if "PS503" in ln]
+    assert len(lines) == 300
+    for i, ln in enumerate(lines):
+        line = int(ln.split(":")[1])
+        assert text.splitlines()[line - 1].strip() == "{"  # the tool object's own line
+        assert f"'t{i}'" in ln
+
+
+def test_pointer_spans_agree_with_the_json() -> None:
+    from plistspec.providers.jsonpos import pointer_spans
+
+    text = '{"a": {}, "b": {"c": [ ]}, "d" : [ {} , { "e" : null, "e": "x,}" } ], "f~/": 1}'
+    value = json.loads(text)
+    ptrs = ["", "/a", "/b/c", "/d/0", "/d/1", "/d/1/e", "/f~0~1", "/d/7", "/b/c/0/x"]
+    spans = pointer_spans(text, ptrs)
+    for p in ptrs[:7]:
+        node = value
+        for part in p.split("/")[1:]:
+            part = part.replace("~1", "/").replace("~0", "~")
+            node = node[int(part)] if isinstance(node, list) else node[part]
+        start, end = spans[p]
+        assert json.loads(text[start:end]) == node, p
+    assert spans["/d/7"] == pointer_spans(text, ["/d"])["/d"]  # the deepest existing prefix
+    assert spans["/b/c/0/x"] == spans["/b/c"]

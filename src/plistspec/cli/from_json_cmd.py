@@ -30,19 +30,22 @@ def _load_json(text: str, name: str):
 
 def _place(diags: list, text: str) -> None:
     """Give each diagnostic that names a JSON pointer (``at /tools/3/...``) the span of
-    that value in ``text``, so it prints as ``FILE:LINE:COL``."""
+    that value in ``text``, so it prints as ``FILE:LINE:COL``. One scan for all of them."""
     import re
 
-    from plistspec.providers.jsonpos import pointer_span
+    from plistspec.providers.jsonpos import pointer_spans
 
     pat = re.compile(r"\bat (/[^\s,:()]*)")
+    wanted = []
     for d in diags:
-        if d.start >= 0:
-            continue
-        m = pat.search(d.message)
-        if m is None:
-            continue
-        span = pointer_span(text, m.group(1) if m.group(1) != "/" else "")
+        m = pat.search(d.message) if d.start < 0 else None
+        if m is not None:
+            wanted.append((d, m.group(1) if m.group(1) != "/" else ""))
+    if not wanted:
+        return
+    spans = pointer_spans(text, [p for _, p in wanted])
+    for d, p in wanted:
+        span = spans.get(p)
         if span is not None:
             d.start, d.end = span
 
