@@ -162,3 +162,18 @@ def test_pointer_spans_agree_with_the_json() -> None:
         assert json.loads(text[start:end]) == node, p
     assert spans["/d/7"] == pointer_spans(text, ["/d"])["/d"]  # the deepest existing prefix
     assert spans["/b/c/0/x"] == spans["/b/c"]
+
+
+def test_long_ref_chains_and_their_cycles() -> None:
+    n = 5000
+    defs: dict = {"L0": {"type": "string"}}
+    for i in range(1, n + 1):
+        defs[f"L{i}"] = {"type": "array", "items": {"$ref": f"#/$defs/L{i - 1}"}}
+    schema = {"type": "object", "$defs": defs, "properties": {"x": {"$ref": f"#/$defs/L{n}"}}}
+    r = _cli("from-json", "-", stdin=json.dumps(_mcp(schema)))
+    assert r.exit_code == 0 and r.stdout.count(":items") == n
+    defs["L0"] = {"$ref": f"#/$defs/L{n}"}  # now a cycle through every definition
+    r = _cli("from-json", "-", stdin=json.dumps(_mcp(schema)))
+    assert r.exit_code == 1 and "PS510" in r.stderr and r.stderr.startswith("<stdin>:1:")
+    assert f"#/$defs/L{n} → #/$defs/L{n - 1}" in r.stderr and "more …" in r.stderr
+    assert len(r.stderr) < 1000  # the cycle is named, not listed in full

@@ -128,7 +128,9 @@ class Resolver:
 
     def walk_map(self, m: dict, ptr: str) -> dict:
         """``m`` (a map of schemas, at ``ptr``) with every local ``$ref`` inlined."""
-        return _run(self._map(m, ptr, ("#",)))
+        self.stack = ["#"]  # the definitions being resolved, outermost first
+        self.active = {"#"}
+        return _run(self._map(m, ptr))
 
     def _lookup(self, ref: str) -> tuple[bool, Any]:
         if not ref.startswith("#"):
@@ -147,13 +149,13 @@ class Resolver:
                 return False, None
         return True, cur
 
-    def _map(self, m: dict, ptr: str, chain: tuple) -> Generator:
+    def _map(self, m: dict, ptr: str) -> Generator:
         out = {}
         for k, sub in m.items():
-            out[k] = yield self._schema(sub, (ptr, k), chain)
+            out[k] = yield self._schema(sub, (ptr, k))
         return self._sized(out, ptr)
 
-    def _schema(self, node: Any, ptr: str, chain: tuple) -> Generator:
+    def _schema(self, node: Any, ptr: str) -> Generator:
         if not isinstance(node, dict):
             return node
         ref = node.get("$ref")
@@ -168,7 +170,7 @@ class Resolver:
                         diag(
                             "PS501",
                             "error",
-                            f"tool {self.label!r}: $ref {ref!r} at {_mat(ptr)} points to nothing in the schema",
+                            f"tool {self.label!r}: $ref {ref!r} at {self._where(ptr)} points to nothing in the schema",
                         )
                     )
                 else:
@@ -176,17 +178,20 @@ class Resolver:
                         diag(
                             "PS509",
                             "warning",
-                            f"tool {self.label!r}: external $ref {ref!r} at {_mat(ptr)} is kept as it is (not fetched)",
+                            f"tool {self.label!r}: external $ref {ref!r} at {self._where(ptr)} is kept as it is (not fetched)",
                         )
                     )
-            elif ref in chain:
+            elif ref in self.active:
                 self.failed = True
-                cycle = " → ".join(chain[chain.index(ref) :] + (ref,))
+                loop = self.stack[self.stack.index(ref) :] + [ref]
+                if len(loop) > 9:
+                    loop = loop[:4] + [f"… {len(loop) - 8} more …"] + loop[-4:]
+                cycle = " → ".join(loop)
                 self.diags.append(
                     diag(
                         "PS510",
                         "error",
-                        f"tool {self.label!r}: recursive $ref at {_mat(ptr)}: {cycle}",
+                        f"tool {self.label!r}: recursive $ref at {self._where(ptr)}: {cycle}",
                     )
                 )
                 return {}
@@ -195,7 +200,10 @@ class Resolver:
                 if ref in self.memo:
                     target = self.memo[ref]
                 else:
-                    target = yield self._schema(raw, ref, chain + (ref,))
+                    self.stack.append(ref)
+                    self.active.add(ref)
+                    target = yield self._schema(raw, ref)
+                    self.active.discard(self.stack.pop())
                     self.memo[ref] = target
                     self.biggest = max(self.biggest, (self._size(target), ref))
                 has_target = True
@@ -209,7 +217,7 @@ class Resolver:
                 continue
             p = (ptr, k)
             if k in _SCHEMA_ONE and isinstance(sub, dict):
-                out[k] = yield self._schema(sub, p, chain)
+                out[k] = yield self._schema(sub, p)
             elif (
                 k in _SCHEMA_LIST
                 and isinstance(sub, list)
@@ -218,10 +226,10 @@ class Resolver:
             ):
                 items = []
                 for i, s in enumerate(sub):
-                    items.append((yield self._schema(s, (p, i), chain)))
+                    items.append((yield self._schema(s, (p, i))))
                 out[k] = self._sized(items, p)
             elif k in _SCHEMA_MAP and isinstance(sub, dict):
-                out[k] = yield self._map(sub, p, chain)
+                out[k] = yield self._map(sub, p)
             elif k == "type" and self.gemini:
                 out[k] = lower_type(sub)
             else:
