@@ -31,27 +31,33 @@ inside vectors values reach ``json-serialize`` unconverted, so ``null`` → ``:n
 means ``null``): reported.
 
 ``:function``: when the IR carries the source (``metadata.slots``, else
-``metadata.function``) it is written back verbatim, continuation lines re-indented by
-the change of column (never inside a string). Otherwise (tools from JSON) a stub that
-loads and byte-compiles cleanly and, when called, signals ``user-error`` "Tool NAME is
-not implemented yet: write its :function" — a lambda over the tool's arguments (``_`` + the
-property names, see :mod:`.stub`) so the user sees the
+``metadata.function``) it is written back as it is, continuation lines re-indented by
+the change of column (never inside a string): the IR of ``to-json``/``fmt`` comes from
+the user's own file. IR read from JSON never gets here unchecked: ``from-json`` reads,
+checks and reprints every slot text first (:mod:`plistspec.providers.ir_meta`). Otherwise
+(tools from JSON) a stub that loads and byte-compiles cleanly and, when called, signals
+``user-error`` "Tool NAME is not implemented yet: write its :function": a lambda over
+the tool's arguments (``_`` + the property names, see :mod:`.stub`) so the user sees the
 calling convention. MCP ``title`` and ``annotations`` are written as ``;; MCP title:``
-/ ``;; MCP annotations:`` comment lines (JSON) above the form; an explicit
-``destructiveHint: true`` (without ``readOnlyHint: true``) also gives ``:confirm t`` in
-gptel. MCP ``outputSchema`` has no place: a warning.
+/ ``;; MCP annotations:`` comment lines (JSON, through
+:func:`plistspec.elisp.comment.comment_text`) above the form; annotations that do not
+say ``readOnlyHint: true`` or ``destructiveHint: false`` give ``:confirm t`` in gptel
+(MCP's defaults). MCP ``outputSchema`` has no place: a warning. Under llm, a nullable
+union (``[T, "null"]``, ``anyOf`` with ``{"type": "null"}``) is written as T plus
+``:optional t``.
 
 File frame (``emacs-conventions.md`` §3.1): ``;;; NAME.el --- SUMMARY  -*- lexical-binding:
-t; -*-`` (plus ``coding: utf-8`` when the text is not ASCII), a Commentary, ``(require
-'gptel)`` / ``(require 'llm)``, the forms, ``(provide 'NAME)`` and ``;;; NAME.el ends
-here``. The ``require`` is deliberate: neither ``gptel-make-tool`` nor ``llm-make-tool``
-is autoloaded, so without it loading the file before the library signals
-``void-function``, and the byte compiler warns about an unknown function; with it, a
-machine without the library gets the plain "Cannot open load file: gptel". The
-Commentary says how to load the file lazily (``with-eval-after-load``).
+t; -*-`` (plus ``coding: utf-8`` when the text is not ASCII), a Commentary (how to load
+the file and turn the tools on), ``(require 'gptel)`` / ``(require 'llm)``, the forms
+(for llm inside ``(defvar FEATURE-tools (list ...))``, since llm keeps no registry),
+``(provide 'FEATURE)`` and ``;;; NAME.el ends here``. The ``require`` is deliberate:
+neither ``gptel-make-tool`` nor ``llm-make-tool`` is autoloaded, so without it loading
+the file before the library signals ``void-function``, and the byte compiler warns about
+an unknown function; with it, a machine without the library gets the plain "Cannot open
+load file: gptel".
 
 Modules: :mod:`.layout` (values), :mod:`.forms` (one tool form), :mod:`.stub` (the stub
-``:function``), :mod:`.file` (the file frame), :mod:`.trust` (slot texts from untrusted IR).
+``:function``), :mod:`.file` (the file frame).
 """
 
 from __future__ import annotations
