@@ -21,7 +21,9 @@ loaded decides whether it is written:
 
 ``trust=True`` (``from-json --trust-functions``) writes every slot that is exactly one datum,
 code included. A lambda that passes the check is still code the user will run when the
-model calls the tool: the JSON's author wrote it.
+model calls the tool: the JSON's author wrote it. And the list of macros is what Emacs and
+common packages have (``eval-and-compile`` evaluates its body when ``load`` expands it, in
+Emacs 28): a third-party macro that evaluates its arguments when expanded is not known.
 """
 
 from __future__ import annotations
@@ -59,6 +61,14 @@ EXPANSION_EVAL = frozenset(
         "cl-define-compiler-macro",
         "declare",
         "byte-run--set-compiler-macro",
+        "use-package",
+        "leaf",
+        "gv-define-setter",
+        "gv-define-simple-setter",
+        "gv-define-expander",
+        "defsetf",
+        "cl-defsubst",
+        "define-advice",
     }
 )
 _SHORT = {"quote": "'", "function": "#'", "`": "`", ",": ",", ",@": ",@"}
