@@ -460,8 +460,10 @@ CODES: dict[str, Code] = {
         "root schema keyword dropped",
         "A keyword at the root of the parameter schema other than `type`, `properties` and "
         "`required` (`additionalProperties`, `$schema`, `anyOf`, `title`...): a gptel/llm spec "
-        "builds the root itself. `additionalProperties: false` is only an info: gptel adds it "
-        'back for the OpenAI family. Example: `"$schema": "http://json-schema.org/draft-07/schema#"`.',
+        "builds the root itself. `additionalProperties: false` is only an info saying what the "
+        "library does instead: gptel adds it back for the OpenAI family when the tool has "
+        "arguments, sends a tool without arguments as an empty object, and llm sends none. "
+        'Example: `"$schema": "http://json-schema.org/draft-07/schema#"`.',
     ),
     "PS506": Code(
         "warning",
@@ -510,6 +512,56 @@ CODES: dict[str, Code] = {
         "duplicate JSON keys",
         "An object repeats a key; JSON readers disagree on which one counts (plistspec keeps the "
         'last, as most do). Example: `{"name": "a", "name": "b"}`.',
+    ),
+    "PS514": Code(
+        "error",
+        "IR metadata not in shape",
+        "IR JSON given to `from-json` whose `metadata.function` is not a string (or null), or whose "
+        '`metadata.slots` is not an array of `{"key": KEYWORD, "text": ELISP, "column": '
+        'INTEGER}`; the tool is left out. Example: `"slots": [1]`.',
+    ),
+    "PS515": Code(
+        "warning",
+        "IR slot not exactly one datum",
+        "Slot texts of IR JSON are read with plistspec's reader and written again by its "
+        "printer, never pasted: a text that is not exactly one Emacs Lisp datum (two forms, "
+        "unreadable text) or a key that is not one keyword (other than :name, :description, "
+        ":args) is dropped; a dropped `:function` becomes the stub. Example: "
+        '`"text": "#\'ignore) (delete-file \\"x\\") (list"`.',
+    ),
+    "PS516": Code(
+        "warning",
+        "IR slot would run code when the file is loaded",
+        "A `:function` other than a symbol, `'X`, `#'SYMBOL` or a `lambda` (whose body holds no "
+        "macro that evaluates when expanded, such as `eval-when-compile`, and no "
+        "`(:documentation FORM)`), or another slot that is not a literal, symbol or quoted "
+        "data, would run when the generated file is loaded; it is dropped (a stub is written "
+        "for `:function`) unless `--trust-functions`. Example: "
+        '`"function": "(progn (shell-command \\"x\\") #\'ignore)"`.',
+    ),
+    "PS517": Code(
+        "info",
+        "comments in an IR slot text not kept",
+        "Slot texts of IR JSON are written again by the printer, which keeps their line breaks "
+        "and indentation but not their comments. Example: `(lambda (x) ;; note` in "
+        "`metadata.slots`.",
+    ),
+    "PS518": Code(
+        "error",
+        "lone surrogate in a JSON string",
+        "A JSON string or key holding `\\ud800`…`\\udfff` alone (not a pair) names no "
+        "character: no Emacs string or symbol can hold it (`\\udc80` would become the raw byte "
+        '0x80). Example: `{"name": "a\\ud800", ...}`.',
+    ),
+    "PS519": Code(
+        "error",
+        "`$ref`s expand past the size limit",
+        "A gptel/llm spec has no references, so each use of a definition is written out in full. "
+        'A schema whose inlined form would exceed 200 000 JSON objects and arrays (a "billion laughs" '
+        "schema, where each definition uses the one before twice, doubles at every level) is "
+        "refused, naming where it crossed the limit and the largest definition; the tool is "
+        'left out. Example: `"L1": {"properties": {"a": {"$ref": "#/$defs/L0"}, "b": {"$ref": '
+        '"#/$defs/L0"}}}` and so on for 40 levels.',
     ),
     "PS520": Code(
         "warning",

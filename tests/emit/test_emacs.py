@@ -148,7 +148,11 @@ def test_llm_files_compile_load_and_read_back_datum_by_datum(emacs) -> None:
             p = Path(tmp) / f"case{i}.el"
             p.write_text(text, encoding="utf-8")
             paths.append(str(p))
-            for form in read_all(text):
+            (defvar,) = [f for f in read_all(text) if f.items[0].name == "defvar"]
+            assert (
+                defvar.items[1].name == f"case{i}-tools" and defvar.items[2].items[0].name == "list"
+            )
+            for form in defvar.items[2].items[1:]:
                 if form.items and form.items[0].name == "llm-make-tool":
                     items = form.items[1:]
                     slots = {items[k].name: items[k + 1] for k in range(0, len(items), 2)}

@@ -144,4 +144,6 @@ def test_repeated_notes_are_merged() -> None:
     r = _cli("from-json", str(path))
     assert r.exit_code == 0
     notes = [line for line in r.stderr.splitlines() if "PS505" in line]
-    assert len(notes) == 1 and "and 2 more" in notes[0] and "$schema" in notes[0]
+    assert len(notes) == 2 and "and 1 more" in notes[0] and "$schema" in notes[0]
+    # the tool without arguments: gptel adds nothing back there, and the note says so
+    assert "'browser_snapshot'" in notes[1] and "without arguments" in notes[1]

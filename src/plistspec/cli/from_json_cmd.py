@@ -10,53 +10,42 @@ import sys
 
 import click
 
+from plistspec.cli._elisp_file import feature_option, variable_option
 from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
 from plistspec.formats import FORMATS as FROM_FORMATS
 
 
 def _load_json(text: str, name: str):
-    """``(value, error message or None)``; NaN/Infinity are refused, duplicate keys noted."""
-    import json
-
-    dups: list[str] = []
-
-    def pairs(items):
-        d = {}
-        for k, v in items:
-            if k in d:
-                dups.append(k)
-            d[k] = v
-        return d
-
-    def bad_constant(c):
-        raise ValueError(f"{c} is not JSON")
+    """``(value, error message or None, duplicate keys)``; any depth, errors positioned."""
+    from plistspec.providers.jsontext import JsonError, load_json
 
     try:
-        value = json.loads(text, object_pairs_hook=pairs, parse_constant=bad_constant)
-    except json.JSONDecodeError as e:
-        return None, f"{name}:{e.lineno}:{e.colno}: error: invalid JSON: {e.msg} [PS500]", dups
-    except ValueError as e:
-        return None, f"{name}: error: invalid JSON: {e} [PS500]", dups
-    except RecursionError:
-        return None, f"{name}: error: the JSON is nested too deeply to read [PS500]", dups
+        value, dups = load_json(text)
+    except JsonError as e:
+        line = text.count("\n", 0, e.pos) + 1
+        col = e.pos - (text.rfind("\n", 0, e.pos) + 1) + 1
+        return None, f"{name}:{line}:{col}: error: invalid JSON: {e.message} [PS500]", []
     return value, None, dups
 
 
 def _place(diags: list, text: str) -> None:
     """Give each diagnostic that names a JSON pointer (``at /tools/3/...``) the span of
-    that value in ``text``, so it prints as ``FILE:LINE:COL``."""
+    that value in ``text``, so it prints as ``FILE:LINE:COL``. One scan for all of them."""
     import re
 
-    from plistspec.providers.jsonpos import pointer_span
+    from plistspec.providers.jsonpos import pointer_spans
 
     pat = re.compile(r"\bat (/[^\s,:()]*)")
+    wanted = []
     for d in diags:
-        if d.start >= 0:
-            continue
-        m = pat.search(d.message)
-        if m is None:
-            continue
-        span = pointer_span(text, m.group(1) if m.group(1) != "/" else "")
+        m = pat.search(d.message) if d.start < 0 else None
+        if m is not None:
+            wanted.append((d, m.group(1) if m.group(1) != "/" else ""))
+    if not wanted:
+        return
+    spans = pointer_spans(text, [p for _, p in wanted])
+    for d, p in wanted:
+        span = spans.get(p)
         if span is not None:
             d.start, d.end = span
 
@@ -78,6 +67,20 @@ def _place(diags: list, text: str) -> None:
     default=None,
     help="The input format (default: recognised from the JSON).",
 )
+@click.option(
+    "--trust-functions",
+    is_flag=True,
+    help="IR input: also write :function and other slot values that run code when the "
+    "generated file is loaded (default: they are replaced by a stub, with a warning).",
+)
+@click.option(
+    "--forms-only",
+    is_flag=True,
+    help="Write only the tool forms (with their ;; comments), separated by blank lines: "
+    "no header, Commentary, require, provide or footer (for inserting into a buffer).",
+)
+@feature_option
+@variable_option
 @output_option
 @stdin_filename_option
 @diagnostics_format_option
@@ -85,6 +88,10 @@ def from_json_cmd(
     file: str,
     dialect: str,
     from_: str | None,
+    trust_functions: bool,
+    forms_only: bool,
+    feature: str | None,
+    variable: str | None,
     out: str | None,
     stdin_filename: str | None,
     diagnostics_format: str,
@@ -94,7 +101,9 @@ def from_json_cmd(
     FILE holds tools as OpenAI (chat or Responses), Anthropic, Gemini, Bedrock or MCP
     send them (a single tool, an array, an MCP tools/list result or a whole JSON-RPC
     response), or plistspec's IR. Each :function is a stub that signals `user-error'
-    until you write it (tools read from the IR keep their original :function).
+    until you write it (tools read from the IR keep their :function when loading the
+    file would run nothing; --trust-functions keeps any). The file provides FEATURE, so
+    (require 'FEATURE) loads it; llm tools are kept in a variable.
     """
     from plistspec.cli._io import InputError, print_diagnostics, read_text, write_output
     from plistspec.diagnostics import Diagnostic, locate
@@ -118,13 +127,20 @@ def from_json_cmd(
                 "PS513", "warning", f"duplicate object keys {keys}: the last value of each was used"
             )
         )
-    tools, more = from_json(value, from_)
+    tools, more = from_json(value, from_, trust_functions=trust_functions, dialect=dialect)
     diags.extend(more)
     if not any(d.is_error for d in diags):
         import os
 
         file_name = os.path.basename(out) if out and out != "-" else None
-        elisp, more = to_elisp(tools, dialect, file_name=file_name)
+        elisp, more = to_elisp(
+            tools,
+            dialect,
+            file_name=file_name,
+            forms_only=forms_only,
+            feature=feature,
+            variable=variable,
+        )
         diags.extend(more)
     _place(diags, text)
     locate(diags, text, name)

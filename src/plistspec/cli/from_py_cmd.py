@@ -21,6 +21,7 @@ import sys
 
 import click
 
+from plistspec.cli._elisp_file import feature_option, variable_option
 from plistspec.cli._options import diagnostics_format_option, output_option
 from plistspec.formats import FORMATS
 
@@ -43,6 +44,8 @@ JSON_FORMATS = FORMATS
     help="elisp (a file of tool forms), ir, or a provider's tools array.",
 )
 @output_option
+@feature_option
+@variable_option
 @click.option(
     "--python",
     "python",
@@ -76,6 +79,8 @@ def from_py_cmd(
     dialect: str,
     fmt: str,
     out: str | None,
+    feature: str | None,
+    variable: str | None,
     python: str | None,
     async_: bool,
     function: str | None,
@@ -109,7 +114,7 @@ def from_py_cmd(
         )
     text = None
     if not any(d.is_error for d in diags):
-        text, more = _render(tools, fmt, dialect, out)
+        text, more = _render(tools, fmt, dialect, out, feature, variable)
         diags.extend(more)
     print_diagnostics(diags, diagnostics_format)
     if text is None or any(d.is_error for d in diags):
@@ -121,14 +126,20 @@ def from_py_cmd(
         sys.exit(1)
 
 
-def _render(tools, fmt: str, dialect: str, out: str | None):
+def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None):
     if fmt == "elisp":
         from plistspec.pyfunc.elisp_bridge import elisp_tools, with_notes
 
         etools = elisp_tools(tools)
         from plistspec.emit_elisp import to_elisp
 
-        text, diags = to_elisp(etools, dialect, file_name=out if out and out != "-" else None)
+        text, diags = to_elisp(
+            etools,
+            dialect,
+            file_name=out if out and out != "-" else None,
+            feature=feature,
+            variable=variable,
+        )
         return with_notes(text, etools, dialect), diags
     from plistspec.jsonout import dumps
 

@@ -1,9 +1,11 @@
 """Where a JSON pointer points in the JSON text: so that diagnostics about provider
 JSON carry ``FILE:LINE:COL`` like every other plistspec diagnostic.
 
-Owns: :func:`pointer_span`. One linear scan of the text (no recursion: a stack of
-container states), stopping as soon as the pointer's value starts; a pointer that goes
-further than the text holds gives the span of its deepest existing prefix.
+Owns: :func:`pointer_spans` (many pointers, one linear scan of the text: the pointers
+are a trie walked alongside the scan, so a thousand diagnostics cost one pass, never a
+pass each) and :func:`pointer_span` (one pointer). No recursion: a stack of container
+states. A pointer that goes further than the text holds gives the span of its deepest
+existing prefix; of repeated keys, the last one counts (as JSON readers keep it).
 """
 
 from __future__ import annotations
@@ -11,114 +13,97 @@ from __future__ import annotations
 import json
 import re
 
-__all__ = ["pointer_span"]
+__all__ = ["pointer_span", "pointer_spans"]
 
 _WS = re.compile(r"[ \t\r\n]*")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_SCALAR = re.compile(r"[^,\]\}\s]+")
 
 
 def _unescape(part: str) -> str:
     return part.replace("~1", "/").replace("~0", "~")
 
 
-def _value_end(text: str, pos: int) -> int:
-    """End offset of the JSON value starting at ``pos`` (strings skipped as tokens)."""
-    depth = 0
-    n = len(text)
+_TOKEN = re.compile(
+    r'[ \t\r\n]*(?:("(?:[^"\\]|\\.)*")|([{\[])|([}\]])|(,)|(:)|([^,:\[\]{}"\s]+))', re.S
+)
+
+
+def _parts(pointer: str) -> list[str]:
+    return [_unescape(p) for p in pointer.split("/")[1:]] if pointer not in ("", "/") else []
+
+
+def pointer_spans(text: str, pointers: list[str]) -> dict[str, tuple[int, int] | None]:
+    """``{pointer: (start, end)}`` for every pointer (RFC 6901) into the JSON ``text``
+    (which must be valid JSON), in one scan; None when the text holds no value at all."""
+    root: dict = {}
+    for ptr in pointers:  # the trie of wanted pointers: {key: child}
+        node = root
+        for part in _parts(ptr):
+            node = node.setdefault(part, {})
+    found: dict[int, tuple[int, int]] = {}
+    # frames: [is_object, trie node or None, index, node of the pending member, start]
+    stack: list[list] = []
+    pos, n = 0, len(text)
+    expect_key = False
     while pos < n:
-        c = text[pos]
-        if c == '"':
-            m = _STRING.match(text, pos)
-            pos = m.end() if m else n
-        elif c in "[{":
-            depth += 1
-            pos += 1
-        elif c in "]}":
-            depth -= 1
-            pos += 1
-        elif depth == 0 and c in ",":
-            return pos
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            break
+        pos = m.end()
+        g = m.lastindex
+        start = m.start(g)
+        if g == 4:  # ,
+            top = stack[-1]
+            if top[0]:
+                expect_key = True
+            else:
+                top[2] += 1
+            continue
+        if g == 5:  # :
+            continue
+        if g == 1 and expect_key:
+            top = stack[-1]
+            child = None
+            if top[1]:
+                try:
+                    child = top[1].get(json.loads(m.group(1)))
+                except ValueError:
+                    child = None
+            top[3] = child
+            expect_key = False
+            continue
+        if g == 3:  # a container closes: it is a value that ends here
+            frame = stack.pop()
+            if frame[1] is not None:
+                found[id(frame[1])] = (frame[4], pos)
+            continue
+        # a value starts: which trie node is it?
+        if not stack:
+            node: dict | None = root
+        elif stack[-1][0]:
+            node = stack[-1][3]
         else:
-            if depth == 0 and c not in " \t\r\n":
-                m = _SCALAR.match(text, pos)
-                return m.end() if m else pos + 1
-            pos += 1
-        if depth == 0:
-            return pos
-    return pos
+            parent = stack[-1][1]
+            node = parent.get(str(stack[-1][2])) if parent else None
+        if g == 2:
+            stack.append([m.group(2) == "{", node, 0, None, start])
+            expect_key = m.group(2) == "{"
+            if expect_key and text.startswith("}", _WS.match(text, pos).end()):
+                expect_key = False
+        elif node is not None:
+            found[id(node)] = (start, pos)
+    out: dict[str, tuple[int, int] | None] = {}
+    for ptr in pointers:
+        node = root
+        best = found.get(id(root))
+        for part in _parts(ptr):
+            node = node[part]
+            if id(node) not in found:
+                break
+            best = found[id(node)]
+        out[ptr] = best
+    return out
 
 
 def pointer_span(text: str, pointer: str) -> tuple[int, int] | None:
     """``(start, end)`` offsets of the value at ``pointer`` (RFC 6901) in ``text``."""
-    parts = [_unescape(p) for p in pointer.split("/")[1:]] if pointer not in ("", "/") else []
-    pos = _WS.match(text, 0).end()
-    if pos >= len(text):
-        return None
-    best = (pos, _value_end(text, pos))
-    for part in parts:
-        c = text[pos : pos + 1]
-        if c == "{":
-            found = _find_member(text, pos, part)
-        elif c == "[" and part.isdigit():
-            found = _find_element(text, pos, int(part))
-        else:
-            found = None
-        if found is None:
-            return best
-        pos = found
-        best = (pos, _value_end(text, pos))
-    return best
-
-
-def _skip_ws(text: str, pos: int) -> int:
-    return _WS.match(text, pos).end()
-
-
-def _find_member(text: str, pos: int, key: str) -> int | None:
-    pos = _skip_ws(text, pos + 1)
-    while pos < len(text) and text[pos] == '"':
-        m = _STRING.match(text, pos)
-        if m is None:
-            return None
-        try:
-            name = json.loads(m.group())
-        except ValueError:
-            return None
-        pos = _skip_ws(text, m.end())
-        if text[pos : pos + 1] != ":":
-            return None
-        pos = _skip_ws(text, pos + 1)
-        if name == key:
-            found = pos
-            # JSON objects keep the last duplicate: look on for a later one
-            end = _value_end(text, pos)
-            later = _find_member_from(text, end, key)
-            return later if later is not None else found
-        pos = _skip_ws(text, _value_end(text, pos))
-        if text[pos : pos + 1] != ",":
-            return None
-        pos = _skip_ws(text, pos + 1)
-    return None
-
-
-def _find_member_from(text: str, pos: int, key: str) -> int | None:
-    pos = _skip_ws(text, pos)
-    if text[pos : pos + 1] != ",":
-        return None
-    # continue scanning the same object after a comma
-    return _find_member(text, pos, key)
-
-
-def _find_element(text: str, pos: int, index: int) -> int | None:
-    pos = _skip_ws(text, pos + 1)
-    i = 0
-    while pos < len(text) and text[pos] != "]":
-        if i == index:
-            return pos
-        pos = _skip_ws(text, _value_end(text, pos))
-        if text[pos : pos + 1] != ",":
-            return None
-        pos = _skip_ws(text, pos + 1)
-        i += 1
-    return None
+    return pointer_spans(text, [pointer])[pointer]

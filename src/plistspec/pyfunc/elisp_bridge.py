@@ -307,7 +307,8 @@ def with_notes(text: str, tools: list[Any], dialect: str) -> str:
     """Put each tool's notes (``metadata.elisp.notes``) as ``;;`` comments above its form."""
     head = "(gptel-make-tool" if dialect == "gptel" else "(llm-make-tool"
     lines = text.split("\n")
-    starts = [i for i, ln in enumerate(lines) if ln == head]
+    # at column 0, or indented inside the (defvar VAR (list ...)) of an llm file
+    starts = [i for i, ln in enumerate(lines) if ln.lstrip(" ") == head]
     if len(starts) != len(tools):
         return text
     for i, t in reversed(list(zip(starts, tools, strict=True))):
@@ -319,5 +320,8 @@ def with_notes(text: str, tools: list[Any], dialect: str) -> str:
             comment.append(f";; Calls the Python function {py['target']}.")
         for name, note in notes.items():
             comment.append(f";; {name}: {note}".replace("\n", " "))
-        lines[i:i] = comment
+        pad = " " * (len(lines[i]) - len(head))
+        from plistspec.elisp.comment import comment_text  # a path or note never leaves its line
+
+        lines[i:i] = [pad + ";; " + comment_text(c[3:]) for c in comment]
     return "\n".join(lines)

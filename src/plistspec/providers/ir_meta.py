@@ -1,0 +1,378 @@
+"""The metadata of plistspec's IR read back from JSON: Elisp slot texts made safe to write.
+
+Owns: :func:`check_metadata`. The IR carries the source of the non-schema slots
+(``metadata.slots[].key/.text``, ``metadata.function``) so that ``from-json`` can write them
+back. JSON can come from anywhere, so none of it is pasted: each text is read with the
+project's reader and must be exactly one datum (each key exactly one keyword), and is
+written again by the printer (:func:`reprint`, which keeps the line breaks and indentation
+between tokens but no comments). Then what the datum would do when the generated file is
+loaded decides whether it is written:
+
+* ``:function``: a symbol, ``'X``, ``#'SYMBOL``, or a ``(lambda ...)`` / ``#'(lambda ...)``
+  whose arglist is symbols and whose body holds none of the macros that evaluate code when
+  they are expanded (:data:`EXPANSION_EVAL`; ``load`` expands every macro of a top-level
+  form eagerly, lambda bodies included) and does not start with ``(:documentation FORM)``
+  (evaluated when the closure is made). Anything else (``(progn ...)``, ``(funcall ...)``,
+  a backquote with unquotes...) would run when the file is loaded: a stub is written
+  instead, with a warning naming what was dropped.
+* every other slot (``:confirm``, ``:include``, ``:category``, ``:async``, unknown keys): only
+  inert values: self-evaluating literals (strings, numbers, keywords, ``t``/``nil``,
+  vectors), symbols (a variable's value: no code runs) and quoted data ``'X`` / ``#'SYMBOL``.
+
+``trust=True`` (``from-json --trust-functions``) writes every slot that is exactly one datum,
+code included. A lambda that passes the check is still code the user will run when the
+model calls the tool: the JSON's author wrote it. And the list of macros is what Emacs and
+common packages have (``eval-and-compile`` evaluates its body when ``load`` expands it, in
+Emacs 28): a third-party macro that evaluates its arguments when expanded is not known.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+
+__all__ = ["check_metadata", "reprint", "EXPANSION_EVAL"]
+
+#: macros (and special forms) that evaluate (part of) their arguments when expanded or
+#: when the enclosing form is evaluated, even inside a lambda that is never called
+EXPANSION_EVAL = frozenset(
+    {
+        "eval-when-compile",
+        "eval-and-compile",
+        "cl-eval-when",
+        "eval-when",
+        "load-time-value",
+        "cl-load-time-value",
+        "macrolet",
+        "cl-macrolet",
+        "rx",
+        "rx-let",
+        "rx-let-eval",
+        "rx-define",
+        "static-if",
+        "define-inline",
+        "cl-defmacro",
+        "defmacro",
+        "pcase-defmacro",
+        "macroexp-let2",
+        "cl-compiler-macro",
+        "define-compiler-macro",
+        "cl-define-compiler-macro",
+        "declare",
+        "byte-run--set-compiler-macro",
+        "use-package",
+        "leaf",
+        "gv-define-setter",
+        "gv-define-simple-setter",
+        "gv-define-expander",
+        "defsetf",
+        "cl-defsubst",
+        "define-advice",
+    }
+)
+_SHORT = {"quote": "'", "function": "#'", "`": "`", ",": ",", ",@": ",@"}
+_RESERVED = frozenset({":name", ":description", ":args"})
+
+
+def _diag(code: str, severity: str, message: str) -> Diagnostic:
+    return Diagnostic(code, severity, message)  # type: ignore[arg-type]
+
+
+def _width(ws: str) -> int:
+    col = 0
+    for c in ws:
+        col = (col // 8 + 1) * 8 if c == "\t" else col + 1
+    return col
+
+
+def reprint(d: Any, text: str) -> tuple[str, bool]:
+    """``d`` (read from ``text``) printed again by the printer, token by token: where the
+    source broke the line between two tokens the new text does too, at the same column.
+    Returns ``(text, a comment was dropped)``. Raises ValueError for an unprintable
+    string or symbol (a character Emacs has but the printer cannot write)."""
+    from plistspec.elisp.datum import List, Symbol, Vector
+    from plistspec.elisp.printer import print_datum
+
+    out: list[str] = []
+    dropped = False
+    prev = [d.start]  # end of the last token written, in the source
+    # work items: ("d", datum, first-in-container) or ("s", text, source end)
+    work: list[tuple] = [("d", d, True)]
+    while work:
+        kind, x, flag = work.pop()
+        if kind == "s":
+            if x in (")", "]") and 0 <= prev[0] <= flag - 1 and ";" in text[prev[0] : flag - 1]:
+                dropped = True
+            out.append(x)
+            if flag >= 0:
+                prev[0] = flag
+            continue
+        start = x.start
+        if start >= 0 and prev[0] >= 0 and start >= prev[0]:
+            gap = text[prev[0] : start]
+            if ";" in gap:
+                dropped = True
+            if "\n" in gap:
+                out.append("\n" + " " * _width(gap[gap.rindex("\n") + 1 :]))
+            elif not flag or gap:
+                out.append(" ")
+        elif not flag:
+            out.append(" ")
+        t = type(x)
+        if t is List:
+            short = None
+            if x.tail is None and len(x.items) == 2 and type(x.items[0]) is Symbol:
+                short = _SHORT.get(x.items[0].name)
+            if short is not None:
+                arg = x.items[1]
+                if short == "," and type(arg) is Symbol and arg.name.startswith("@"):
+                    short = ", "
+                out.append(short)
+                prev[0] = -1  # the argument follows the prefix directly
+                work.append(("d", arg, True))
+                continue
+            out.append("(")
+            prev[0] = start + 1 if start >= 0 else -1
+            work.append(("s", ")", x.end if start >= 0 else -1))
+            if x.tail is not None:
+                work.append(("d", x.tail, False))
+                work.append(("s", " .", -1))
+            for k in range(len(x.items) - 1, -1, -1):
+                work.append(("d", x.items[k], k == 0))
+        elif t is Vector:
+            out.append("[")
+            prev[0] = start + 1 if start >= 0 else -1
+            work.append(("s", "]", x.end if start >= 0 else -1))
+            for k in range(len(x.items) - 1, -1, -1):
+                work.append(("d", x.items[k], k == 0))
+        else:
+            empty = t is Symbol and x.name == "nil" and text[start : start + 1] == "("
+            out.append("()" if empty else print_datum(x))  # `()` reads as nil: kept as written
+            prev[0] = x.end if start >= 0 else -1
+    return "".join(out), dropped
+
+
+def _is_list(d: Any, head: str | None = None) -> bool:
+    from plistspec.elisp.datum import List, Symbol
+
+    if type(d) is not List or d.tail is not None or not d.items:
+        return False
+    return head is None or (type(d.items[0]) is Symbol and d.items[0].name == head)
+
+
+def _inert(d: Any) -> bool:
+    """True when evaluating ``d`` runs no code (a literal, a symbol, quoted data)."""
+    from plistspec.elisp.datum import Float, Integer, String, Symbol, Vector
+
+    if type(d) in (Symbol, String, Integer, Float, Vector):
+        return True
+    if _is_list(d, "quote") and len(d.items) == 2:
+        return True
+    return _is_list(d, "function") and len(d.items) == 2 and type(d.items[1]) is Symbol
+
+
+def _lambda_problem(lam: Any) -> str | None:
+    """Why evaluating the ``(lambda ARGS . BODY)`` form ``lam`` could run code, or None."""
+    from plistspec.elisp.datum import List, String, Symbol, Vector
+
+    items = lam.items
+    if len(items) < 2:
+        return "a lambda without an argument list"
+    args = items[1]
+    if not (
+        (type(args) is Symbol and args.name == "nil")
+        or (type(args) is List and args.tail is None and all(type(a) is Symbol for a in args.items))
+    ):
+        return "a lambda whose argument list is not a list of symbols"
+    body = items[2:]
+    if body and type(body[0]) is String and len(body) > 1:
+        body = body[1:]
+    if body and _is_list(body[0]) and type(body[0].items[0]) is Symbol:
+        if body[0].items[0].name == ":documentation":
+            return "(:documentation FORM) is evaluated when the closure is made"
+    stack = list(items[2:])
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is Symbol:
+            if x.name in EXPANSION_EVAL:
+                return f"`{x.name}' evaluates code when the form is expanded at load time"
+        elif t is List:
+            stack.extend(x.items)
+            if x.tail is not None:
+                stack.append(x.tail)
+        elif t is Vector:
+            stack.extend(x.items)
+    return None
+
+
+def _function_problem(d: Any) -> str | None:
+    """Why evaluating ``d`` as a ``:function`` value would run code, or None."""
+    from plistspec.elisp.datum import List
+
+    if _inert(d):
+        return None
+    if _is_list(d, "lambda"):
+        return _lambda_problem(d)
+    if _is_list(d, "function") and len(d.items) == 2 and _is_list(d.items[1], "lambda"):
+        return _lambda_problem(d.items[1])
+    if type(d) is List and d.items:
+        from plistspec.elisp.printer import print_datum
+
+        head = print_datum(d.items[0])
+        return f"a ({head[:40]} ...) form is evaluated when the file is loaded"
+    return "it is evaluated when the file is loaded"
+
+
+def _excerpt(text: str) -> str:
+    one = " ".join(text.split())
+    return repr(one if len(one) <= 60 else one[:57] + "...")
+
+
+def _read_one(text: str) -> tuple[Any, str | None]:
+    """The single datum ``text`` holds, or ``(None, why not)``."""
+    from plistspec.diagnostics import ReadError
+    from plistspec.elisp.reader import read_all
+
+    try:
+        datums = read_all(text)
+    except ReadError as e:
+        return None, f"it is not valid Emacs Lisp ({e.message})"
+    except (ValueError, RecursionError, MemoryError) as e:
+        return None, f"it cannot be read ({type(e).__name__})"
+    if len(datums) != 1:
+        return None, f"it holds {len(datums)} data where one value belongs"
+    return datums[0], None
+
+
+def _slot_text(
+    key: str, text: str, where: str, label: str, trust: bool, diags: list[Diagnostic]
+) -> str | None:
+    """The printer's text for one slot value, or None (dropped, with a warning)."""
+    d, why = _read_one(text)
+    if d is None:
+        diags.append(
+            _diag(
+                "PS515",
+                "warning",
+                f"tool {label}: dropped {key} {_excerpt(text)} (at {where}): {why}",
+            )
+        )
+        return None
+    if not trust:
+        problem = _function_problem(d) if key == ":function" else None
+        if key != ":function" and not _inert(d):
+            problem = "only literals, symbols and quoted data are written for this slot"
+        if problem is not None:
+            instead = "; a stub was written instead" if key == ":function" else ""
+            diags.append(
+                _diag(
+                    "PS516",
+                    "warning",
+                    f"tool {label}: dropped {key} {_excerpt(text)} (at {where}): it could run "
+                    f"code when the generated file is loaded: {problem}{instead}. Pass "
+                    "--trust-functions to write it if you trust this JSON",
+                )
+            )
+            return None
+    try:
+        new, dropped = reprint(d, text)
+    except ValueError as e:
+        diags.append(_diag("PS515", "warning", f"tool {label}: dropped {key} (at {where}): {e}"))
+        return None
+    if dropped:
+        diags.append(
+            _diag(
+                "PS517",
+                "info",
+                f"tool {label}: the comments inside {key} (at {where}) were not kept: slot "
+                "texts from JSON are written again by the printer",
+            )
+        )
+    return new
+
+
+def _key(raw: Any) -> str | None:
+    """The keyword ``raw`` names (read with the reader), or None."""
+    if not isinstance(raw, str):
+        return None
+    from plistspec.elisp.datum import Symbol
+
+    d, _ = _read_one(raw)
+    if type(d) is not Symbol or not d.name.startswith(":") or len(d.name) < 2:
+        return None
+    return d.name
+
+
+def check_metadata(
+    meta: dict, ptr: str, label: str, diags: list[Diagnostic], trust: bool = False
+) -> dict:
+    """``meta`` (an IR tool's metadata from JSON at ``ptr``) with every slot text read,
+    checked and printed again; what cannot be written safely is dropped with a warning.
+    Malformed ``metadata.slots`` members are errors (PS514)."""
+    out = dict(meta)
+    fn = meta.get("function")
+    if fn is not None and not isinstance(fn, str):
+        diags.append(
+            _diag(
+                "PS514",
+                "error",
+                f"tool {label}: metadata.function (at {ptr}/function) "
+                "must be a string of Emacs Lisp or null",
+            )
+        )
+    elif isinstance(fn, str):
+        out["function"] = _slot_text(":function", fn, f"{ptr}/function", label, trust, diags)
+        if out["function"] is None:
+            out["function_dropped"] = True
+    slots = meta.get("slots")
+    if slots is None or "slots" not in meta:
+        out.pop("slots", None)
+        return out
+    if not isinstance(slots, list):
+        diags.append(
+            _diag(
+                "PS514", "error", f"tool {label}: metadata.slots (at {ptr}/slots) must be an array"
+            )
+        )
+        return out
+    new: list[dict] = []
+    for i, s in enumerate(slots):
+        where = f"{ptr}/slots/{i}"
+        if not (
+            isinstance(s, dict)
+            and isinstance(s.get("key"), str)
+            and isinstance(s.get("text"), str)
+            and (s.get("column") is None or type(s.get("column")) is int)
+        ):
+            diags.append(
+                _diag(
+                    "PS514",
+                    "error",
+                    f"tool {label}: metadata.slots member at {where} must be "
+                    '{"key": KEYWORD, "text": ELISP, "column": INTEGER}',
+                )
+            )
+            continue
+        key = _key(s["key"])
+        if key is None or key in _RESERVED:
+            what = "a keyword" if key is None else "a slot other than :name/:description/:args"
+            diags.append(
+                _diag(
+                    "PS515",
+                    "warning",
+                    f"tool {label}: dropped the slot {_excerpt(s['key'])} (at {where}/key): "
+                    f"the key must be {what}",
+                )
+            )
+            continue
+        text = _slot_text(key, s["text"], f"{where}/text", label, trust, diags)
+        if text is None:
+            if key == ":function":
+                out["function_dropped"] = True
+            continue
+        col = s.get("column")
+        new.append({"key": key, "text": text, "column": col if 0 <= (col or 0) < 1 << 20 else None})
+    out["slots"] = new
+    return out

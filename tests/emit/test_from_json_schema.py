@@ -1,0 +1,111 @@
+"""JSON that must become the right schema: nullable unions under llm (checked with the real
+llm's own serializer) and the MCP annotation defaults for gptel's :confirm."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from plistspec.emit_elisp import to_elisp
+from plistspec.providers.detect import from_json
+
+PROPS = {
+    "a": {"anyOf": [{"type": "integer"}, {"type": "null"}], "description": "A"},
+    "b": {"type": ["string", "null"]},
+    "c": {"oneOf": [{"type": "string", "enum": ["x", "y"]}, {"type": "null"}]},
+    "e": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+    "r": {"type": "number"},
+}
+TOOL = {
+    "name": "t",
+    "description": "d",
+    "inputSchema": {"type": "object", "properties": PROPS, "required": ["a", "b", "c", "r"]},
+}
+
+LLM_SERIALIZE = r"""
+(require 'llm)
+(require 'llm-provider-utils)
+(load FILE nil t)
+(princ (json-serialize (llm-provider-utils-openai-arguments
+                        (llm-tool-args (car tools-tools)))))
+"""
+
+
+def test_nullable_unions_become_a_type_and_optional_under_llm(emacs, elisp_deps_dir, tmp_path):
+    from support import elisp_deps_preamble
+
+    tools, diags = from_json(TOOL)
+    text, diags = to_elisp(tools, "llm")
+    assert not [d for d in diags if d.severity != "info"], [d.message for d in diags]
+    path = tmp_path / "tools.el"
+    path.write_text(text, encoding="utf-8")
+    script = elisp_deps_preamble(elisp_deps_dir) + LLM_SERIALIZE.replace(
+        "FILE", json.dumps(str(path))
+    )
+    sent = json.loads(emacs.run(script))
+    assert sent["properties"] == {
+        "a": {"type": "integer", "description": "A"},
+        "b": {"type": "string"},
+        "c": {"type": "string", "enum": ["x", "y"]},
+        "e": {"type": "array", "items": {"type": "string"}},
+        "r": {"type": "number"},
+    }
+    assert sent["required"] == ["r"]
+
+
+def test_a_union_that_llm_cannot_say_is_still_reported() -> None:
+    tool = dict(
+        TOOL,
+        inputSchema={
+            "type": "object",
+            "properties": {
+                "d": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}
+            },
+        },
+    )
+    tools, _ = from_json(tool)
+    _, diags = to_elisp(tools, "llm")
+    assert any(d.code == "PS520" and "anyOf" in d.message for d in diags)
+    tool["inputSchema"]["properties"]["d"] = {"type": ["string", "integer", "null"]}
+    _, diags = to_elisp(from_json(tool)[0], "llm")
+    assert any(d.code == "PS520" and "type array" in d.message for d in diags)
+
+
+@pytest.mark.parametrize(
+    "annotations, confirm",
+    [
+        ({}, True),  # every default: not read-only, destructive
+        ({"title": "x"}, True),
+        ({"readOnlyHint": False}, True),
+        ({"destructiveHint": True}, True),
+        ({"readOnlyHint": False, "destructiveHint": True}, True),
+        ({"destructiveHint": False}, False),
+        ({"readOnlyHint": True}, False),
+        ({"readOnlyHint": True, "destructiveHint": True}, False),  # meaningless when read-only
+        (None, False),  # no annotations at all: no hints given, no :confirm
+    ],
+)
+def test_mcp_annotations_follow_the_spec_defaults(annotations, confirm: bool) -> None:
+    tool = {"name": "t", "description": "d", "inputSchema": {"type": "object"}}
+    if annotations is not None:
+        tool["annotations"] = annotations
+    text, _ = to_elisp(from_json(tool)[0], "gptel")
+    assert (" :confirm t" in text) == confirm
+
+
+@pytest.mark.parametrize(
+    "props, dialect, says",
+    [
+        ({"x": {"type": "string"}}, "gptel", "gptel adds additionalProperties: false back"),
+        ({}, "gptel", "without arguments"),
+        ({"x": {"type": "string"}}, "llm", "llm sends no additionalProperties"),
+    ],
+)
+def test_the_additional_properties_note_says_what_the_library_does(props, dialect, says) -> None:
+    params = {"type": "object", "properties": props, "additionalProperties": False}
+    tool = {"name": "t", "description": "d", "inputSchema": params}
+    _, diags = from_json(tool, dialect=dialect)
+    (note,) = [d for d in diags if d.code == "PS505"]
+    assert note.severity == "info" and says in note.message
+    assert ("gptel adds" in note.message) == (dialect == "gptel" and bool(props))
