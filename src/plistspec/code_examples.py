@@ -349,6 +349,33 @@ EXAMPLES: dict[str, Example] = {
         "json",
     ),
     "PS513": Example('{"name": "a", "name": "b"}', '{"name": "a"}', "json"),
+    "PS514": Example(
+        '"metadata": {"slots": [1]}',
+        '"metadata": {"slots": [{"key": ":confirm", "text": "t", "column": 2}]}',
+        "json",
+    ),
+    "PS515": Example(
+        '{"key": ":confirm", "text": "t) (delete-file \\"x\\") (list"}',
+        '{"key": ":confirm", "text": "t"}',
+        "json",
+    ),
+    "PS516": Example(
+        '"function": "(progn (shell-command \\"x\\") #\'ignore)"',
+        '"function": "#\'my-tool-function"',
+        "json",
+    ),
+    "PS517": Example(
+        '{"key": ":function", "text": "(lambda (x) ;; note\\n x)"}',
+        '{"key": ":function", "text": "(lambda (x) x)"}',
+        "json",
+    ),
+    "PS518": Example('{"name": "a\\ud800"}', '{"name": "a"}', "json"),
+    "PS519": Example(
+        '"L1": {"properties": {"a": {"$ref": "#/$defs/L0"}, "b": {"$ref": "#/$defs/L0"}}} '
+        "(and so on, 40 levels)",
+        '"L1": {"properties": {"a": {"$ref": "#/$defs/L0"}}}',
+        "json",
+    ),
     "PS520": Example(
         '"d": {"type": "string", "format": "date"}',
         '"d": {"type": "string", "description": "A date, YYYY-MM-DD"}',
