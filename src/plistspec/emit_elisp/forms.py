@@ -1,0 +1,331 @@
+"""Tool forms: one ``(gptel-make-tool ...)`` / ``(llm-make-tool ...)`` form from an IR tool.
+
+Owns: :func:`tool_form` / :func:`tool_form_text`: the order of the slots, the ``:args``
+list (gptel ``(list '( :name ...) ...)``, llm ``'(( :name ...) ...)``), which schema keys
+each dialect keeps, and the non-schema slots (``:function`` and the others) taken from the
+IR's metadata. Values are laid out by :mod:`plistspec.emit_elisp.layout`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Generator
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+from plistspec.emit_elisp.layout import Writer, reindent
+from plistspec.emit_elisp.stub import stub
+from plistspec.ir import Tool
+from plistspec.trampoline import run as _run
+
+__all__ = ["tool_form", "tool_form_text", "write_form", "label", "HEADS"]
+
+_LLM_KEEPS = ("type", "description", "enum", "items", "properties")
+_FRONT_SLOTS = (":function",)
+HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
+
+# --------------------------------------------------------------------------------------
+# Tool forms
+
+
+def label(tool: Tool) -> str:
+    name = tool.get("name")
+    return repr(name) if isinstance(name, str) else json.dumps(name)
+
+
+def _eval_value(w: Writer, v: Any) -> Generator:
+    """A slot value in evaluated position (``:name``, ``:description``)."""
+    if isinstance(v, dict) and v:
+        w.put("'")
+    yield w.value(v, "G")
+
+
+def _slot_literal(w: Writer, v: Any) -> str:
+    if v is True:
+        return "t"
+    if v is None or v is False or v == {}:
+        return "nil"
+    if isinstance(v, (dict, list)) and v:
+        return ("'" if isinstance(v, dict) else "") + (w.flat(v, "G", None) or "")
+    return w.atom(v, "G") or "nil"
+
+
+def _slots(w: Writer, tool: Tool, props: list[str]) -> list[tuple[str, str, int | None]]:
+    """The non-schema slots as ``(key, text, source column)``."""
+    meta = tool.get("metadata") or {}
+    slots = meta.get("slots")
+    if isinstance(slots, list):
+        out = [
+            (s["key"], s["text"], s.get("column"))
+            for s in slots
+            if isinstance(s, dict) and "key" in s
+        ]
+        if meta.get("function") and not any(k == ":function" for k, _, _ in out):
+            out.insert(0, (":function", meta["function"], None))
+        return out
+    out = []
+    if meta.get("function"):
+        out.append((":function", meta["function"], None))
+    else:
+        out.append((":function", "", -1))  # the stub, made at its column
+    if meta.get("async"):
+        out.append((":async", "t", None))
+    if w.dialect == "gptel":
+        for key in ("category", "confirm", "include"):
+            if key in meta:
+                out.append((":" + key, _slot_literal(w, meta[key]), None))
+        ann = meta.get("annotations")
+        if (
+            "confirm" not in meta
+            and isinstance(ann, dict)
+            and ann.get("destructiveHint") is True
+            and ann.get("readOnlyHint") is not True
+        ):
+            out.append((":confirm", "t", None))
+    return out
+
+
+def _params(w: Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
+    params = tool.get("parameters") or {}
+    if not isinstance(params, dict):
+        w.warn("PS521", "the parameters are not an object; written as a tool without arguments")
+        return {}, [], set()
+    props = params.get("properties") or {}
+    if not isinstance(props, dict):
+        w.warn(
+            "PS521", "parameters.properties is not an object; written as a tool without arguments"
+        )
+        props = {}
+    extra = [k for k in params if k not in ("type", "properties", "required")]
+    if extra:
+        w.warn(
+            "PS521",
+            f"dropped root {', '.join(extra)} of the parameter schema: a gptel/llm spec has no place for it",
+        )
+    req = params.get("required") or []
+    required = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
+    if "" in props:
+        w.warn("PS521", 'property "" cannot be written: gptel and llm send an empty :name as ":"')
+    missing = [r for r in required if r not in props]
+    if missing and (tool.get("metadata") or {}).get("args") != "vector":
+        w.warn(
+            "PS521",
+            f"required names that are not properties were dropped: {', '.join(sorted(missing))}",
+        )
+    return props, list(props), required
+
+
+def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
+    if not isinstance(schema, dict):
+        w.warn(
+            "PS523",
+            f"property {name!r}: schema {json.dumps(schema)} is not an object; written as {{}}",
+        )
+        schema = {}
+    entries: list[tuple] = [(":name", f":name {w.p.print_string(name)}", None, None, False)]
+    items = [(k, None, sub, "G", k == "type") for k, sub in schema.items()]
+    if "optional" in schema:
+        # gptel reads the first :optional as the flag and sends a second one as a key.
+        entries.append(
+            (":optional", ":optional " + ("t" if optional else "nil"), None, None, False)
+        )
+        entries += items
+    else:
+        entries += items
+        if optional:
+            entries.append((":optional", ":optional t", None, None, False))
+    w.put("'")
+    yield w.plist(entries, w.col, aid)
+
+
+def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
+    if not isinstance(schema, dict):
+        w.warn(
+            "PS523",
+            f"property {name!r}: schema {json.dumps(schema)} is not an object; written as {{}}",
+        )
+        schema = {}
+    for k in schema:
+        if k not in _LLM_KEEPS:
+            why = (
+                "llm cannot express it"
+                if k in ("anyOf", "oneOf", "allOf")
+                else "llm drops it at the arg level"
+            )
+            w.warn("PS520", f"property {name!r}: dropped :{k} ({why})")
+    t = schema.get("type")
+    entries: list[tuple] = [(":name", ":name " + w.p.print_string(name), None, None, False)]
+    if isinstance(t, list):
+        members = [x for x in t if x != "null"]
+        w.warn(
+            "PS520",
+            f"property {name!r}: llm cannot express the type array {json.dumps(t)}; written as its first non-null member",
+        )
+        t = members[0] if members else None
+    if t is None:
+        w.warn("PS520", f'property {name!r}: no :type; llm sends "type": "nil"')
+    elif not isinstance(t, str):
+        w.warn(
+            "PS520", f"property {name!r}: llm needs a symbol :type, not {json.dumps(t)}; dropped"
+        )
+        t = None
+    if t is not None:
+        entries.append(("type", ":type " + w.p.print_symbol(t), None, None, False))
+    for k in _LLM_KEEPS[1:]:
+        if k not in schema:
+            continue
+        v = schema[k]
+        if isinstance(v, dict) and not v:
+            w.warn("PS520", f"property {name!r}: llm drops :{k} when it is {{}} (nil)")
+            continue
+        ctx = "C" if k in ("items", "properties") and isinstance(v, dict) else "R"
+        entries.append((k, None, v, ctx, False))
+    if optional:
+        entries.append((":optional", ":optional t", None, None, False))
+    yield w.plist(entries, w.col, aid)
+
+
+def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Generator:
+    from plistspec.fmt_comments import ROOT
+
+    dialect = w.dialect
+    meta = tool.get("metadata") or {}
+    props, names, required = _params(w, tool)
+    root = ROOT if w.plan is not None else None
+    w.col = indent
+    w.put("(" + HEADS[dialect])
+    w.trail(root, "open")
+    slots = _slots(w, tool, names)
+    counts: dict[str, int] = {}
+
+    def slot_id(key: str) -> int | None:
+        n = counts.get(key, 0)
+        counts[key] = n + 1
+        return w.child(root, ("slot", key, n))
+
+    ids = [slot_id(k) for k, _, _ in slots]
+    front = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] in _FRONT_SLOTS]
+    rest = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] not in _FRONT_SLOTS]
+
+    def start_slot(sid: int | None) -> None:
+        w.newline(indent + 1)
+        w.lead(sid, indent + 1)
+
+    def slot_line(slot: tuple[str, str, int | None], sid: int | None) -> None:
+        key, text, col = slot
+        start_slot(sid)
+        w.put(key + " ")
+        if col == -1:
+            text = stub(tool.get("name"), names, bool(meta.get("async")), w.col)
+        else:
+            text = reindent(text, col, w.col)
+        w.put(text)
+        w.trail(sid)
+
+    name = tool.get("name")
+    if name != {} and name is not None:
+        sid = w.child(root, ("slot", ":name", 0))
+        start_slot(sid)
+        w.put(":name ")
+        yield _eval_value(w, name)
+        w.trail(sid)
+    for s in front:
+        slot_line(*s)
+    desc = tool.get("description")
+    if desc != {} and "description" in tool:
+        sid = w.child(root, ("slot", ":description", 0))
+        start_slot(sid)
+        w.put(":description ")
+        yield _eval_value(w, desc)
+        w.trail(sid)
+    args_id = w.child(root, ("slot", ":args", 0))
+    if names:
+        start_slot(args_id)
+        gptel = dialect == "gptel"
+        w.put(":args (list" if gptel else ":args '(")
+        opener = w.col - 1 if gptel else w.col - 1
+        aids = [w.child(args_id, ("arg", n)) for n in names]
+        break_first = args_id is not None and (args_id in w.plan.open or w.has_lead(aids[0]))
+        w.trail(args_id, "open")
+        if break_first:
+            start = (opener - 4 if gptel else opener) + 1
+            w.newline(start)
+        else:
+            if gptel:
+                w.put(" ")
+            start = w.col
+        for i, n in enumerate(names):
+            if i or break_first:
+                if i:
+                    w.newline(start)
+                w.lead(aids[i], start)
+            if gptel:
+                yield _gptel_arg(w, n, props[n], n not in required, aids[i])
+            else:
+                yield _llm_arg(w, n, props[n], n not in required, aids[i])
+            w.trail(aids[i])
+        w.end(args_id, start)
+        w.put(")")
+        w.trail(args_id)
+    elif meta.get("args") == "vector":
+        # gptel sends a vector :args as properties {} plus the required names of its
+        # elements (semantics.md §8): one (:name N) per required name gives both back.
+        req = (tool.get("parameters") or {}).get("required")
+        req = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
+        start_slot(args_id)
+        w.put(":args [" + " ".join(f"(:name {w.p.print_string(r)})" for r in req) + "]")
+        w.trail(args_id)
+    for s in rest:
+        slot_line(*s)
+    w.end(root, indent + 1)
+    if w.pending and not tail_safe:
+        w.newline(indent + 1)
+    w.put(")")
+    if w.pending:
+        w.put(" " + " ".join(w.pending))
+        w.pending = []
+
+
+def tool_form(
+    tool: Tool,
+    dialect: str = "gptel",
+    indent: int = 0,
+    *,
+    comments: Any = None,
+    tail_safe: bool = True,
+) -> tuple[str, list[Diagnostic]]:
+    """One tool form (no trailing newline) whose ``(`` sits at column ``indent``, and
+    the diagnostics for what could not be written.
+
+    ``comments`` (a :class:`plistspec.fmt_comments.CommentPlan`) puts each comment next
+    to the node it is anchored to; a comment that could not be written gives a PS530
+    info (the caller should then keep the original text). ``tail_safe`` False means
+    code follows the form on its last line, so a trailing comment there must not
+    end the form: the closing paren then goes on a line of its own.
+    """
+    if dialect not in HEADS:
+        raise ValueError(f"unknown dialect {dialect!r}")
+    diags: list[Diagnostic] = []
+    w = Writer(dialect, label(tool), diags, comments)
+    _run(write_form(w, tool, indent, tail_safe))
+    if w.plan is not None:
+        want = {
+            (kind, nid)
+            for kind in ("leading", "trailing", "end", "open")
+            for nid in getattr(w.plan, kind)
+        }
+        missing = want - w.written
+        if missing:
+            diags.append(
+                Diagnostic(
+                    "PS530",
+                    "info",
+                    f"tool {w.label}: {len(missing)} comment(s) have no place in the layout",
+                )
+            )
+    return "".join(w.out), diags
+
+
+def tool_form_text(tool: Tool, dialect: str = "gptel", indent: int = 0) -> str:
+    """The canonical text of one tool form whose ``(`` sits at column ``indent``."""
+    return tool_form(tool, dialect, indent)[0]
