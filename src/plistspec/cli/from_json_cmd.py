@@ -78,6 +78,12 @@ def _place(diags: list, text: str) -> None:
     default=None,
     help="The input format (default: recognised from the JSON).",
 )
+@click.option(
+    "--forms-only",
+    is_flag=True,
+    help="Write only the tool forms (with their ;; comments), separated by blank lines: "
+    "no header, Commentary, require, provide or footer (for inserting into a buffer).",
+)
 @output_option
 @stdin_filename_option
 @diagnostics_format_option
@@ -85,6 +91,7 @@ def from_json_cmd(
     file: str,
     dialect: str,
     from_: str | None,
+    forms_only: bool,
     out: str | None,
     stdin_filename: str | None,
     diagnostics_format: str,
@@ -124,7 +131,7 @@ def from_json_cmd(
         import os
 
         file_name = os.path.basename(out) if out and out != "-" else None
-        elisp, more = to_elisp(tools, dialect, file_name=file_name)
+        elisp, more = to_elisp(tools, dialect, file_name=file_name, forms_only=forms_only)
         diags.extend(more)
     _place(diags, text)
     locate(diags, text, name)

@@ -76,13 +76,19 @@ def _nested(tools: list[Tool]) -> set[int]:
 
 
 def to_elisp(
-    tools: list[Tool], dialect: str | None = "gptel", *, file_name: str | None = None
+    tools: list[Tool],
+    dialect: str | None = "gptel",
+    *,
+    file_name: str | None = None,
+    forms_only: bool = False,
 ) -> tuple[str, list[Diagnostic]]:
     """A whole ``.el`` file defining ``tools`` (gptel or llm), and diagnostics.
 
     ``dialect`` None writes each tool in its own ``metadata.dialect`` (default gptel).
     ``file_name`` (``tools.el`` by default) names the file in its first and last lines
-    and in ``(provide 'NAME)``.
+    and in ``(provide 'NAME)``. ``forms_only`` gives only the tool forms (each with its
+    ``;;`` comments), separated by blank lines: no header, Commentary, ``require``,
+    ``provide`` or footer (what an editor inserts into a buffer).
     """
     if dialect is not None and dialect not in HEADS:
         raise ValueError(f"unknown dialect {dialect!r}")
@@ -111,6 +117,8 @@ def to_elisp(
         if "implemented yet: write its :function" in text:
             stubs += 1
         forms.append("\n".join(comments + [text]))
+    if forms_only:
+        return ("\n\n".join(forms) + "\n" if forms else ""), diags
     head = [f";;; {stem}.el --- Tool definitions for {library}  -*- lexical-binding: t; -*-", ""]
     head += [
         ";;; Commentary:",
