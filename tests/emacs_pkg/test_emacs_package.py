@@ -152,3 +152,190 @@ def test_every_command_is_autoloaded() -> None:
             before = forms[i - 1].rstrip().splitlines()[-1] if i else ""
             assert before == ";;;###autoload", f"{m.group(2)} has no ;;;###autoload cookie"
     assert {"plistspec-mode", "plistspec-fix-buffer", "plistspec-insert-from-json"} <= set(commands)
+
+
+# --- as the README says -------------------------------------------------------------------
+
+BROKEN_TOOLS = """;;; my-tools.el --- Tools  -*- lexical-binding: t; -*-
+(gptel-make-tool
+ :name "read_file"
+ :function #'my-read-file
+ :description "Read a file."
+ :args (list '(:name "path" :type string :desciption "The file.")))
+"""
+
+
+def readme_snippet() -> str:
+    """The Elisp block of the README's "Emacs package" section."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Emacs package\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```elisp\n(.*?)```", section, re.S)
+    assert len(blocks) == 1, blocks
+    return blocks[0]
+
+
+def make_project(tmp_path: Path) -> Path:
+    """A project with a .venv whose plistspec is this checkout's; return its broken tools file."""
+    proj = tmp_path / "proj"
+    (proj / ".git").mkdir(parents=True)
+    venv_bin = proj / ".venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    exe = venv_bin / "plistspec"
+    exe.write_text(
+        f'#!/bin/sh\nPYTHONPATH={ROOT / "src"} exec {sys.executable} -m plistspec "$@"\n'
+    )
+    exe.chmod(0o755)
+    tools = proj / "lisp" / "my-tools.el"
+    tools.parent.mkdir()
+    tools.write_text(BROKEN_TOOLS, encoding="utf-8")
+    return tools
+
+
+VISIT_AND_REPORT = """
+(find-file {tools})
+(defvar plistspec-readme-test-deadline (+ (float-time) 120))
+(run-with-timer
+ 0.2 0.2
+ (lambda ()
+   (with-current-buffer (find-buffer-visiting {tools})
+     (let ((found (seq-filter (lambda (d) (eq (flymake-diagnostic-backend d) 'plistspec-flymake))
+                              (flymake-diagnostics))))
+       (when (or found (> (float-time) plistspec-readme-test-deadline))
+         (let ((report (format "MODE %s %s %s\n" major-mode (bound-and-true-p plistspec-mode)
+                               (bound-and-true-p flymake-mode))))
+           (dolist (d found)
+             (setq report (concat report
+                                  (format "DIAG %d %s %s\n"
+                                          (line-number-at-pos (flymake-diagnostic-beg d))
+                                          (flymake-diagnostic-type d)
+                                          (flymake-diagnostic-text d)))))
+           (with-temp-file {out} (insert report)))
+         (kill-emacs 0))))))
+"""
+
+
+def run_interactive_emacs(emacs, code: str, out: Path, timeout: float = 180) -> str:
+    """Run ``code`` in a real interactive ``emacs -nw -Q`` on a pseudo-terminal, as a user's
+    Emacs runs (redisplay shows the buffer, which is when Flymake starts); the code writes
+    its report to ``out`` and calls ``kill-emacs``. Return the report."""
+    import os
+    import pty
+    import select
+    import signal
+    import tempfile
+    import time
+
+    with tempfile.NamedTemporaryFile("w", suffix=".el", delete=False, encoding="utf-8") as f:
+        f.write(";; -*- lexical-binding: t; coding: utf-8 -*-\n" + code)
+        script = f.name
+    try:
+        pid, fd = pty.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.environ["TERM"] = "xterm"
+            os.execv(emacs.exe, [emacs.exe, "-nw", "-Q", "-l", script])
+        screen = b""
+        deadline = time.monotonic() + timeout
+        status = None
+        while time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    screen += os.read(fd, 65536)[-4096:]
+                except OSError:
+                    pass
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise AssertionError(f"emacs -nw did not finish in {timeout} s: {screen[-2000:]!r}")
+        os.close(fd)
+    finally:
+        Path(script).unlink()
+    assert status == 0 and out.exists(), f"emacs -nw exited {status}: {screen[-2000:]!r}"
+    return out.read_text(encoding="utf-8")
+
+
+def assert_typo_reported(out: str) -> None:
+    assert "MODE emacs-lisp-mode t t" in out, out
+    diags = [line for line in out.splitlines() if line.startswith("DIAG ")]
+    assert any(
+        d.startswith("DIAG 6 :warning ") and "did you mean :description?" in d and "[PS301]" in d
+        for d in diags
+    ), out
+
+
+@pytest.mark.emacs
+def test_readme_snippet_shows_diagnostics(emacs, tmp_path) -> None:
+    """The README's snippet, as written (the checkout's path filled in), then visiting a broken
+    tools file: Flymake shows plistspec's finding, found through the project's .venv."""
+    snippet = readme_snippet()
+    assert "/path/to/plistspec/elisp" in snippet and "plistspec-mode" in snippet
+    tools = make_project(tmp_path)
+    out = tmp_path / "report.txt"
+    code = snippet.replace("/path/to/plistspec", str(ROOT)) + VISIT_AND_REPORT.format(
+        tools=lisp_string(str(tools)), out=lisp_string(str(out))
+    )
+    assert_typo_reported(run_interactive_emacs(emacs, code, out))
+
+
+@pytest.mark.emacs
+def test_installed_from_the_recipe_one_line(emacs, tmp_path) -> None:
+    """What the recipe ships, installed with package.el: autoloads make the one line enough."""
+    recipe = (ROOT / "recipes" / "plistspec").read_text(encoding="utf-8")
+    m = re.fullmatch(
+        r'\(plistspec :fetcher github :repo "([^"]+)"\s+:files \("([^"]+)" \(:exclude "([^"]+)"\)\)\)\s*',
+        recipe,
+    )
+    assert m, recipe
+    assert f"https://github.com/{m.group(1)}" in (ELISP / "plistspec.el").read_text()
+    shipped = sorted(set(ROOT.glob(m.group(2))) - set(ROOT.glob(m.group(3))), key=lambda p: p.name)
+    assert ELISP / "plistspec.el" in shipped
+    assert not [p for p in shipped if p.name.endswith("-tests.el")]
+    pkg_src = tmp_path / "build" / "plistspec"
+    pkg_src.mkdir(parents=True)
+    for f in shipped:
+        (pkg_src / f.name).write_bytes(f.read_bytes())
+    elpa = tmp_path / "elpa"
+    run_emacs(
+        emacs,
+        f"""
+(require 'package)
+(setq package-user-dir {lisp_string(str(elpa))})
+(package-initialize)
+(package-install-file {lisp_string(str(pkg_src) + "/")})
+""",
+    )
+    assert (elpa / "plistspec-0.1.0" / "plistspec-autoloads.el").exists()
+    tools = make_project(tmp_path)
+    out = tmp_path / "report.txt"
+    report = run_interactive_emacs(
+        emacs,
+        f"""
+(require 'package)
+(setq package-user-dir {lisp_string(str(elpa))})
+(package-initialize)
+(unless (autoloadp (symbol-function 'plistspec-mode)) (error "plistspec-mode is not autoloaded"))
+(add-hook 'emacs-lisp-mode-hook #'plistspec-mode)
+"""
+        + VISIT_AND_REPORT.format(tools=lisp_string(str(tools)), out=lisp_string(str(out))),
+        out,
+    )
+    assert_typo_reported(report)
+
+
+@pytest.mark.emacs
+def test_show_json_prompt_shows_its_default(emacs) -> None:
+    """`M-x plistspec-show-json RET RET`: the prompt names the default, and RET takes it."""
+    weather = (ROOT / "fixtures" / "elisp" / "get_weather.el").read_text(encoding="utf-8")
+    code = f"""{preamble()}
+(setq plistspec-executable (list {lisp_string(sys.executable)} "-m" "plistspec"))
+(with-temp-buffer
+  (insert {lisp_string(weather)})
+  (call-interactively #'plistspec-show-json))
+(princ (concat "\\nJSON " (with-current-buffer "*plistspec-json*" (buffer-string))))
+"""
+    out = run_emacs(emacs, code, stdin="\n")
+    assert "Format (default openai): " in out
+    data = json.loads(out.split("\nJSON ", 1)[1])
+    assert data[0]["type"] == "function" and data[0]["function"]["name"] == "get_weather"
