@@ -348,16 +348,20 @@
              t (list t nil) nil "-m" "plistspec" args))
     (buffer-string)))
 
+(defconst plistspec-user-tests--fixable
+  (concat ";; é ✓ tools\n"
+          "(gptel-make-tool :name \"f\" :description \"F.\" :function #'ignore\n"
+          "  :args (list '(:name \"x\" :type string :desciption \"Words.\") ; plistspec: ignore[PS333]\n"
+          "              '(:name \"y\" :type string :description \"Y.\" :required t)))\n"
+          ";; the end\n")
+  "Tools with a safe fix (an unused suppression) and two unsafe ones.")
+
 (ert-deftest plistspec-user-fix-buffer ()
   "`plistspec-fix-buffer' applies what \"check --fix\" prints; point and markers stay."
   (unless (plistspec-user-tests--cli-has-fix-p)
     (ert-skip "the plistspec CLI under test has no `check --fix' yet (the lint branch adds it)"))
-  (let ((text (concat ";; é ✓ tools\n"
-                      "(gptel-make-tool :name \"f\" :description \"F.\" :function #'ignore\n"
-                      "  :args (list '(:name \"x\" :type string :desciption \"Words.\"\n"
-                      "                :enum (\"a\" \"b\"))\n"
-                      "              '(:name \"y\" :type string :required t)))\n"
-                      ";; the end\n")))
+  (let ((text plistspec-user-tests--fixable)
+        (results nil))
     (dolist (unsafe '(nil t))
       (with-temp-buffer
         (insert text)
@@ -372,13 +376,55 @@
           (search-forward "tools")
           (plistspec-fix-buffer unsafe)
           (should (equal (buffer-string) expected))
+          (push (buffer-string) results)
+          ;; only the changed text was replaced: point and markers stay with their text
           (should (looking-back ";; é ✓ tools" (line-beginning-position)))
           (goto-char end-marker)
-          (should (looking-at-p ";; the end"))
-          (when unsafe
-            (should-not (equal (buffer-string) text))))
+          (should (looking-at-p ";; the end")))
         (set-buffer-modified-p nil)
-        (setq buffer-file-name nil)))))
+        (setq buffer-file-name nil)))
+    (pcase-let ((`(,unsafe-result ,safe-result) results))
+      ;; safe: the unused suppression goes, the misspelt key stays
+      (should-not (string-match-p "plistspec: ignore" safe-result))
+      (should (string-match-p ":desciption" safe-result))
+      ;; unsafe: the key is mended and :required t goes as well
+      (should (string-match-p ":description \"Words.\"" unsafe-result))
+      (should-not (string-match-p ":required t" unsafe-result))))
+  ;; nothing to fix: the buffer is left alone
+  (with-temp-buffer
+    (insert "(gptel-make-tool :name \"f\" :description \"F.\" :function #'ignore)\n")
+    (let ((before (buffer-string)))
+      (plistspec-fix-buffer)
+      (should (equal (buffer-string) before)))))
+
+(ert-deftest plistspec-user-flymake-honours-configuration-and-suppressions ()
+  "The project's .plistspec.toml and in-source suppressions apply in Flymake too."
+  (unless (string-match-p "--isolated" (nth 1 (plistspec--call '("check" "--help"))))
+    (ert-skip "the plistspec CLI under test reads no configuration yet (the lint branch adds it)"))
+  (plistspec-user-tests--in-dir tmp
+    (let* ((text (concat "(gptel-make-tool :name \"f\" :description \"F.\" :function #'ignore\n"
+                         "  :args (list '(:name \"x\" :type string :desciption \"X.\")\n"
+                         "              '(:name \"y\" :type string :description \"Y.\" :required t)\n"
+                         "              '(:name \"z\" :type string :desciption \"Z.\"))) ; plistspec: ignore[PS301]\n"))
+           (in-project (plistspec-user-tests--write (expand-file-name "proj/lisp/tools.el" tmp) text))
+           (elsewhere (plistspec-user-tests--write (expand-file-name "other/tools.el" tmp) text)))
+      (make-directory (expand-file-name "proj/.git" tmp))
+      (make-directory (expand-file-name "other/.git" tmp))
+      (plistspec-user-tests--write (expand-file-name "proj/.plistspec.toml" tmp)
+                                   "ignore = [\"PS303\"]\n")
+      (cl-flet ((findings (file)
+                  (with-current-buffer (find-file-noselect file)
+                    (unwind-protect
+                        (mapcar (lambda (d)
+                                  (cons (line-number-at-pos (flymake-diagnostic-beg d))
+                                        (and (string-match "\\[\\(PS[0-9]+\\)\\]\\'"
+                                                           (flymake-diagnostic-text d))
+                                             (match-string 1 (flymake-diagnostic-text d)))))
+                                (car (plistspec-user-tests--run-backend)))
+                      (kill-buffer)))))
+        (should (equal (findings in-project) '((2 . "PS301"))))
+        (should (member '(3 . "PS303") (findings elsewhere)))
+        (should-not (assoc 4 (findings elsewhere)))))))
 
 (provide 'plistspec-user-tests)
 ;;; plistspec-user-tests.el ends here
