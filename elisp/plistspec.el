@@ -188,11 +188,16 @@ of strings" plistspec-executable)))))))
 ;;;; Running it
 
 (defun plistspec--directory ()
-  "A local directory to run plistspec in: `default-directory' if it is one."
-  (if (and (not (file-remote-p default-directory))
-           (file-accessible-directory-p default-directory))
-      default-directory
-    (expand-file-name "~/")))
+  "A local directory to run plistspec in and to look for it from.
+That is `default-directory', or the nearest directory above it that
+exists (for a new file in a new directory); the home directory for a
+remote one."
+  (let ((dir (and (not (file-remote-p default-directory))
+                  (file-name-as-directory (expand-file-name default-directory)))))
+    (while (and dir (not (file-accessible-directory-p dir)))
+      (let ((parent (file-name-directory (directory-file-name dir))))
+        (setq dir (and (not (equal parent dir)) parent))))
+    (or dir (expand-file-name "~/"))))
 
 (defun plistspec--stdin-name ()
   "The file name plistspec gets for the buffer's text: its file, else its name.
@@ -491,8 +496,10 @@ Emacs Lisp buffer with:
           (flymake-mode 1)))
     (remove-hook 'flymake-diagnostic-functions #'plistspec-flymake t)
     (setq plistspec--problem nil)
-    (when (process-live-p plistspec--flymake-process)
-      (delete-process plistspec--flymake-process))
+    (let ((proc plistspec--flymake-process))
+      ;; Forget it first, so that its sentinel reports nothing.
+      (setq plistspec--flymake-process nil)
+      (when (process-live-p proc) (delete-process proc)))
     (when (bound-and-true-p flymake-mode)
       (if plistspec--started-flymake
           (flymake-mode -1)

@@ -125,6 +125,10 @@
         (let* ((exec-path nil)
                (err (should-error (plistspec-command) :type 'user-error)))
           (should (string-match-p "no python3" (cadr err)))))
+      ;; a new file in a directory that does not exist yet: looked for from above it
+      (with-temp-buffer
+        (setq default-directory (expand-file-name "new/dirs/" sub))
+        (should (equal (plistspec-command) (list (expand-file-name "plistspec" bin)))))
       ;; without a project, the nearest .venv above counts
       (with-temp-buffer
         (let ((dir (expand-file-name "loose/deep/" tmp)))
@@ -218,6 +222,25 @@
                                     (plist-get (cdr reported) :explanation))))
           (should (string-match-p "No such option"
                                   (with-current-buffer "*Warnings*" (buffer-string)))))))))
+
+(ert-deftest plistspec-user-mode-on-and-off ()
+  "`plistspec-mode' adds the backend and Flymake; off, it takes back what it added."
+  (with-temp-buffer
+    (emacs-lisp-mode)
+    (plistspec-mode 1)
+    (should flymake-mode)
+    (should (memq #'plistspec-flymake flymake-diagnostic-functions))
+    (plistspec-mode -1)
+    (should-not flymake-mode)
+    (should-not (memq #'plistspec-flymake flymake-diagnostic-functions)))
+  (with-temp-buffer
+    (emacs-lisp-mode)
+    (flymake-mode 1)
+    (plistspec-mode 1)
+    (plistspec-mode -1)
+    ;; the user's own Flymake stays on
+    (should flymake-mode)
+    (should-not (memq #'plistspec-flymake flymake-diagnostic-functions))))
 
 ;;;; What the backend runs
 
