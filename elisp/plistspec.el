@@ -50,6 +50,12 @@
 (require 'seq)
 
 (declare-function project-root "project" (project))
+(declare-function json-read-from-string "json" (string))
+(defvar json-object-type)
+(defvar json-array-type)
+(defvar json-key-type)
+(defvar json-null)
+(defvar json-false)
 
 (defgroup plistspec nil
   "Check and convert LLM tool specs with the plistspec program."
@@ -360,10 +366,16 @@ Signal `plistspec-unavailable' when it cannot run at all."
                              (plistspec--fix-data buffer (alist-get 'fix item)))))
 
 (defun plistspec--parse (output)
-  "The list of diagnostic alists in OUTPUT, or the symbol `fail'."
+  "The list of diagnostic alists in OUTPUT, or the symbol `fail'.
+Use the native JSON parser, or json.el in an Emacs built without it."
   (condition-case nil
-      (let ((data (json-parse-string output :object-type 'alist :array-type 'list
-                                     :null-object nil :false-object nil)))
+      (let ((data (if (and (fboundp 'json-available-p) (json-available-p))
+                      (json-parse-string output :object-type 'alist :array-type 'list
+                                         :null-object nil :false-object nil)
+                    (require 'json)
+                    (let ((json-object-type 'alist) (json-array-type 'list)
+                          (json-key-type 'symbol) (json-null nil) (json-false nil))
+                      (json-read-from-string output)))))
         (if (listp data) data 'fail))
     (error 'fail)))
 
