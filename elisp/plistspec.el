@@ -257,10 +257,11 @@ with a `user-error'."
   "Run plistspec with ARGS and INPUT (a string or nil).
 Return (EXIT STDOUT STDERR).
 Signal `plistspec-unavailable' when it cannot run at all."
-  (let* ((command (append (plistspec-command) args))
-         (result (plistspec--run command input plistspec-timeout)))
+  (let* ((base (plistspec-command))
+         (result (plistspec--run (append base args) input plistspec-timeout)))
     (when (memql (car result) '(127 256))
-      (signal 'plistspec-unavailable (list (plistspec--failure command result))))
+      (signal 'plistspec-unavailable
+              (list (plistspec--failure (append base (list (car args))) result))))
     result))
 
 (defun plistspec--failure (command result)
@@ -394,12 +395,13 @@ STDERR is the buffer holding the process's standard error."
       (let* ((err (if (buffer-live-p stderr)
                       (with-current-buffer stderr (string-trim (buffer-string)))
                     ""))
-             (command (process-command proc))
+             (base (process-get proc 'plistspec-base))
              (reason (plistspec--failure
-                      command (list exit output (if (string-empty-p err) output err)))))
+                      (append base '("check"))
+                      (list exit output (if (string-empty-p err) output err)))))
         (flymake-log :error "%s" reason)
         (with-current-buffer source
-          (plistspec--problem (cons 'failed command) reason))
+          (plistspec--problem (cons 'failed base) reason))
         (funcall report-fn :panic :explanation reason)))))
 
 ;;;###autoload
@@ -412,20 +414,19 @@ as --stdin-filename, so the project's configuration applies."
     (setq plistspec--flymake-process nil)
     (when (process-live-p old)
       (delete-process old)))
-  (let ((command (condition-case e
-                     (append (plistspec-command)
-                             (plistspec--check-args "--format" "json" "--exit-zero"))
-                   (plistspec-unavailable
-                    (plistspec--problem 'unavailable (cadr e))
-                    nil))))
-    (if (null command)
+  (let ((base (condition-case e
+                  (plistspec-command)
+                (plistspec-unavailable
+                 (plistspec--problem 'unavailable (cadr e))
+                 nil))))
+    (if (null base)
         ;; Not disabled: the next check looks again, e.g. after a pip install.
         (funcall report-fn nil)
       (condition-case e
-          (plistspec--flymake-start command report-fn)
+          (plistspec--flymake-start base report-fn)
         (file-error
-         (let ((reason (format "cannot run %s: %s" (car command) (error-message-string e))))
-           (plistspec--problem (cons 'failed command) reason)
+         (let ((reason (format "cannot run %s: %s" (car base) (error-message-string e))))
+           (plistspec--problem (cons 'failed base) reason)
            (funcall report-fn :panic :explanation reason)))))))
 
 (defmacro plistspec--or-clean-up (things &rest body)
@@ -440,8 +441,9 @@ as --stdin-filename, so the project's configuration applies."
              (cond ((processp thing) (delete-process thing))
                    ((buffer-live-p thing) (kill-buffer thing)))))))))
 
-(defun plistspec--flymake-start (command report-fn)
-  "Start COMMAND on the buffer's text; report its findings through REPORT-FN."
+(defun plistspec--flymake-start (base report-fn)
+  "Start \"check\" with BASE, the command running plistspec, on the buffer's text.
+Report its findings through REPORT-FN."
   (let* ((source (current-buffer))
          (stdout (generate-new-buffer " *plistspec-flymake*"))
          (stderr (generate-new-buffer " *plistspec-flymake-stderr*"))
@@ -455,7 +457,7 @@ as --stdin-filename, so the project's configuration applies."
            (make-process
            :name "plistspec-flymake" :noquery t :connection-type 'pipe
            :buffer stdout :stderr stderr-pipe :coding 'utf-8-unix
-           :command command
+           :command (append base (plistspec--check-args "--format" "json" "--exit-zero"))
            :sentinel
            (lambda (proc _event)
              (when (memq (process-status proc) '(exit signal))
@@ -471,6 +473,7 @@ as --stdin-filename, so the project's configuration applies."
                  (when (process-live-p stderr-pipe) (delete-process stderr-pipe))
                  (kill-buffer stdout)
                  (kill-buffer stderr))))))))
+    (process-put proc 'plistspec-base base)
     (setq plistspec--flymake-process proc)
     (save-restriction
       (widen)

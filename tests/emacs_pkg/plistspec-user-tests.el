@@ -215,6 +215,14 @@
                                 (with-current-buffer "*Warnings*" (buffer-string))))
         (let ((err (should-error (plistspec-json-string "openai") :type 'user-error)))
           (should (string-match-p "could not be started" (cadr err))))
+        ;; another buffer, the same program: the mode line says it, the warning is not repeated
+        (with-temp-buffer
+          (setq default-directory tmp)
+          (insert plistspec-user-tests--typo)
+          (should (eq (car (plistspec-user-tests--run-backend)) :panic))
+          (should plistspec--problem))
+        (with-current-buffer "*Warnings*"
+          (should (= 1 (how-many "could not be started" (point-min) (point-max)))))
         (let ((plistspec-executable old))
           (let ((reported (plistspec-user-tests--run-backend)))
             (should (eq (car reported) :panic))
