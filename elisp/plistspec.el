@@ -618,7 +618,7 @@ Point may be anywhere in the finding's text or right after it.  Use
 the fixes of the `plistspec-flymake' diagnostics when `flymake-mode'
 shows them, otherwise check the buffer now.  With several findings
 at point, fix the one with the smallest region."
-  (interactive)
+  (interactive "*")
   (let* ((pos (point))
          (fixes (or (and (bound-and-true-p flymake-mode)
                          (plistspec--fixes-at pos (plistspec--flymake-regions pos)))
@@ -648,7 +648,8 @@ With a prefix argument (UNSAFE non-nil), also apply the unsafe ones,
 which change what gptel or llm send.  It runs \"plistspec check
 --fix\" on the buffer's text, the same fix engine as the command line,
 and changes only the text that differs: point and markers stay."
-  (interactive "P")
+  (interactive "*P")
+  (barf-if-buffer-read-only)
   (let* ((text (plistspec--buffer-text))
          (result (plistspec--call
                   (apply #'plistspec--check-args "--fix" (and unsafe '("--unsafe-fixes")))
@@ -741,10 +742,13 @@ DIALECT is \"gptel\" (the default) or \"llm\"; with a prefix argument,
 ask for it.  Warnings are shown in a `compilation-mode' buffer where
 each one leads to its place in FILE."
   (interactive
-   (list (read-file-name "Tools JSON file: " nil nil t)
+   (progn
+     (barf-if-buffer-read-only)
+     (list (read-file-name "Tools JSON file: " nil nil t)
          (and current-prefix-arg
               (completing-read (format-prompt "Dialect" "gptel") '("gptel" "llm")
-                               nil t nil nil "gptel"))))
+                               nil t nil nil "gptel")))))
+  (barf-if-buffer-read-only)
   (let* ((file (expand-file-name file))
          (dialect (or dialect plistspec-dialect))
          (args (append (list "from-json" "--forms-only")
