@@ -18,7 +18,7 @@
   "A Python that imports this checkout's plistspec.")
 
 (defmacro plistspec-user-tests--in-dir (var &rest body)
-  "Bind VAR to a new temporary directory (with a slash) around BODY; delete it after."
+  "Bind VAR to a new temporary directory around BODY; delete it after."
   (declare (indent 1))
   `(let ((,var (file-name-as-directory (make-temp-file "plistspec-user" t))))
      (unwind-protect (progn ,@body)
@@ -36,20 +36,20 @@
   (plistspec-user-tests--write file (concat "#!/bin/sh\n" body "\n") t))
 
 (defun plistspec-user-tests--real-plistspec (file)
-  "Write FILE: a plistspec program that runs this checkout's plistspec."
+  "Write FILE: a plistspec program running this checkout's plistspec."
   (plistspec-user-tests--script
    file (format "exec %s -m plistspec \"$@\""
                 (shell-quote-argument plistspec-user-tests-python))))
 
 (defun plistspec-user-tests--wait (pred &optional seconds)
-  "Wait until PRED returns non-nil, at most SECONDS (default 60); return its value."
+  "Wait until PRED is non-nil, at most SECONDS (default 60); return its value."
   (let ((deadline (+ (float-time) (or seconds 60))) value)
     (while (and (not (setq value (funcall pred))) (< (float-time) deadline))
       (accept-process-output nil 0.05))
     value))
 
 (defun plistspec-user-tests--lighter ()
-  "What `plistspec-mode' shows in this buffer's mode line.
+  "Return what `plistspec-mode' puts in this buffer's mode line.
 \(`format-mode-line' is empty in batch Emacs, so its entry is evaluated here.)"
   (let ((entry (cadr (assq 'plistspec-mode minor-mode-alist))))
     (should (eq (car-safe entry) :eval))
@@ -281,7 +281,7 @@
 
 (defconst plistspec-user-tests--json
   "{\"tools\": [\n  {\"name\": \"get_time\",\n   \"inputSchema\": {\"type\": \"object\",\n     \"properties\": {\"tz\": {\"type\": \"string\", \"description\": \"Zone.\"}},\n     \"required\": [\"tz\", \"zone\"]}}\n]}\n"
-  "An MCP tools/list with two findings: no description (2:3), a bad required (5:18).")
+  "An MCP tools/list with two findings: no description (2:3), bad required (5:18).")
 
 (ert-deftest plistspec-user-insert-from-json-inserts-forms-only ()
   "Only the tool forms go into the buffer; the warnings go to a compilation buffer."
@@ -370,7 +370,7 @@
   (string-match-p "--fix\\b" (nth 1 (plistspec--call '("check" "--help")))))
 
 (defun plistspec-user-tests--cli (text &rest args)
-  "The standard output of this checkout's plistspec with ARGS on TEXT, run directly."
+  "Return the output of this checkout's plistspec with ARGS on TEXT, run directly."
   (with-temp-buffer
     (insert text)
     (let ((coding-system-for-read 'utf-8-unix)
