@@ -401,7 +401,9 @@ STDERR is the buffer holding the process's standard error."
                       (list exit output (if (string-empty-p err) output err)))))
         (flymake-log :error "%s" reason)
         (with-current-buffer source
-          (plistspec--problem (cons 'failed base) reason))
+          ;; once per program and exit status: a crash after a bad configuration is news
+          (plistspec--problem
+           (list 'failed base (if (memql exit '(127 256)) 'not-started exit)) reason))
         (funcall report-fn :panic :explanation reason)))))
 
 ;;;###autoload
