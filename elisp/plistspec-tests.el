@@ -239,7 +239,7 @@ Wait at most TIMEOUT seconds (default 60)."
     (goto-char (point-min))
     (should-error (plistspec-fix-at-point) :type 'user-error)
     (search-forward ":desciption")
-    (let* ((fixes (plistspec--checked-fixes-at (1- (point))))
+    (let* ((fixes (plistspec--fixes-at (1- (point)) (plistspec--checked-diagnostics)))
            (fix (cdr (car fixes))))
       (should fix)
       (save-excursion
