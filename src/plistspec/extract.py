@@ -350,11 +350,15 @@ def _make_slots(
         if key.name in UNEVALUATED_SLOTS:
             slots.append(Slot(key, form, None))
             continue
-        if not evaluate:
-            slots.append(Slot(key, form, form))
-            continue
         used: list[str] = []
-        value = static_eval(form, env.values, used)
+        if not evaluate:
+            if not _has_unquote(form):
+                slots.append(Slot(key, form, form))
+                continue
+            # data under a backquote: its unquotes are evaluated by Emacs, never data
+            value = _backquote(form, env.values, used)
+        else:
+            value = static_eval(form, env.values, used)
         if isinstance(value, NotStatic):
             diags.append(_not_static_diag(key, env.explain(value), text))
             slots.append(Slot(key, form, None))
