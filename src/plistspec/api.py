@@ -75,27 +75,31 @@ def read_tools(text: str, path: str | None = None, dialect: str | None = None) -
     """
     from plistspec.elisp.recover import read_recovering
     from plistspec.extract import find_tools
+    from plistspec.gcpause import paused
     from plistspec.lower import lower
 
-    datums, read_diags = read_recovering(text)
-    forms, diags = find_tools(datums, text)
-    diags = read_diags + diags
-    tools: list[Tool] = []
-    for form in forms:
-        tool, more = lower(form, dialect, path)
-        diags.extend(more)
-        if tool is not None:
-            tools.append(tool)
-    return ToolsResult(tools, locate(diags, text, path))
+    with paused():
+        datums, read_diags = read_recovering(text)
+        forms, diags = find_tools(datums, text)
+        diags = read_diags + diags
+        tools: list[Tool] = []
+        for form in forms:
+            tool, more = lower(form, dialect, path)
+            diags.extend(more)
+            if tool is not None:
+                tools.append(tool)
+        return ToolsResult(tools, locate(diags, text, path))
 
 
 def to_provider(tools: list[Tool], fmt: str) -> JsonResult:
     """``tools`` as provider ``fmt`` receives them (``openai``, ``anthropic``, ``gemini``,
     ``bedrock``, ``ollama``, ``openai-responses``, ``mcp``, ``vertex`` or ``ir``): for tools
     read from Elisp, exactly what gptel / llm would send."""
+    from plistspec.gcpause import paused
     from plistspec.providers import emit
 
-    value, diags = emit(tools, fmt)
+    with paused():
+        value, diags = emit(tools, fmt)
     return JsonResult(value, diags)
 
 

@@ -151,9 +151,10 @@ def lower(
     form: Any, dialect: str | None = None, path: str | None = None
 ) -> tuple[Tool | None, list[Diagnostic]]:
     """The IR tool for ``form`` under ``dialect`` (default: the form's own), or None
-    with error diagnostics when the library would fail on it (see module doc)."""
-    from plistspec.lower.lisp import LispError, from_datum, span_of
+    with error diagnostics when the library would fail on it (see module doc).
 
+    A literal spec takes the direct path (:mod:`.fast`); anything else is replayed.
+    """
     dialect = dialect or form.dialect
     values, static = _first_values(form)
     if not static:
@@ -161,6 +162,37 @@ def lower(
     name_d = _value(values, ":name")
     desc_d = _value(values, ":description")
     args_d = _value(values, ":args")
+    from plistspec.lower import fast
+
+    try:
+        fields = (fast.gptel_fields if dialect == "gptel" else fast.llm_fields)(
+            name_d, desc_d, args_d
+        )
+    except fast.Bail:
+        return _replay(form, dialect, path, values, name_d, desc_d, args_d)
+    name_j, desc_j, params = fields
+    tool: Tool = {
+        "type": "function",
+        "name": name_j,
+        "description": desc_j,
+        "parameters": params,
+        "metadata": _metadata(form, dialect, values, args_d, path),
+    }
+    return tool, []
+
+
+def _replay(
+    form: Any,
+    dialect: str,
+    path: str | None,
+    values: dict[str, Any],
+    name_d: Datum,
+    desc_d: Datum,
+    args_d: Datum,
+) -> tuple[Tool | None, list[Diagnostic]]:
+    """:func:`lower` by replaying the library's code on the Lisp model (the exact path)."""
+    from plistspec.lower.lisp import LispError, from_datum, span_of
+
     span = (form.start, form.end)
     for d in (name_d, desc_d, args_d):
         deep = _too_deep(d)
