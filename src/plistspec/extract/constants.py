@@ -1,0 +1,129 @@
+"""Constants of the same file: variables whose value is known statically.
+
+Owns: :func:`file_constants` (which ``defconst``/``defvar`` of the file a slot may read,
+and why the others may not) and :class:`Env`, what a slot's evaluation is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from plistspec.elisp.datum import Datum, List, Symbol, Vector
+from plistspec.extract.forms import DEFTOOL_HEAD, TOOL_HEADS, WRAPPER_HEADS, NotStatic, head_name
+from plistspec.extract.static_eval import FUNCTIONS, static_eval
+
+__all__ = ["file_constants", "Env"]
+
+_DEFINERS = ("defconst", "defvar")
+_BINDING = " binding list"  # the "head" of a list that is not a call
+
+#: call heads whose arguments may name a constant without disqualifying it: the pure
+#: functions of the evaluator, the tool constructors and ``apply`` of one
+_READERS = frozenset(("apply", DEFTOOL_HEAD, *TOOL_HEADS, *WRAPPER_HEADS))
+
+
+class Env:
+    """The constants a slot may read, and why the other variables of the file may not."""
+
+    __slots__ = ("values", "refused")
+
+    def __init__(self, found: dict[str, Datum], refused: dict[str, str] | None = None) -> None:
+        self.values = found
+        self.refused = refused if refused is not None else getattr(found, "refused", {})
+
+    def explain(self, ns: NotStatic) -> NotStatic:
+        d = ns.datum
+        if isinstance(d, Symbol) and d.name in self.refused:
+            return NotStatic(f"the variable `{d.name}' ({self.refused[d.name]})", d)
+        return ns
+
+
+class _Constants(dict):
+    """``name -> value`` with a ``refused`` map (name -> why it is not used)."""
+
+    refused: dict[str, str]
+
+
+def file_constants(datums: list[Datum], readers: Iterable[str] = ()) -> dict[str, Datum]:
+    """The variables of the file whose value is known statically, by name.
+
+    A variable qualifies when the file gives it a value exactly once, with
+    ``(defconst NAME VALUE ...)`` or ``(defvar NAME VALUE ...)`` where VALUE is static
+    (it may read constants defined before it), and every other mention of NAME in
+    evaluated code is an argument of a pure function the evaluator knows, of a tool
+    constructor or of ``apply``: so nothing in the file assigns, binds, or mutates it
+    (``setq``, ``let``, ``push``, ``plist-put``, a lambda list... all disqualify).
+    ``readers`` names more such heads (the file's own wrappers, :func:`file_wrappers`).
+    Quoted data does not count as a mention. ``defvar`` keeps a value set before the
+    file is loaded; the file's own value is the one assumed. The result also has a
+    ``refused`` attribute mapping the other defined names to why they are not used.
+    """
+    reading = _READERS.union(readers)
+    defs: dict[str, list[tuple[int, Datum]]] = {}
+    bad: dict[str, str] = {}
+    # (datum, head of the enclosing call or None, index in it, in_quote)
+    stack: list[tuple[Datum, str | None, int, bool]] = [
+        (d, None, 0, False) for d in reversed(datums)
+    ]
+    while stack:
+        d, parent, index, in_quote = stack.pop()
+        if isinstance(d, Symbol):
+            if not in_quote and parent is not None:
+                name = d.name
+                if parent in _DEFINERS and index == 1:
+                    continue
+                if index == 0 or not (
+                    parent in FUNCTIONS or parent in reading or parent in (",", ",@")
+                ):
+                    if index == 0 or parent == _BINDING:
+                        why = "it is bound or called elsewhere in this file"
+                    else:
+                        why = f"`{parent}' uses it elsewhere in this file"
+                    bad.setdefault(name, why)
+            continue
+        if isinstance(d, Vector):
+            if in_quote:
+                stack.extend((x, None, 0, True) for x in reversed(d.items))
+            continue
+        if not isinstance(d, List):
+            continue
+        head = head_name(d)
+        if in_quote:
+            if head in (",", ",@") and len(d.items) == 2:
+                stack.append((d.items[1], head, 1, False))
+                continue
+            kids = list(d.items) + ([d.tail] if d.tail is not None else [])
+            stack.extend((x, None, 0, True) for x in reversed(kids))
+            continue
+        if head in ("quote", "function") and len(d.items) == 2:
+            if head == "quote":
+                stack.append((d.items[1], None, 0, True))
+            continue
+        if head == "`" and len(d.items) == 2:
+            stack.append((d.items[1], None, 0, True))
+            continue
+        if head in _DEFINERS and len(d.items) >= 2 and isinstance(d.items[1], Symbol):
+            if len(d.items) >= 3:
+                defs.setdefault(d.items[1].name, []).append((d.start, d.items[2]))
+        # a list without a function at its head (a binding list, a lambda list...) is
+        # not a call: a name in it is bound, not read
+        call = head if head is not None else _BINDING
+        if d.tail is not None:
+            stack.append((d.tail, call, len(d.items), False))
+        stack.extend((x, call, i, False) for i, x in reversed(list(enumerate(d.items))))
+    out = _Constants()
+    out.refused = {}
+    order = sorted((v[0][0], name, v[0][1]) for name, v in defs.items() if len(v) == 1)
+    for name, v in defs.items():
+        if len(v) > 1:
+            out.refused[name] = "it is defined more than once in this file"
+    for _, name, form in order:
+        if name in bad:
+            out.refused[name] = bad[name]
+            continue
+        value = static_eval(form, out)
+        if isinstance(value, NotStatic):
+            out.refused[name] = "its value is not static: " + value.reason
+            continue
+        out[name] = value
+    return out
