@@ -4,7 +4,8 @@ Owns: which forms define tools (``gptel-make-tool``, ``llm-make-tool``, ``make-l
 ``llm-tool-collection-deftool``, public helpers that hand their plist unchanged to
 ``gptel-make-tool`` (:data:`WRAPPER_HEADS`), functions and macros of the same file that do
 nothing but pass their arguments on to a tool constructor (:func:`file_wrappers`), and spec
-plists handed to ``(apply #'gptel-make-tool SPEC)``), at any depth (``setq``, ``use-package``, ``let``...), and the static evaluator
+plists handed to ``(apply #'gptel-make-tool SPEC)``), at any depth (``setq``,
+``use-package``, ``let``...), and the static evaluator
 that turns a slot's source form into the value Emacs would compute for it, without
 running anything: literals, ``'x``, backquote without (or with static) unquotes,
 ``(list ...)``, ``(vector ...)``, ``(cons ...)``, ``(append ...)``, ``concat`` /
@@ -17,6 +18,11 @@ on. Tool forms nested inside another tool's slots (a tool built in a ``:function
 are found too.
 
 Nothing in an input file is ever executed.
+
+The package: :mod:`.forms` (the values produced: ToolForm, Slot, NotStatic, the known
+heads), :mod:`.find` (the walk that finds tool forms and builds them), :mod:`.static_eval`
+(the evaluator), :mod:`.wrappers` (the file's pass-through wrappers) and
+:mod:`.constants` (the file's constants). This module re-exports the public names.
 """
 
 from __future__ import annotations
