@@ -23,5 +23,9 @@ def paused() -> Iterator[None]:
     try:
         yield
     finally:
+        # what the block allocated goes straight to the oldest generation (no walk): left
+        # in the youngest, the first collection after enabling would walk all of it
+        gc.freeze()
+        gc.unfreeze()
         if was:
             gc.enable()

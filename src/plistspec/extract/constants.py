@@ -127,3 +127,4 @@ def file_constants(datums: list[Datum], readers: Iterable[str] = ()) -> dict[str
             continue
         out[name] = value
     return out
+

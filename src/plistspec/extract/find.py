@@ -42,20 +42,23 @@ def find_tools(
     """
     tools: list[ToolForm] = []
     diags: list[Diagnostic] = []
-    spec_dialect = _apply_dialect(datums)
+    spec_dialect, defines = _survey(datums)
     wrappers = file_wrappers(datums)
-    env = Env(file_constants(datums, readers=wrappers) if constants else {})
-    # Iterative pre-order walk; ``quoted`` is True inside quoted data.
-    stack: list[tuple[Datum, bool]] = [(d, False) for d in reversed(datums)]
+    env = Env(file_constants(datums, readers=wrappers) if constants and defines else {})
+    # Iterative pre-order walk over lists and vectors only (atoms define nothing);
+    # ``in_quote`` is True inside quoted data. Plain quoted data is walked only when the
+    # file hands spec plists to ``apply`` (its unquotes are not evaluated by Emacs).
+    containers = (List, Vector)
+    stack: list[tuple[Datum, bool]] = [(d, False) for d in reversed(datums) if isinstance(d, List)]
     while stack:
         d, in_quote = stack.pop()
-        if isinstance(d, Vector):
-            if in_quote:
-                stack.extend((x, True) for x in reversed(d.items))
+        if not isinstance(d, List):  # a vector: only quoted data holds forms in one
+            if in_quote and isinstance(d, Vector):
+                stack.extend((x, True) for x in reversed(d.items) if isinstance(x, containers))
             continue
-        if not isinstance(d, List):
-            continue
-        head = head_name(d)
+        items = d.items
+        h = items[0]
+        head = h.name if isinstance(h, Symbol) and d.tail is None else None
         if not in_quote:
             if head in TOOL_HEADS:
                 tools.append(_call_form(d, head, TOOL_HEADS[head], text, diags, env))
@@ -86,7 +89,7 @@ def find_tools(
                         tools.append(form)
                     continue
             if head in ("quote", "function") and len(d.items) == 2:
-                if head == "quote":
+                if head == "quote" and spec_dialect:
                     stack.append((d.items[1], True))
                 continue
             if head == "`" and len(d.items) == 2:
@@ -106,39 +109,48 @@ def find_tools(
                 if form is not None:
                     tools.append(form)
                 continue
-        children = list(d.items)
-        if d.tail is not None:
-            children.append(d.tail)
-        stack.extend((x, in_quote) for x in reversed(children))
+        if d.tail is not None and isinstance(d.tail, containers):
+            stack.append((d.tail, in_quote))
+        stack.extend((x, in_quote) for x in reversed(items) if isinstance(x, containers))
     return tools, diags
 
 
-def _apply_dialect(datums: list[Datum]) -> str | None:
-    """The dialect of ``(apply #'gptel-make-tool ...)`` if the file hands spec plists to one."""
-    stack: list[Datum] = list(datums)
+def _survey(datums: list[Datum]) -> tuple[str | None, bool]:
+    """One walk over everything (quoted data included): the dialect of ``(apply
+    #'gptel-make-tool ...)`` if the file hands spec plists to one (gptel wins), and
+    whether any list starts with ``defconst``/``defvar`` (else the file has no constants)."""
+    containers = (List, Vector)
+    stack: list[Datum] = [d for d in datums if isinstance(d, containers)]
     found: str | None = None
+    defines = False
     while stack:
         d = stack.pop()
+        items = d.items
         if isinstance(d, List):
-            if head_name(d) == "apply" and len(d.items) >= 2:
-                target = function_name(d.items[1])
-                if target in TOOL_HEADS:
-                    if TOOL_HEADS[target] == "gptel":
-                        return "gptel"
-                    found = found or TOOL_HEADS[target]
-            if head_name(d) == "apply-partially" and len(d.items) >= 3:
-                if function_name(d.items[1]) == "apply":
-                    target = function_name(d.items[2])
+            h = items[0]
+            name = h.name if isinstance(h, Symbol) else None
+            if name in _SURVEYED:
+                if name in _DEFINERS:
+                    defines = True
+                elif d.tail is None:
+                    target = None
+                    if name == "apply" and len(items) >= 2:
+                        target = function_name(items[1])
+                    elif name == "apply-partially" and len(items) >= 3:
+                        if function_name(items[1]) == "apply":
+                            target = function_name(items[2])
                     if target in TOOL_HEADS:
                         if TOOL_HEADS[target] == "gptel":
-                            return "gptel"
+                            found = "gptel"
                         found = found or TOOL_HEADS[target]
-            stack.extend(d.items)
-            if d.tail is not None:
+            if d.tail is not None and isinstance(d.tail, containers):
                 stack.append(d.tail)
-        elif isinstance(d, Vector):
-            stack.extend(d.items)
-    return found
+        stack.extend(x for x in items if isinstance(x, containers))
+    return found, defines
+
+
+_DEFINERS = ("defconst", "defvar")
+_SURVEYED = frozenset(("apply", "apply-partially", *_DEFINERS))
 
 
 def _is_spec_plist(items: list[Datum]) -> bool:
