@@ -127,4 +127,3 @@ def file_constants(datums: list[Datum], readers: Iterable[str] = ()) -> dict[str
             continue
         out[name] = value
     return out
-

@@ -21,7 +21,6 @@ from plistspec.extract.forms import (
     Slot,
     ToolForm,
     function_name,
-    head_name,
 )
 from plistspec.extract.static_eval import backquote, static_eval
 from plistspec.extract.wrappers import file_wrappers, has_unquote
