@@ -64,14 +64,18 @@ def read_elisp(text: str) -> list[Any]:
     return read_all(text)
 
 
-def read_tools(text: str, path: str | None = None, dialect: str | None = None) -> ToolsResult:
+def read_tools(
+    text: str, path: str | None = None, dialect: str | None = None, *, fmt: str | None = None
+) -> ToolsResult:
     """The tools defined in Emacs Lisp ``text``, in the IR.
 
     ``dialect`` (``"gptel"`` or ``"llm"``) overrides each form's own library. A syntax
     error is an error diagnostic at its place; the other top-level forms are still read
     (syntax plistspec does not read, such as ``#s(...)``, is an info and costs only its
     form). A tool the library itself would refuse is left out, with error diagnostics at
-    the offending datum.
+    the offending datum. ``fmt`` names the provider format the tools are read for: any
+    but ``ir`` leaves out of the metadata what only the IR shows (slot texts, the
+    ``:function`` source, category/confirm/include/async).
     """
     from plistspec.elisp.recover import read_recovering
     from plistspec.extract import find_tools
@@ -84,7 +88,7 @@ def read_tools(text: str, path: str | None = None, dialect: str | None = None) -
         diags = read_diags + diags
         tools: list[Tool] = []
         for form in forms:
-            tool, more = lower(form, dialect, path)
+            tool, more = lower(form, dialect, path, full=fmt in (None, "ir"))
             diags.extend(more)
             if tool is not None:
                 tools.append(tool)
@@ -110,7 +114,7 @@ def to_json(
 
     ``value`` is None when any error diagnostic was produced.
     """
-    tools, diags = read_tools(text, path, dialect)
+    tools, diags = read_tools(text, path, dialect, fmt=fmt)
     if any(d.is_error for d in diags):
         return JsonResult(None, diags)
     value, more = to_provider(tools, fmt)
