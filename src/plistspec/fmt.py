@@ -119,26 +119,52 @@ def _provider_json(tools: list[Any]) -> dict[str, str] | None:
     return out
 
 
-def _relower(new_text: str, dialect: str) -> Any:
+def _sent(tool: dict[str, Any]) -> str:
+    """What the provider emitters read from an IR tool (key order included): two tools
+    with the same text here give the same JSON for every backend."""
+    meta = tool.get("metadata") or {}
+    return json.dumps(
+        [
+            tool.get("name"),
+            tool.get("description"),
+            tool.get("parameters"),
+            meta.get("dialect"),
+            meta.get("args"),
+            meta.get("gptel_parameters"),
+        ],
+        ensure_ascii=False,
+    )
+
+
+def _relower(new_text: str, dialect: str, nested: bool) -> Any:
+    """The IR tool of the form fmt wrote (``nested``: the original had tool forms inside
+    it, so the new text is searched as a whole file would be)."""
     from plistspec.elisp.reader import read_all
     from plistspec.extract import find_tools
+    from plistspec.extract.find import call_form
     from plistspec.lower import lower
 
     try:
         datums = read_all(new_text)
     except ReadError:
         return None
-    forms, _ = find_tools(datums, new_text, constants=False)
-    if len(forms) != 1:
-        return None
-    tool, diags = lower(forms[0], dialect)
+    if nested or len(datums) != 1:
+        forms, _ = find_tools(datums, new_text, constants=False)
+        if len(forms) != 1:
+            return None
+        form = forms[0]
+    else:
+        form = call_form(datums[0], new_text)
+        if form is None:
+            return None
+    tool, diags = lower(form, dialect, full=False)
     if tool is None or any(d.is_error for d in diags):
         return None
     return tool
 
 
 def _format_form(
-    form: Any, datum: Any, text: str, dialect: str | None, path: str | None
+    form: Any, datum: Any, text: str, dialect: str | None, path: str | None, nested: bool
 ) -> tuple[str | None, Diagnostic | None]:
     from plistspec.elisp.datum import Symbol
     from plistspec.emit_elisp import tool_form
@@ -208,7 +234,9 @@ def _format_form(
         return new, None
     if plan and _comment_words(text, datum, start, end) != _comment_words_text(new):
         return None, _info("its comments could not all be kept by the layout", start, end, path)
-    again = _relower(new, dialect)
+    again = _relower(new, dialect, nested)
+    if again is not None and _sent(again) == _sent(tool):
+        return new, None  # the emitters read only these: every backend's JSON is the same
     before = _provider_json([tool])
     after = _provider_json([again]) if again is not None else None
     if before is None or after is None or before != after:
@@ -231,6 +259,13 @@ def format_text(
     Returns the new text (equal to ``text`` when nothing changes) and diagnostics
     (a syntax error: the text unchanged and one error).
     """
+    from plistspec.gcpause import paused
+
+    with paused():
+        return _format(text, path, dialect)
+
+
+def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list[Diagnostic]]:
     from plistspec.elisp.reader import read_all
     from plistspec.extract import find_tools
 
@@ -249,16 +284,20 @@ def format_text(
     ]
     forms = sorted(forms, key=lambda f: (f.start, -f.end))
     chosen = []
+    has_inner: set[int] = set()  # ids of chosen forms with other tool forms inside
     last_end = -1
-    for f in forms:
+    for i, f in enumerate(forms):
         if f.start >= last_end:
             chosen.append(f)
             last_end = f.end
+            if i + 1 < len(forms) and forms[i + 1].start < f.end:
+                has_inner.add(id(f))
     by_span = _lists_by_span(datums, {(f.start, f.end) for f in chosen})
     pieces: list[str] = []
     pos = 0
     for f in chosen:
-        new, diag = _format_form(f, by_span.get((f.start, f.end)), text, dialect, path)
+        nested = id(f) in has_inner
+        new, diag = _format_form(f, by_span.get((f.start, f.end)), text, dialect, path, nested)
         if diag is not None:
             diags.append(diag)
         if new is None:

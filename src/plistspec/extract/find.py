@@ -25,7 +25,7 @@ from plistspec.extract.forms import (
 from plistspec.extract.static_eval import backquote, static_eval
 from plistspec.extract.wrappers import file_wrappers, has_unquote
 
-__all__ = ["find_tools"]
+__all__ = ["find_tools", "call_form"]
 
 
 def find_tools(
@@ -112,6 +112,19 @@ def find_tools(
             stack.append((d.tail, in_quote))
         stack.extend((x, in_quote) for x in reversed(items) if isinstance(x, containers))
     return tools, diags
+
+
+def call_form(d: Datum, text: str) -> ToolForm | None:
+    """The tool form of ``d`` when it is a plain constructor call (``(gptel-make-tool
+    ...)``...), its slots read without the file's constants; else None. For a caller
+    that already knows where the call is (``fmt`` reading back what it wrote)."""
+    if not isinstance(d, List) or d.tail is not None:
+        return None
+    h = d.items[0]
+    if not isinstance(h, Symbol) or h.name not in TOOL_HEADS:
+        return None
+    diags: list[Diagnostic] = []
+    return _call_form(d, h.name, TOOL_HEADS[h.name], text, diags, Env({}))
 
 
 def _survey(datums: list[Datum]) -> tuple[str | None, bool]:
