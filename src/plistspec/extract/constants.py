@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from plistspec.elisp.datum import Datum, List, Symbol, Vector
-from plistspec.extract.forms import DEFTOOL_HEAD, TOOL_HEADS, WRAPPER_HEADS, NotStatic, head_name
+from plistspec.extract.forms import DEFTOOL_HEAD, TOOL_HEADS, WRAPPER_HEADS, NotStatic
 from plistspec.extract.static_eval import FUNCTIONS, static_eval
 
 __all__ = ["file_constants", "Env"]
@@ -61,56 +61,70 @@ def file_constants(datums: list[Datum], readers: Iterable[str] = ()) -> dict[str
     reading = _READERS.union(readers)
     defs: dict[str, list[tuple[int, Datum]]] = {}
     bad: dict[str, str] = {}
-    # (datum, head of the enclosing call or None, index in it, in_quote)
-    stack: list[tuple[Datum, str | None, int, bool]] = [
-        (d, None, 0, False) for d in reversed(datums)
+    containers = (List, Vector)
+
+    def mention(name: str, parent: str, index: int) -> None:
+        """A symbol read in evaluated code, at ``index`` of a call of ``parent``."""
+        if parent in _DEFINERS and index == 1:
+            return
+        if index == 0 or not (parent in FUNCTIONS or parent in reading or parent in (",", ",@")):
+            if index == 0 or parent == _BINDING:
+                why = "it is bound or called elsewhere in this file"
+            else:
+                why = f"`{parent}' uses it elsewhere in this file"
+            bad.setdefault(name, why)
+
+    # (datum, in_quote); symbols are looked at where their list is, atoms never pushed
+    stack: list[tuple[Datum, bool]] = [
+        (d, False) for d in reversed(datums) if isinstance(d, containers)
     ]
     while stack:
-        d, parent, index, in_quote = stack.pop()
-        if isinstance(d, Symbol):
-            if not in_quote and parent is not None:
-                name = d.name
-                if parent in _DEFINERS and index == 1:
-                    continue
-                if index == 0 or not (
-                    parent in FUNCTIONS or parent in reading or parent in (",", ",@")
-                ):
-                    if index == 0 or parent == _BINDING:
-                        why = "it is bound or called elsewhere in this file"
-                    else:
-                        why = f"`{parent}' uses it elsewhere in this file"
-                    bad.setdefault(name, why)
-            continue
-        if isinstance(d, Vector):
+        d, in_quote = stack.pop()
+        items = d.items
+        if not isinstance(d, List):  # a vector
             if in_quote:
-                stack.extend((x, None, 0, True) for x in reversed(d.items))
+                stack.extend((x, True) for x in reversed(items) if isinstance(x, containers))
             continue
-        if not isinstance(d, List):
-            continue
-        head = head_name(d)
+        h = items[0]
+        head = h.name if isinstance(h, Symbol) and d.tail is None else None
         if in_quote:
-            if head in (",", ",@") and len(d.items) == 2:
-                stack.append((d.items[1], head, 1, False))
+            if head in (",", ",@") and len(items) == 2:
+                x = items[1]
+                if isinstance(x, Symbol):
+                    mention(x.name, head, 1)
+                elif isinstance(x, containers):
+                    stack.append((x, False))
                 continue
-            kids = list(d.items) + ([d.tail] if d.tail is not None else [])
-            stack.extend((x, None, 0, True) for x in reversed(kids))
+            if d.tail is not None and isinstance(d.tail, containers):
+                stack.append((d.tail, True))
+            stack.extend((x, True) for x in reversed(items) if isinstance(x, containers))
             continue
-        if head in ("quote", "function") and len(d.items) == 2:
-            if head == "quote":
-                stack.append((d.items[1], None, 0, True))
+        if head in ("quote", "function") and len(items) == 2:
+            if head == "quote" and isinstance(items[1], containers):
+                stack.append((items[1], True))
             continue
-        if head == "`" and len(d.items) == 2:
-            stack.append((d.items[1], None, 0, True))
+        if head == "`" and len(items) == 2:
+            if isinstance(items[1], containers):
+                stack.append((items[1], True))
             continue
-        if head in _DEFINERS and len(d.items) >= 2 and isinstance(d.items[1], Symbol):
-            if len(d.items) >= 3:
-                defs.setdefault(d.items[1].name, []).append((d.start, d.items[2]))
+        if head in _DEFINERS and len(items) >= 2 and isinstance(items[1], Symbol):
+            if len(items) >= 3:
+                defs.setdefault(items[1].name, []).append((d.start, items[2]))
         # a list without a function at its head (a binding list, a lambda list...) is
         # not a call: a name in it is bound, not read
         call = head if head is not None else _BINDING
-        if d.tail is not None:
-            stack.append((d.tail, call, len(d.items), False))
-        stack.extend((x, call, i, False) for i, x in reversed(list(enumerate(d.items))))
+        t = d.tail
+        if t is not None:
+            if isinstance(t, Symbol):
+                mention(t.name, call, len(items))
+            elif isinstance(t, containers):
+                stack.append((t, False))
+        for i in range(len(items) - 1, -1, -1):
+            x = items[i]
+            if isinstance(x, Symbol):
+                mention(x.name, call, i)
+            elif isinstance(x, containers):
+                stack.append((x, False))
     out = _Constants()
     out.refused = {}
     order = sorted((v[0][0], name, v[0][1]) for name, v in defs.items() if len(v) == 1)
