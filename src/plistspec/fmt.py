@@ -142,9 +142,25 @@ def _sent(tool: dict[str, Any]) -> str:
     )
 
 
-def _relower(new_text: str, dialect: str, nested: bool) -> Any:
+_SENT_SLOTS = (":name", ":description", ":args")
+
+
+def _same_values(old: Any, new: Any) -> bool:
+    """The first ``:name``/``:description``/``:args`` of both forms are equal data (Emacs's
+    ``equal``): lowering them gives the same tool, so nothing sent can differ."""
+    for key in _SENT_SLOTS:
+        a, b = old.slot(key), new.slot(key)
+        if (a is None) != (b is None):
+            return False
+        if a is not None and (a.value is None or b.value is None or a.value != b.value):
+            return False
+    return True
+
+
+def _relower(new_text: str, dialect: str, nested: bool, old: Any = None) -> Any:
     """The IR tool of the form fmt wrote (``nested``: the original had tool forms inside
-    it, so the new text is searched as a whole file would be)."""
+    it, so the new text is searched as a whole file would be), or True when the new
+    form reads back to the same sent values as ``old``."""
     from plistspec.elisp.reader import read_all
     from plistspec.extract import find_tools
     from plistspec.extract.find import call_form
@@ -163,6 +179,8 @@ def _relower(new_text: str, dialect: str, nested: bool) -> Any:
         form = call_form(datums[0], new_text)
         if form is None:
             return None
+        if old is not None and _same_values(old, form):
+            return True
     tool, diags = lower(form, dialect, full=False)
     if tool is None or any(d.is_error for d in diags):
         return None
@@ -251,8 +269,8 @@ def _format_form(
         return new, None
     if plan and _comment_words(text, datum, start, end) != _comment_words_text(new):
         return None, _info("its comments could not all be kept by the layout", start, end, path)
-    again = _relower(new, dialect, nested)
-    if again is not None and _sent(again) == _sent(tool):
+    again = _relower(new, dialect, nested, form)
+    if again is True or (again is not None and _sent(again) == _sent(tool)):
         return new, None  # the emitters read only these: every backend's JSON is the same
     before = _provider_json([tool])
     after = _provider_json([again]) if again is not None else None
