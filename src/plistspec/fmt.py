@@ -99,16 +99,6 @@ def _comment_words(text: str, datums: Any, lo: int, hi: int) -> list[str]:
     return sorted(words)
 
 
-def _comment_words_text(new: str) -> list[str] | None:
-    from plistspec.elisp.reader import read_all
-
-    try:
-        datums = read_all(new)
-    except ReadError:
-        return None
-    return _comment_words(new, datums, 0, len(new))
-
-
 def _provider_json(tools: list[Any]) -> dict[str, str] | None:
     from plistspec.providers import emit
 
@@ -157,19 +147,20 @@ def _same_values(old: Any, new: Any) -> bool:
     return True
 
 
-def _relower(new_text: str, dialect: str, nested: bool, old: Any = None) -> Any:
-    """The IR tool of the form fmt wrote (``nested``: the original had tool forms inside
-    it, so the new text is searched as a whole file would be), or True when the new
-    form reads back to the same sent values as ``old``."""
-    from plistspec.elisp.reader import read_all
+def _relower(
+    back: tuple[str, list[Any]] | None, dialect: str, nested: bool, old: Any = None
+) -> Any:
+    """The IR tool of the form fmt wrote, from ``back`` (the text it is read from and its
+    datums; None when it did not read back), or True when it reads back to the same sent
+    values as ``old``. ``nested``: the original had tool forms inside it, so the new
+    form is searched as a whole file would be."""
     from plistspec.extract import find_tools
     from plistspec.extract.find import call_form
     from plistspec.lower import lower
 
-    try:
-        datums = read_all(new_text)
-    except ReadError:
+    if back is None:
         return None
+    new_text, datums = back
     if nested or len(datums) != 1:
         forms, _ = find_tools(datums, new_text, constants=False)
         if len(forms) != 1:
@@ -187,9 +178,82 @@ def _relower(new_text: str, dialect: str, nested: bool, old: Any = None) -> Any:
     return tool
 
 
+class _Pending:
+    """A form laid out anew, waiting for its new text to be read back and compared."""
+
+    __slots__ = ("form", "datum", "tool", "dialect", "plan", "nested", "new")
+
+    def __init__(self, form, datum, tool, dialect, plan, nested, new) -> None:  # noqa: ANN001
+        self.form, self.datum, self.tool, self.dialect = form, datum, tool, dialect
+        self.plan, self.nested, self.new = plan, nested, new
+
+
+def _read_back(news: list[str]) -> list[tuple[str, list[Any], int, int] | None]:
+    """Each new text read back: ``(text, datums, lo, hi)`` with ``text[lo:hi]`` the new
+    form (None when it does not read). One read of all of them joined by newlines (reading
+    many small texts costs more than one big one); where that does not give exactly one
+    datum per text, each is read on its own."""
+    from plistspec.elisp.reader import read_all
+
+    if not news:
+        return []
+    joined = "\n".join(news)
+    bounds = []
+    pos = 0
+    for n in news:
+        bounds.append((pos, pos + len(n)))
+        pos += len(n) + 1
+    try:
+        datums = read_all(joined)
+    except ReadError:
+        datums = None
+    if datums is not None and len(datums) == len(news):
+        if all(lo <= d.start and d.end <= hi for d, (lo, hi) in zip(datums, bounds, strict=True)):
+            return [(joined, [d], lo, hi) for d, (lo, hi) in zip(datums, bounds, strict=True)]
+    out: list[tuple[str, list[Any], int, int] | None] = []
+    for n in news:
+        try:
+            out.append((n, read_all(n), 0, len(n)))
+        except ReadError:
+            out.append(None)
+    return out
+
+
+def _verify(
+    p: _Pending, back: tuple[str, list[Any], int, int] | None, text: str, path: str | None
+) -> tuple[str | None, Diagnostic | None]:
+    """``p.new`` if it keeps every comment word and sends the same JSON, else an info."""
+    form, new, dialect = p.form, p.new, p.dialect
+    start, end = form.start, form.end
+    if p.plan:
+        after = None if back is None else _comment_words(back[0], back[1], back[2], back[3])
+        if _comment_words(text, p.datum, start, end) != after:
+            return None, _info("its comments could not all be kept by the layout", start, end, path)
+    again = _relower(None if back is None else (back[0], back[1]), dialect, p.nested, form)
+    if again is True or (again is not None and _sent(again) == _sent(p.tool)):
+        return new, None  # the emitters read only these: every backend's JSON is the same
+    before = _provider_json([p.tool])
+    after_json = _provider_json([again]) if again is not None else None
+    if before is None or after_json is None or before != after_json:
+        diff = [
+            f
+            for f in BACKENDS
+            if before is None or after_json is None or before[f] != after_json[f]
+        ]
+        return None, _info(
+            f"the canonical layout would change the JSON {dialect} sends ({', '.join(diff)})",
+            start,
+            end,
+            path,
+        )
+    return new, None
+
+
 def _format_form(
     form: Any, datum: Any, text: str, dialect: str | None, path: str | None, nested: bool
-) -> tuple[str | None, Diagnostic | None]:
+) -> tuple[str | None, Diagnostic | None] | _Pending:
+    """The form's new text (None: left as it is) and an info, or a :class:`_Pending`
+    when the new text differs and must be read back first (:func:`_verify`)."""
     from plistspec.elisp.datum import Symbol
     from plistspec.emit_elisp import tool_form
     from plistspec.lower import lower
@@ -267,22 +331,7 @@ def _format_form(
         )
     if new == text[start:end]:
         return new, None
-    if plan and _comment_words(text, datum, start, end) != _comment_words_text(new):
-        return None, _info("its comments could not all be kept by the layout", start, end, path)
-    again = _relower(new, dialect, nested, form)
-    if again is True or (again is not None and _sent(again) == _sent(tool)):
-        return new, None  # the emitters read only these: every backend's JSON is the same
-    before = _provider_json([tool])
-    after = _provider_json([again]) if again is not None else None
-    if before is None or after is None or before != after:
-        diff = [f for f in BACKENDS if before is None or after is None or before[f] != after[f]]
-        return None, _info(
-            f"the canonical layout would change the JSON {dialect} sends ({', '.join(diff)})",
-            start,
-            end,
-            path,
-        )
-    return new, None
+    return _Pending(form, datum, tool, dialect, plan, nested, new)
 
 
 def format_text(
@@ -330,11 +379,19 @@ def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list
             if i + 1 < len(forms) and forms[i + 1].start < f.end:
                 has_inner.add(id(f))
     by_span = _lists_by_span(datums, {(f.start, f.end) for f in chosen})
-    pieces: list[str] = []
-    pos = 0
+    results: list[Any] = []
     for f in chosen:
         nested = id(f) in has_inner
-        new, diag = _format_form(f, by_span.get((f.start, f.end)), text, dialect, path, nested)
+        results.append(_format_form(f, by_span.get((f.start, f.end)), text, dialect, path, nested))
+    pending = [r for r in results if isinstance(r, _Pending)]
+    checked = {
+        id(p): _verify(p, back, text, path)
+        for p, back in zip(pending, _read_back([p.new for p in pending]), strict=True)
+    }
+    pieces: list[str] = []
+    pos = 0
+    for f, r in zip(chosen, results, strict=True):
+        new, diag = checked[id(r)] if isinstance(r, _Pending) else r
         if diag is not None:
             diags.append(diag)
         if new is None:

@@ -183,9 +183,7 @@ def _well_placed(children: list[_Node], lo: int, hi: int) -> bool:
     return True
 
 
-def _value_node(
-    plan: CommentPlan, nid: int, start: int, value: Any, todo: list, has: Any
-) -> _Node:
+def _value_node(plan: CommentPlan, nid: int, start: int, value: Any, todo: list, has: Any) -> _Node:
     """The node of a plist entry or vector element whose value datum is ``value`` (its own
     children are made only when a comment lies inside it: ``has(lo, hi)``)."""
     from plistspec.elisp.datum import Vector
