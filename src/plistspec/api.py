@@ -12,10 +12,12 @@ when they come from text); heavy modules are imported only when a function needs
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from plistspec.diagnostics import Diagnostic, locate
-from plistspec.ir import Tool
+
+if TYPE_CHECKING:  # a TypedDict: building it costs start-up time every command pays
+    from plistspec.ir import Tool
 
 __all__ = [
     "ToolsResult",

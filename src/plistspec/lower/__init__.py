@@ -17,11 +17,13 @@ Nothing else is reported here (lint-style findings belong to :mod:`plistspec.lin
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plistspec.diagnostics import Diagnostic, LineIndex, line_index
 from plistspec.elisp.datum import Datum, Symbol
-from plistspec.ir import Tool
+
+if TYPE_CHECKING:
+    from plistspec.ir import Tool
 
 __all__ = ["lower", "GPTEL_ONLY_SLOTS"]
 

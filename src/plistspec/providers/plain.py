@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.ir import is_zero_arg
 from plistspec.providers._copy import copy_json
 
 __all__ = ["tool_entry"]
@@ -30,6 +29,8 @@ def tool_entry(tool: dict[str, Any], fmt: str) -> dict[str, Any]:
     if fmt == "bedrock":
         return {"toolSpec": {**head, "inputSchema": {"json": params}}}
     if fmt in ("gemini", "vertex"):
+        from plistspec.ir import is_zero_arg
+
         if is_zero_arg(tool):  # type: ignore[arg-type]
             return head
         return {**head, "parameters": params}
