@@ -57,38 +57,31 @@ def _indented(value: Any) -> str:
                 app("{}")
                 return
             ind2 = ind + "  "
+            lead = "{\n" + ind2  # what goes before the next key: fewer, longer chunks
             sep = ",\n" + ind2
-            app("{\n" + ind2)
-            first = True
             for k, x in v.items():
-                if first:
-                    first = False
-                else:
-                    app(sep)
-                app(_string(k) if type(k) is str else _key(k))
-                app(": ")
+                key = _string(k) if type(k) is str else _key(k)
                 if type(x) is str:
-                    app(_string(x))
+                    app(lead + key + ": " + _string(x))
                 else:
+                    app(lead + key + ": ")
                     enc(x, ind2)
+                lead = sep
             app("\n" + ind + "}")
         elif t is list:
             if not v:
                 app("[]")
                 return
             ind2 = ind + "  "
+            lead = "[\n" + ind2
             sep = ",\n" + ind2
-            app("[\n" + ind2)
-            first = True
             for x in v:
-                if first:
-                    first = False
-                else:
-                    app(sep)
                 if type(x) is str:
-                    app(_string(x))
+                    app(lead + _string(x))
                 else:
+                    app(lead)
                     enc(x, ind2)
+                lead = sep
             app("\n" + ind + "]")
         elif v is None:
             app("null")
@@ -104,12 +97,13 @@ def _indented(value: Any) -> str:
             raise TypeError(t)
 
     enc(value, "")
+    app("\n")  # joined here: adding it to the result would copy the whole text once more
     return "".join(out)
 
 
 def dumps(value: Any) -> str:
     """``value`` printed as the expected files are: indent 2, non-ASCII raw, final newline."""
     try:
-        return _indented(value) + "\n"
+        return _indented(value)
     except (TypeError, RecursionError):
         return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
