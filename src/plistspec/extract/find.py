@@ -23,7 +23,12 @@ from plistspec.extract.forms import (
     function_name,
 )
 from plistspec.extract.static_eval import backquote, static_eval
-from plistspec.extract.wrappers import file_wrappers, has_unquote
+from plistspec.extract.wrappers import (
+    WRAPPER_DEFINERS,
+    WRAPPER_MACROS,
+    file_wrappers,
+    has_unquote,
+)
 
 __all__ = ["find_tools", "call_form"]
 
@@ -41,8 +46,8 @@ def find_tools(
     """
     tools: list[ToolForm] = []
     diags: list[Diagnostic] = []
-    spec_dialect, defines = _survey(datums)
-    wrappers = file_wrappers(datums)
+    spec_dialect, defines, defuns = _survey(datums)
+    wrappers = file_wrappers(datums) if defuns else {}
     env = Env(file_constants(datums, readers=wrappers) if constants and defines else {})
     # Iterative pre-order walk over lists and vectors only (atoms define nothing);
     # ``in_quote`` is True inside quoted data. Plain quoted data is walked only when the
@@ -127,14 +132,15 @@ def call_form(d: Datum, text: str) -> ToolForm | None:
     return _call_form(d, h.name, TOOL_HEADS[h.name], text, diags, Env({}))
 
 
-def _survey(datums: list[Datum]) -> tuple[str | None, bool]:
+def _survey(datums: list[Datum]) -> tuple[str | None, bool, bool]:
     """One walk over everything (quoted data included): the dialect of ``(apply
-    #'gptel-make-tool ...)`` if the file hands spec plists to one (gptel wins), and
-    whether any list starts with ``defconst``/``defvar`` (else the file has no constants)."""
+    #'gptel-make-tool ...)`` if the file hands spec plists to one (gptel wins), whether
+    any list starts with ``defconst``/``defvar`` (else the file has no constants) and
+    whether any starts with a function or macro definer (else it has no wrappers)."""
     containers = (List, Vector)
     stack: list[Datum] = [d for d in datums if isinstance(d, containers)]
     found: str | None = None
-    defines = False
+    defines = defuns = False
     while stack:
         d = stack.pop()
         items = d.items
@@ -144,6 +150,8 @@ def _survey(datums: list[Datum]) -> tuple[str | None, bool]:
             if name in _SURVEYED:
                 if name in _DEFINERS:
                     defines = True
+                elif name in _FUNCTION_DEFINERS:
+                    defuns = True
                 elif d.tail is None:
                     target = None
                     if name == "apply" and len(items) >= 2:
@@ -158,11 +166,12 @@ def _survey(datums: list[Datum]) -> tuple[str | None, bool]:
             if d.tail is not None and isinstance(d.tail, containers):
                 stack.append(d.tail)
         stack.extend(x for x in items if isinstance(x, containers))
-    return found, defines
+    return found, defines, defuns
 
 
 _DEFINERS = ("defconst", "defvar")
-_SURVEYED = frozenset(("apply", "apply-partially", *_DEFINERS))
+_FUNCTION_DEFINERS = frozenset((*WRAPPER_DEFINERS, *WRAPPER_MACROS))
+_SURVEYED = frozenset(("apply", "apply-partially", *_DEFINERS, *_FUNCTION_DEFINERS))
 
 
 def _is_spec_plist(items: list[Datum]) -> bool:

@@ -21,8 +21,8 @@ from plistspec.extract.static_eval import static_eval
 __all__ = ["file_wrappers", "has_unquote"]
 
 
-_WRAPPER_DEFINERS = ("defun", "cl-defun", "defsubst", "cl-defsubst")
-_WRAPPER_MACROS = ("defmacro", "cl-defmacro")
+WRAPPER_DEFINERS = ("defun", "cl-defun", "defsubst", "cl-defsubst")
+WRAPPER_MACROS = ("defmacro", "cl-defmacro")
 
 
 def file_wrappers(
@@ -50,7 +50,7 @@ def file_wrappers(
         if head in ("quote", "function", "`"):
             continue
         if (
-            (head in _WRAPPER_DEFINERS or head in _WRAPPER_MACROS)
+            (head in WRAPPER_DEFINERS or head in WRAPPER_MACROS)
             and len(d.items) >= 2
             and isinstance(d.items[1], Symbol)
         ):
@@ -89,7 +89,7 @@ def file_wrappers(
 def _wrapper_def(d: List) -> tuple[str, tuple[tuple[Symbol, Datum], ...]] | None:
     """``(target, leading pairs)`` if the definition ``d`` is a pure pass-through."""
     items = d.items
-    macro = items[0].name in _WRAPPER_MACROS  # type: ignore[union-attr]
+    macro = items[0].name in WRAPPER_MACROS  # type: ignore[union-attr]
     if len(items) < 4 or not isinstance(items[2], List) or items[2].tail is not None:
         return None
     params = items[2].items
