@@ -90,13 +90,15 @@ def _plist_keys(items: list[Any]) -> list[str]:
     if n % 2:
         raise Bail
     keys = []
-    for i in range(0, n, 2):
-        k = items[i]
+    for k in items[::2]:
         if type(k) is not Symbol:
             raise Bail
         name = k.name
-        if len(name) < 2 or name[0] != ":" or "\0" in name or not _key_ok(name):
+        if name[:1] != ":" or len(name) < 2:
             raise Bail
+        if not name.isascii() or "\0" in name:
+            if "\0" in name or not _key_ok(name):
+                raise Bail
         keys.append(name[1:])
     if len(set(keys)) != len(keys):
         raise Bail
