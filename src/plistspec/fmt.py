@@ -183,7 +183,9 @@ class _Pending:
 
     __slots__ = ("form", "datum", "tool", "dialect", "plan", "nested", "new")
 
-    def __init__(self, form, datum, tool, dialect, plan, nested, new) -> None:  # noqa: ANN001
+    def __init__(
+        self, form: Any, datum: Any, tool: Any, dialect: str, plan: Any, nested: bool, new: str
+    ) -> None:
         self.form, self.datum, self.tool, self.dialect = form, datum, tool, dialect
         self.plan, self.nested, self.new = plan, nested, new
 
