@@ -12,10 +12,12 @@ when they come from text); heavy modules are imported only when a function needs
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from plistspec.diagnostics import Diagnostic, locate
-from plistspec.ir import Tool
+
+if TYPE_CHECKING:  # a TypedDict: building it costs start-up time every command pays
+    from plistspec.ir import Tool
 
 __all__ = [
     "ToolsResult",
@@ -64,38 +66,46 @@ def read_elisp(text: str) -> list[Any]:
     return read_all(text)
 
 
-def read_tools(text: str, path: str | None = None, dialect: str | None = None) -> ToolsResult:
+def read_tools(
+    text: str, path: str | None = None, dialect: str | None = None, *, fmt: str | None = None
+) -> ToolsResult:
     """The tools defined in Emacs Lisp ``text``, in the IR.
 
     ``dialect`` (``"gptel"`` or ``"llm"``) overrides each form's own library. A syntax
     error is an error diagnostic at its place; the other top-level forms are still read
     (syntax plistspec does not read, such as ``#s(...)``, is an info and costs only its
     form). A tool the library itself would refuse is left out, with error diagnostics at
-    the offending datum.
+    the offending datum. ``fmt`` names the provider format the tools are read for: any
+    but ``ir`` leaves out of the metadata what only the IR shows (slot texts, the
+    ``:function`` source, category/confirm/include/async).
     """
     from plistspec.elisp.recover import read_recovering
     from plistspec.extract import find_tools
+    from plistspec.gcpause import paused
     from plistspec.lower import lower
 
-    datums, read_diags = read_recovering(text)
-    forms, diags = find_tools(datums, text)
-    diags = read_diags + diags
-    tools: list[Tool] = []
-    for form in forms:
-        tool, more = lower(form, dialect, path)
-        diags.extend(more)
-        if tool is not None:
-            tools.append(tool)
-    return ToolsResult(tools, locate(diags, text, path))
+    with paused():
+        datums, read_diags = read_recovering(text)
+        forms, diags = find_tools(datums, text)
+        diags = read_diags + diags
+        tools: list[Tool] = []
+        for form in forms:
+            tool, more = lower(form, dialect, path, full=fmt in (None, "ir"))
+            diags.extend(more)
+            if tool is not None:
+                tools.append(tool)
+        return ToolsResult(tools, locate(diags, text, path))
 
 
 def to_provider(tools: list[Tool], fmt: str) -> JsonResult:
     """``tools`` as provider ``fmt`` receives them (``openai``, ``anthropic``, ``gemini``,
     ``bedrock``, ``ollama``, ``openai-responses``, ``mcp``, ``vertex`` or ``ir``): for tools
     read from Elisp, exactly what gptel / llm would send."""
+    from plistspec.gcpause import paused
     from plistspec.providers import emit
 
-    value, diags = emit(tools, fmt)
+    with paused():
+        value, diags = emit(tools, fmt)
     return JsonResult(value, diags)
 
 
@@ -106,7 +116,7 @@ def to_json(
 
     ``value`` is None when any error diagnostic was produced.
     """
-    tools, diags = read_tools(text, path, dialect)
+    tools, diags = read_tools(text, path, dialect, fmt=fmt)
     if any(d.is_error for d in diags):
         return JsonResult(None, diags)
     value, more = to_provider(tools, fmt)

@@ -42,6 +42,15 @@ def check_text(
         raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
     if dialect is not None and dialect not in ("gptel", "llm"):
         raise ValueError(f"unknown dialect {dialect!r}; expected gptel or llm")
+    from plistspec.gcpause import paused
+
+    with paused():
+        return _check(text, path, target, dialect)
+
+
+def _check(
+    text: str, path: str | None, target: str | None, dialect: str | None
+) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     try:
         datums, read_diags = read_recovering(text)

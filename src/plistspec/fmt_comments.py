@@ -29,7 +29,7 @@ Comments inside slots kept verbatim (``:function``...) are part of their text.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import Any
 
 __all__ = ["CommentPlan", "plan_comments", "comments_in", "ROOT"]
@@ -183,22 +183,25 @@ def _well_placed(children: list[_Node], lo: int, hi: int) -> bool:
     return True
 
 
-def _value_node(plan: CommentPlan, nid: int, start: int, value: Any, todo: list) -> _Node:
-    """The node of a plist entry or vector element whose value datum is ``value``."""
+def _value_node(plan: CommentPlan, nid: int, start: int, value: Any, todo: list, has: Any) -> _Node:
+    """The node of a plist entry or vector element whose value datum is ``value`` (its own
+    children are made only when a comment lies inside it: ``has(lo, hi)``)."""
     from plistspec.elisp.datum import Vector
 
     if _keyword_plist(value):
         node = _Node(nid, start, value.end, "plist", value.start)
-        todo.append((node, value))
+        if has(start, value.end):
+            todo.append((node, value))
     elif isinstance(value, Vector) and value.start >= 0:
         node = _Node(nid, start, value.end, "vector", value.start)
-        todo.append((node, value))
+        if has(start, value.end):
+            todo.append((node, value))
     else:
         node = _Node(nid, start, value.end, "leaf", value.start)
     return node
 
 
-def _expand(plan: CommentPlan, node: _Node, value: Any, todo: list) -> None:
+def _expand(plan: CommentPlan, node: _Node, value: Any, todo: list, has: Any) -> None:
     from plistspec.elisp.datum import Vector
 
     if isinstance(value, Vector):
@@ -207,7 +210,8 @@ def _expand(plan: CommentPlan, node: _Node, value: Any, todo: list) -> None:
                 node.kind = "leaf"
                 node.children = []
                 return
-            node.append(_value_node(plan, plan.intern(node.nid, ("i", i)), e.start, e, todo))
+            nid = plan.intern(node.nid, ("i", i))
+            node.append(_value_node(plan, nid, e.start, e, todo, has))
     else:
         items = value.items
         seen: set[str] = set()
@@ -221,7 +225,8 @@ def _expand(plan: CommentPlan, node: _Node, value: Any, todo: list) -> None:
                 node.kind = "leaf"
                 node.children = []
                 return
-            child = _value_node(plan, plan.intern(node.nid, ("k", name)), k.start, v, todo)
+            nid = plan.intern(node.nid, ("k", name))
+            child = _value_node(plan, nid, k.start, v, todo, has)
             node.append(child)
             if name == ":name":
                 node.first = child
@@ -232,8 +237,14 @@ def _expand(plan: CommentPlan, node: _Node, value: Any, todo: list) -> None:
         node.children = []
 
 
-def _tree(form: Any, datum: Any, plan: CommentPlan) -> _Node:
+def _tree(form: Any, datum: Any, plan: CommentPlan, offsets: list[int]) -> _Node:
+    """The nodes of the form down to every comment (``offsets``, sorted); a subtree
+    without a comment inside is not expanded (the writer finds no id for it)."""
     from plistspec.elisp.datum import List, String
+
+    def has(lo: int, hi: int) -> bool:
+        i = bisect_left(offsets, lo)
+        return i < len(offsets) and offsets[i] < hi
 
     root = _Node(
         ROOT, datum.start, datum.end, "root", datum.items[0].end if datum.items else datum.start
@@ -252,7 +263,7 @@ def _tree(form: Any, datum: Any, plan: CommentPlan) -> _Node:
         node = _Node(nid, start, end, "leaf", s.form.start)
         root.append(node)
         v = s.value
-        if k != ":args" or not isinstance(v, List) or v.tail is not None:
+        if k != ":args" or not isinstance(v, List) or v.tail is not None or not has(start, end):
             continue
         node.kind = "args"
         for a in v.items:
@@ -269,13 +280,14 @@ def _tree(form: Any, datum: Any, plan: CommentPlan) -> _Node:
                 break
             arg = _Node(plan.intern(nid, ("arg", name)), a.start, a.end, "arg", a.start)
             node.append(arg)
-            todo.append((arg, a))
+            if has(a.start, a.end):
+                todo.append((arg, a))
         if node.kind == "args" and not _well_placed(node.children, s.form.start, end):
             node.kind = "leaf"
             node.children = []
     while todo:
         n, value = todo.pop()
-        _expand(plan, n, value, todo)
+        _expand(plan, n, value, todo, has)
     return root
 
 
@@ -292,7 +304,7 @@ def plan_comments(form: Any, datum: Any, text: str) -> CommentPlan:
     offsets = comments_in(text, datum)
     if not offsets:
         return plan
-    root = _tree(form, datum, plan)
+    root = _tree(form, datum, plan, offsets)
     for p in offsets:
         eol = text.find("\n", p)
         line = text[p : eol if eol >= 0 else len(text)].rstrip()

@@ -44,8 +44,25 @@ def _selectors(values: tuple[str, ...], option: str) -> list[str]:
     return out
 
 
+def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from plistspec.cli.check_server import serve
+
+    ctx.exit(serve(check_cmd))
+
+
 @click.command("check")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option(
+    "--server",
+    is_flag=True,
+    is_eager=True,
+    expose_value=False,
+    callback=_serve,
+    help="Stay running and answer check requests on stdin (for editors; see "
+    "plistspec.cli.check_server for the framing). No FILE is given.",
+)
 @click.option(
     "-t",
     "--target",

@@ -75,7 +75,7 @@ def fmt_cmd(
             click.echo(str(e), err=True)
             status = 1
             continue
-        new, diags = format_text(text, name, dialect, keep=_errors_of_check(text, name, dialect))
+        new, diags = format_text(text, name, dialect)
         diags = locate(diags, text, name)
         if any(d.is_error for d in diags):
             status = 1
@@ -110,21 +110,3 @@ def fmt_cmd(
             click.echo(f"would reformat {name}", err=True)
         status = 1
     sys.exit(status)
-
-
-def _errors_of_check(text: str, name: str, dialect: str | None):
-    """``keep`` for :func:`plistspec.fmt.format_text`: a form that ``check`` reports an
-    error in is left alone (``check`` runs once, only when some form would change)."""
-    errors: list[int] | None = None
-
-    def keep(start: int, end: int) -> str | None:
-        nonlocal errors
-        if errors is None:
-            from plistspec.checker import check_text
-
-            errors = [d.start for d in check_text(text, name, None, dialect) if d.is_error]
-        if any(start <= e < end for e in errors):
-            return "`plistspec check` reports an error in it (fix that first)"
-        return None
-
-    return keep

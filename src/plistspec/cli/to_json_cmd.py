@@ -64,7 +64,7 @@ def to_json_cmd(
             click.echo(str(e), err=True)
             failed = True
             continue
-        found, more = read_tools(text, name, dialect)
+        found, more = read_tools(text, name, dialect, fmt=fmt)
         tools.extend(found)
         diags.extend(more)
     if not failed and not any(d.is_error for d in diags):

@@ -17,11 +17,13 @@ Nothing else is reported here (lint-style findings belong to :mod:`plistspec.lin
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plistspec.diagnostics import Diagnostic, LineIndex, line_index
 from plistspec.elisp.datum import Datum, Symbol
-from plistspec.ir import Tool
+
+if TYPE_CHECKING:
+    from plistspec.ir import Tool
 
 __all__ = ["lower", "GPTEL_ONLY_SLOTS"]
 
@@ -106,7 +108,12 @@ def _literal_json(d: Datum | None) -> Any:
 
 
 def _metadata(
-    form: Any, dialect: str, values: dict[str, Any], args_value: Any, path: str | None
+    form: Any,
+    dialect: str,
+    values: dict[str, Any],
+    args_value: Any,
+    path: str | None,
+    full: bool = True,
 ) -> dict[str, Any]:
     from plistspec.elisp.datum import List, is_nil
 
@@ -116,6 +123,9 @@ def _metadata(
     meta["args"] = (
         "nil" if is_nil(args_value) else ("list" if isinstance(args_value, List) else "vector")
     )
+    if not full:
+        meta["source"] = _source(idx, form, path)
+        return meta
     fn = values.get(":function")
     meta["function"] = form.source(fn.form) if fn is not None and fn.form is not None else None
     a = values.get(":async")
@@ -135,25 +145,28 @@ def _metadata(
         column = idx.position(start)[1] - 1 if start >= 0 else 0
         slots.append({"key": s.key.name, "text": form.source(s.form), "column": column})
     meta["slots"] = slots
-    line, col = idx.position(form.start)
-    end_line, end_col = idx.position(form.end)
-    meta["source"] = {
-        "path": path,
-        "line": line,
-        "column": col,
-        "end_line": end_line,
-        "end_column": end_col,
-    }
+    meta["source"] = _source(idx, form, path)
     return meta
 
 
+def _source(idx: LineIndex, form: Any, path: str | None) -> dict[str, Any]:
+    line, col = idx.position(form.start)
+    end_line, end_col = idx.position(form.end)
+    return {"path": path, "line": line, "column": col, "end_line": end_line, "end_column": end_col}
+
+
 def lower(
-    form: Any, dialect: str | None = None, path: str | None = None
+    form: Any, dialect: str | None = None, path: str | None = None, *, full: bool = True
 ) -> tuple[Tool | None, list[Diagnostic]]:
     """The IR tool for ``form`` under ``dialect`` (default: the form's own), or None
-    with error diagnostics when the library would fail on it (see module doc)."""
-    from plistspec.lower.lisp import LispError, from_datum, span_of
+    with error diagnostics when the library would fail on it (see module doc).
 
+    With ``full`` False the metadata holds only what the provider emitters read
+    (``dialect``, ``head``, ``args``, ``source``, ``gptel_parameters``): for a caller
+    that emits a provider format and never shows the IR.
+
+    A literal spec takes the direct path (:mod:`.fast`); anything else is replayed.
+    """
     dialect = dialect or form.dialect
     values, static = _first_values(form)
     if not static:
@@ -161,6 +174,38 @@ def lower(
     name_d = _value(values, ":name")
     desc_d = _value(values, ":description")
     args_d = _value(values, ":args")
+    from plistspec.lower import fast
+
+    try:
+        fields = (fast.gptel_fields if dialect == "gptel" else fast.llm_fields)(
+            name_d, desc_d, args_d
+        )
+    except fast.Bail:
+        return _replay(form, dialect, path, values, name_d, desc_d, args_d, full)
+    name_j, desc_j, params = fields
+    tool: Tool = {
+        "type": "function",
+        "name": name_j,
+        "description": desc_j,
+        "parameters": params,
+        "metadata": _metadata(form, dialect, values, args_d, path, full),
+    }
+    return tool, []
+
+
+def _replay(
+    form: Any,
+    dialect: str,
+    path: str | None,
+    values: dict[str, Any],
+    name_d: Datum,
+    desc_d: Datum,
+    args_d: Datum,
+    full: bool = True,
+) -> tuple[Tool | None, list[Diagnostic]]:
+    """:func:`lower` by replaying the library's code on the Lisp model (the exact path)."""
+    from plistspec.lower.lisp import LispError, from_datum, span_of
+
     span = (form.start, form.end)
     for d in (name_d, desc_d, args_d):
         deep = _too_deep(d)
@@ -181,7 +226,7 @@ def lower(
     except LispError as err:
         return None, [_error(code, lib, err, span, path)]
     extra = tool["metadata"]
-    meta = _metadata(form, dialect, values, args_d, path)
+    meta = _metadata(form, dialect, values, args_d, path, full)
     over = extra.get("gptel_parameters")
     if over:
         idx = _line_index(form.text)

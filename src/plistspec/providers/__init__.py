@@ -17,11 +17,11 @@ lowerer in ``metadata["gptel_parameters"]``) gives a ``PS203`` error and no outp
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
 from plistspec.formats import FORMATS as SUPPORTED_FORMATS
+from plistspec.providers._copy import copy_json
 
 __all__ = ["emit", "SUPPORTED_FORMATS"]
 
@@ -51,7 +51,7 @@ def emit(tools: list[Any], fmt: str) -> tuple[Any, list[Diagnostic]]:
     if fmt not in SUPPORTED_FORMATS:
         raise ValueError(f"unknown format {fmt!r}")
     if fmt == "ir":
-        return copy.deepcopy(list(tools)), []
+        return copy_json(list(tools)), []
     if fmt == "mcp":
         return [mcp.tool_entry(t) for t in tools], []
     diags: list[Diagnostic] = []

@@ -19,9 +19,9 @@ alist-shaped plists, a per-backend failure), the lowerer stores the exact result
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from plistspec.providers._copy import copy_json
 from plistspec.providers.envelope import envelope
 
 __all__ = ["derive_parameters", "parameters_for", "tool_entry", "FAMILY_OF"]
@@ -63,7 +63,7 @@ def derive_parameters(tool: dict[str, Any], family: str) -> Any:
         if family == "anthropic":
             return {"type": "object", "properties": {}, "required": []}
         return {"type": "object", "properties": {}}
-    props = copy.deepcopy(params.get("properties", {}))
+    props = copy_json(params.get("properties", {}))
     for schema in props.values():
         if not isinstance(schema, dict):
             continue
@@ -79,7 +79,7 @@ def derive_parameters(tool: dict[str, Any], family: str) -> Any:
     out: dict[str, Any] = {
         "type": "object",
         "properties": props,
-        "required": copy.deepcopy(params.get("required", [])),
+        "required": copy_json(params.get("required", [])),
     }
     if family == "openai":
         out["additionalProperties"] = False
@@ -92,7 +92,7 @@ def parameters_for(tool: dict[str, Any], family: str) -> tuple[bool, Any]:
     if over is not None:
         if "error" in over:
             return False, over["error"]
-        return True, copy.deepcopy(over["parameters"])
+        return True, copy_json(over["parameters"])
     return True, derive_parameters(tool, family)
 
 

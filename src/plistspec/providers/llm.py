@@ -10,9 +10,9 @@ llm has no Bedrock provider: ``bedrock`` wraps llm's parameters in Bedrock's env
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from plistspec.providers._copy import copy_json
 from plistspec.providers.envelope import envelope
 
 __all__ = ["tool_entry"]
@@ -20,5 +20,5 @@ __all__ = ["tool_entry"]
 
 def tool_entry(tool: dict[str, Any], fmt: str) -> dict[str, Any]:
     """One llm tool's entry for provider ``fmt`` (Gemini/Vertex: one declaration)."""
-    params = copy.deepcopy(tool.get("parameters") or {"type": "object", "properties": {}})
+    params = copy_json(tool.get("parameters") or {"type": "object", "properties": {}})
     return envelope(tool.get("name"), tool.get("description"), params, fmt)

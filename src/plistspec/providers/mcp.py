@@ -10,8 +10,9 @@ library builds, without gptel's per-backend additions; zero-arg:
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from plistspec.providers._copy import copy_json
 
 __all__ = ["tool_entry"]
 
@@ -23,11 +24,9 @@ def tool_entry(tool: dict[str, Any]) -> dict[str, Any]:
         out["title"] = meta["title"]
     if tool.get("description") is not None:
         out["description"] = tool.get("description")
-    out["inputSchema"] = copy.deepcopy(
-        tool.get("parameters") or {"type": "object", "properties": {}}
-    )
+    out["inputSchema"] = copy_json(tool.get("parameters") or {"type": "object", "properties": {}})
     if "output_schema" in meta:
-        out["outputSchema"] = copy.deepcopy(meta["output_schema"])
+        out["outputSchema"] = copy_json(meta["output_schema"])
     if "annotations" in meta:
-        out["annotations"] = copy.deepcopy(meta["annotations"])
+        out["annotations"] = copy_json(meta["annotations"])
     return out

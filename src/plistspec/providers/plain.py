@@ -8,16 +8,15 @@ Gemini/Vertex declarations inside one ``functionDeclarations`` wrapper and witho
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from plistspec.ir import is_zero_arg
+from plistspec.providers._copy import copy_json
 
 __all__ = ["tool_entry"]
 
 
 def tool_entry(tool: dict[str, Any], fmt: str) -> dict[str, Any]:
-    params = copy.deepcopy(tool.get("parameters") or {"type": "object", "properties": {}})
+    params = copy_json(tool.get("parameters") or {"type": "object", "properties": {}})
     head: dict[str, Any] = {"name": tool.get("name")}
     if tool.get("description") is not None:
         head["description"] = tool["description"]
@@ -30,6 +29,8 @@ def tool_entry(tool: dict[str, Any], fmt: str) -> dict[str, Any]:
     if fmt == "bedrock":
         return {"toolSpec": {**head, "inputSchema": {"json": params}}}
     if fmt in ("gemini", "vertex"):
+        from plistspec.ir import is_zero_arg
+
         if is_zero_arg(tool):  # type: ignore[arg-type]
             return head
         return {**head, "parameters": params}

@@ -1,0 +1,94 @@
+"""What Flymake waits for: ``check --format json`` of a real-sized tools buffer.
+
+Goal (issue 11): at most 100 ms median wall, process start included, on a ~200 KB tools
+file (default ``fixtures/elisp/large_tools.el``, written by ``gen_large_tools.py``).
+Prints the median of ``--runs`` of:
+
+* one-shot: ``python -m plistspec check --format json --exit-zero --stdin-filename F -``
+  with the buffer on standard input (a whole process per check, as Flymake runs it
+  without the server);
+* server: one ``plistspec check --server`` process kept running (as the Emacs package
+  keeps it), each request timed from sending the buffer to the end of the reply; the
+  reply is checked to be the one-shot output byte for byte. The server's start-up (once
+  per Emacs session) is printed separately.
+
+    python bench/bench_flymake.py [FILE] [--runs 21]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = dict(os.environ)
+ENV["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")
+ENV.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode cached
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file", nargs="?", default=str(ROOT / "fixtures" / "elisp" / "large_tools.el"))
+    ap.add_argument("--runs", type=int, default=21)
+    a = ap.parse_args()
+    data = Path(a.file).read_bytes()
+    args = ["--format", "json", "--exit-zero", "--stdin-filename", Path(a.file).name, "-"]
+    cmd = [sys.executable, "-m", "plistspec", "check", *args]
+
+    one_shot = []
+    expected = subprocess.run(cmd, input=data, capture_output=True, env=ENV, check=True).stdout
+    for _ in range(a.runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, input=data, capture_output=True, env=ENV, check=True)
+        one_shot.append(time.perf_counter() - t)
+
+    t = time.perf_counter()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "plistspec", "check", "--server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=ENV,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    request = json.dumps({"args": args, "length": len(data)}).encode() + b"\n" + data
+    served = []
+    started = None
+    try:
+        for i in range(a.runs + 1):
+            t0 = time.perf_counter()
+            server.stdin.write(request)
+            server.stdin.flush()
+            head = json.loads(server.stdout.readline())
+            out = server.stdout.read(head["stdout"])
+            server.stdout.read(head["stderr"])
+            took = time.perf_counter() - t0
+            if i == 0:
+                started = time.perf_counter() - t  # start-up + first request
+            else:
+                served.append(took)
+            if out != expected:
+                raise SystemExit("the server's reply differs from the one-shot output")
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+    kb = len(data) / 1000
+    print(f"{a.file} ({kb:.0f} KB), median of {a.runs} runs")
+    print(
+        f"one-shot check --format json (process start included): "
+        f"{statistics.median(one_shot) * 1000:7.1f} ms"
+    )
+    print(
+        f"check --server, per request                           : "
+        f"{statistics.median(served) * 1000:7.1f} ms"
+    )
+    print(f"check --server, start-up + first request (once)        : {started * 1000:7.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
