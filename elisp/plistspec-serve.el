@@ -163,8 +163,10 @@ and the llm tools in LLM-VARIABLE (a symbol, or nil)."
               (reverse plistspec-serve--recorded-order))
     (let ((out nil) (llm-var (cadr source)))
       (when (boundp 'gptel--known-tools)
-        (dolist (cat gptel--known-tools)
-          (dolist (pair (cdr cat))
+        ;; gptel puts a new category and a new tool first: reversed, this is
+        ;; the order of definition.
+        (dolist (cat (reverse gptel--known-tools))
+          (dolist (pair (reverse (cdr cat)))
             (when (and (fboundp 'gptel-tool-p) (gptel-tool-p (cdr pair)))
               (push (plistspec-serve--gptel-entry (cdr pair)) out)))))
       (when (and llm-var (boundp llm-var))

@@ -18,12 +18,13 @@ import sys
 
 import click
 
+from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import stdin_filename_option
 from plistspec.formats import TARGETS
 
 
 @click.command("check")
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, metavar="FILE...")
 @click.option(
     "-t",
     "--target",
@@ -53,6 +54,7 @@ from plistspec.formats import TARGETS
     default=False,
     help="Exit 0 even when errors are found (for editors: any other status is a failure).",
 )
+@from_emacs_options
 def check_cmd(
     files: tuple[str, ...],
     target: str | None,
@@ -60,6 +62,8 @@ def check_cmd(
     fmt: str,
     stdin_filename: str | None,
     exit_zero: bool,
+    from_emacs: str | None,
+    llm_variable: str | None,
 ) -> None:
     """Check the tool definitions in FILE... (- for stdin).
 
@@ -72,10 +76,22 @@ def check_cmd(
 
     if files.count("-") > 1:
         raise click.UsageError("standard input (-) can be read only once")
+    if not files and from_emacs is None:
+        raise click.UsageError("give FILE... or --from-emacs")
     diags = []
     objects: list[dict] = []
-    for path in files:
-        name, text, problem = read_source(path, stdin_filename)
+    sources = []
+    if from_emacs is not None:
+        from plistspec.cli._from_emacs import registry_entries
+
+        sources = [
+            (f"emacs:{e['name']}", e["form"]) for e in registry_entries(from_emacs, llm_variable)
+        ]
+    for path in list(files) + sources:
+        if isinstance(path, tuple):
+            name, text, problem = path[0], path[1], None
+        else:
+            name, text, problem = read_source(path, stdin_filename)
         found = [problem] if problem is not None else []
         if text is not None:
             more = check_text(text, name, target, dialect)

@@ -176,12 +176,17 @@ class EmacsClient:
 
         ``shims``: also define gptel's/llm's constructors where they are not installed
         and record every tool made from now on (plistspec's own Emacs only)."""
+        import hashlib
+
         from plistspec.elisp.printer import print_string
 
-        path = print_string(str(elisp_file()))
+        f = elisp_file()
+        digest = hashlib.sha1(f.read_bytes()).hexdigest()[:16]
+        path = print_string(str(f))
         self.eval(
-            "(progn (unless (equal (bound-and-true-p plistspec-serve-version) "
-            f'"{PROTOCOL_VERSION}") (load {path} nil t t)) '
+            "(progn (unless (and (equal (bound-and-true-p plistspec-serve-version) "
+            f'"{PROTOCOL_VERSION}") (equal (get \'plistspec-serve-version \'hash) "{digest}")) '
+            f"(load {path} nil t t) (put 'plistspec-serve-version 'hash \"{digest}\")) "
             + ("(plistspec-serve-install-shims) " if shims else "")
             + "t)",
             timeout,

@@ -51,7 +51,10 @@ class OwnEmacs:
     def start(self) -> EmacsClient:
         self.dir = tempfile.mkdtemp(prefix="plistspec-emacs-")
         os.chmod(self.dir, 0o700)
-        sock = os.path.join(self.dir, "server")
+        # The socket's own folder is not directly under /tmp: Emacs 28 deletes an empty
+        # /tmp/X/ holding a server socket when a server starts or stops (bug#44644).
+        os.mkdir(os.path.join(self.dir, "socket"), 0o700)
+        sock = os.path.join(self.dir, "socket", "server")
         log = open(os.path.join(self.dir, "emacs.log"), "wb")
         env = dict(os.environ)
         env.pop("EMACS_SOCKET_NAME", None)
