@@ -158,6 +158,13 @@ def serve_cmd(
         print_diagnostics([d for d in diags if d.severity != "info"] if state else diags)
         if state is None:
             sys.exit(1)
+        if state.runner is not None and state.runner.client.pid is not None:
+            print(
+                f"plistspec serve: Emacs pid {state.runner.client.pid} "
+                f"({'own' if files else 'running'}) at {state.runner.client.socket_file}",
+                file=sys.stderr,
+                flush=True,
+            )
         print(
             f"plistspec serve: {len(state.tools)} tool(s): "
             + ", ".join(t.name for t in state.tools),

@@ -115,7 +115,7 @@ class OwnEmacs:
             reply = client.request({"op": "load", "file": os.path.abspath(self.init_file)})
             if reply.get("status") != "ok":
                 raise EmacsError(f"{self.init_file}: error: cannot load: {reply.get('text')}")
-        client.ensure_loaded(shims=True)
+        self.hello = client.ensure_loaded(shims=True)
 
     def load(self, path: str) -> str | None:
         """Load ``path`` into this Emacs; the error message if it failed, else None."""

@@ -55,7 +55,10 @@
  :category "danger"
  :function (lambda (really) (format "deleted: %S" really)))
 
-(llm-make-tool
+(defvar serve-test-llm-tools nil "The llm tools of this file.")
+
+(push
+ (llm-make-tool
  :name "llm_show"
  :description "Show arguments as llm hands them over."
  :args '((:name "text" :type string :description "Any text")
@@ -64,6 +67,7 @@
                 :properties (:on (:type boolean) :off (:type boolean)))
          (:name "maybe" :type string :description "Null or not" :optional t))
  :function #'serve-test-show)
+ serve-test-llm-tools)
 
 (defmacro serve-test-deftool (name doc)
   "Define a tool NAME with description DOC that returns its own name."
