@@ -99,7 +99,8 @@ def build_catalog(
     entries, more = emit(tools, "mcp")
     diags.extend(more)
     served: list[ServedTool] = []
-    taken: set[str] = set()
+    # names every client accepts keep them; a mapped name avoids all of them
+    taken: set[str] = {str(t.get("name")) for t in tools if _CLIENT_NAME.match(str(t.get("name")))}
     seen: set[str] = set()
     for tool, entry in zip(tools, entries or [], strict=False):
         meta = tool.get("metadata") or {}
