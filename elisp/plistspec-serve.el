@@ -213,12 +213,26 @@ A closure is written as nil: it has no printed form worth reading."
 
 ;;;; Replies
 
+(defconst plistspec-serve--inline-limit 4000
+  "Longest reply sent inline; a longer one goes through a private file.
+The server protocol's `server-reply-print' splits what it sends into
+`server-msg-size' pieces, which costs time quadratic in the length.")
+
 (defun plistspec-serve--reply (value)
-  "VALUE (a plist of strings, numbers, t, :json-false) as base64 UTF-8 JSON."
-  (base64-encode-string
-   (encode-coding-string (json-serialize value :null-object :null :false-object :json-false)
-                         'utf-8 t)
-   t))
+  "VALUE (a plist of strings, numbers, t, :json-false) as a reply string.
+Short replies are base64 UTF-8 JSON; a long one is written to a file
+that only this user can read, and the reply is \"@\" and its name (the
+reader deletes it)."
+  (let ((bytes (encode-coding-string
+                (json-serialize value :null-object :null :false-object :json-false)
+                'utf-8 t)))
+    (if (<= (length bytes) plistspec-serve--inline-limit)
+        (base64-encode-string bytes t)
+      (let ((file (with-file-modes #o600
+                    (make-temp-file "plistspec-reply-" nil ".json"))))
+        (let ((coding-system-for-write 'binary))
+          (write-region bytes nil file nil 'silent))
+        (concat "@" file)))))
 
 (defun plistspec-serve-registry (source)
   "The tools of SOURCE (see `plistspec-serve--entries') as a reply."

@@ -6,7 +6,9 @@ socket itself, otherwise ``$EMACS_SOCKET_NAME``, ``$XDG_RUNTIME_DIR/emacs/NAME``
 ``&``-escapes; the answer ``-emacs-pid``, ``-print``/``-print-nonl`` chunks or
 ``-error``), loading ``elisp/plistspec-serve.el`` into that Emacs, and one request:
 a JSON object printed as an Elisp string literal by :mod:`plistspec.elisp.printer`,
-answered by ``plistspec-serve-request`` with base64-encoded UTF-8 JSON.
+answered by ``plistspec-serve-request`` with base64-encoded UTF-8 JSON (a long answer:
+``@FILE``, a file only this user can read, deleted once read — Emacs's own
+``server-reply-print`` is quadratic in the length of what it prints).
 
 Speaking the protocol directly over the socket costs well under a millisecond per
 request, where spawning ``emacsclient`` costs several (see ``bench/bench_serve.py``).
@@ -169,7 +171,21 @@ class EmacsClient:
         out = self.eval(f"(plistspec-serve-request {arg})", timeout).strip()
         if not (len(out) >= 2 and out[0] == '"' and out[-1] == '"'):
             raise EmacsError(f"unexpected answer from Emacs: {out[:200]}")
-        return json.loads(base64.b64decode(out[1:-1]).decode("utf-8"))
+        body = out[1:-1]
+        if body.startswith("@"):  # a long reply, in a file only this user can read
+            path = body[1:].replace('\\"', '"').replace("\\\\", "\\")
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError as e:
+                raise EmacsError(f"cannot read Emacs's reply {path}: {e.strerror or e}") from None
+            finally:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+            return json.loads(data.decode("utf-8"))
+        return json.loads(base64.b64decode(body).decode("utf-8"))
 
     def ensure_loaded(self, timeout: float | None = None, shims: bool = False) -> dict[str, Any]:
         """Load ``plistspec-serve.el`` unless this protocol version is there; return hello.

@@ -94,21 +94,28 @@ def serve_files(texts: list[tuple[str, str]], opts: Options):
 def serve_emacs(server_name: str | None, opts: Options):
     """``(state, diagnostics)`` serving the tools registered in a running Emacs."""
     import asyncio
+    import json
 
     from plistspec.emacs.client import EmacsClient, EmacsError, socket_path
-    from plistspec.emacs.registry import read_registry
+    from plistspec.emacs.registry import filter_entries, tools_from_registry
     from plistspec.serve.catalog import build_catalog
     from plistspec.serve.runner import Runner
     from plistspec.serve.server import ServeState
 
     client = EmacsClient(socket_path(server_name), timeout=opts.timeout + 5.0)
     source = {"llm_variable": opts.llm_variable}
+    cache: dict[str, Any] = {}
 
     def catalogue():
-        tools, _entries, diags = read_registry(
-            client, opts.llm_variable, opts.categories, opts.names
-        )
+        client.ensure_loaded()
+        reply = client.request({"op": "registry", "source": source})
+        entries = filter_entries(list(reply.get("tools") or []), opts.categories, opts.names)
+        key = json.dumps(entries, sort_keys=True)
+        if cache.get("key") == key:  # unchanged since the last tools/list: no re-lowering
+            return cache["served"], []
+        tools, diags = tools_from_registry(entries, "emacs")
         served, more = build_catalog(tools, opts.lower, opts.map_names)
+        cache.update(key=key, served=served)
         return served, diags + list(more)
 
     try:
