@@ -119,6 +119,7 @@ be called by name."
     (defalias 'gptel-make-tool
       (lambda (&rest slots) (cons 'plistspec-gptel-tool slots))
       "plistspec's stand-in for gptel's `gptel-make-tool' (gptel is not installed).")
+    (provide 'gptel-request)
     (provide 'gptel))
   (unless (or (fboundp 'llm-make-tool) (locate-library "llm"))
     (defalias 'llm-make-tool

@@ -104,6 +104,8 @@ def serve_cmd(
 
     if bool(files) == bool(emacs_server):
         fail("plistspec serve: give FILE.el... or --emacs [SERVER-NAME], not both or neither", 2)
+    if "-" in files and not http:
+        fail("plistspec serve: standard input carries the MCP protocol; give FILE.el paths", 2)
     if lower_target:
         try:
             import plistspec.lowering as lowering

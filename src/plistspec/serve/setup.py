@@ -17,6 +17,7 @@ Nothing here prints: problems are diagnostics, returned.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,10 +69,15 @@ def serve_files(texts: list[tuple[str, str]], opts: Options):
         return None, diags + [_emacs_error(str(e))]
     opts.closers.append(emacs.stop)
     load_errors: dict[str, str] = {}
-    for path, _text in texts:
-        if path == "-" or path.startswith("<"):
-            continue
-        err = emacs.load(path)
+    for path, text in texts:
+        if path == "-" or not os.path.isfile(path):  # standard input: load a private copy
+            assert emacs.dir is not None
+            copy = os.path.join(emacs.dir, f"stdin-{len(load_errors)}.el")
+            with open(copy, "w", encoding="utf-8") as f:
+                f.write(text)
+            err = emacs.load(copy)
+        else:
+            err = emacs.load(path)
         if err is not None:
             load_errors[path] = err
             diags.append(Diagnostic("PS803", "error", f"cannot load in Emacs: {err}", path=path))
