@@ -186,6 +186,21 @@ and the llm tools in LLM-VARIABLE (a symbol, or nil)."
     (cl-find name (plistspec-serve--entries source)
              :key (lambda (e) (plist-get e :name)) :test #'equal)))
 
+(defun plistspec-serve--symbol-types (args)
+  "A copy of gptel ARGS with each `:type' string that is one word a symbol again.
+`gptel-make-tool' turns `:type string' into `:type \"string\"' in place; both
+send the same JSON, and the symbol is what a tools file says."
+  (cond ((vectorp args) (vconcat (mapcar #'plistspec-serve--symbol-types args)))
+        ((and (consp args) (keywordp (car args)) (proper-list-p args))
+         (cl-loop for (k v) on args by #'cddr
+                  append (list k (if (and (eq k :type) (stringp v)
+                                          (string-match-p "\\`[a-z]+\\'" v))
+                                     (intern v)
+                                   (plistspec-serve--symbol-types v)))))
+        ((and (consp args) (proper-list-p args))
+         (mapcar #'plistspec-serve--symbol-types args))
+        (t args)))
+
 (defun plistspec-serve--form (entry)
   "The constructor call that makes ENTRY, as text `read' gives back.
 A closure is written as nil: it has no printed form worth reading."
@@ -195,7 +210,10 @@ A closure is written as nil: it has no printed form worth reading."
                  :name ,(plist-get entry :name)
                  :description ,(plist-get entry :description)
                  ,@(and (plist-get entry :args)
-                        `(:args (quote ,(plist-get entry :args))))
+                        `(:args (quote ,(if gptel
+                                            (plistspec-serve--symbol-types
+                                             (plist-get entry :args))
+                                          (plist-get entry :args)))))
                  :function ,(and fn (symbolp fn) `(function ,fn))
                  ,@(and (plist-get entry :async) '(:async t))
                  ,@(and gptel (plist-get entry :category)
