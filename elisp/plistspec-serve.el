@@ -403,7 +403,7 @@ that waits longer than TIMEOUT seconds is interrupted."
                                (prog1 (apply fn args) (setq timed-out nil)))))
                  (if timed-out
                      (list :status "error" :kind "timeout"
-                           :text (format "Tool %S timed out after %s seconds" name timeout))
+                           :text (format "Tool '%s' timed out after %g seconds" name timeout))
                    (plistspec-serve--result value)))))
          ((debug t)
           (remhash id plistspec-serve--pending)

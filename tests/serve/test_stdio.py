@@ -143,6 +143,7 @@ def test_errors_timeouts_and_unknown_tools(emacs, mcp_sdk):
         async with stdio_session(["--timeout", "1", str(TOOLS)]) as s:
             out["fail"] = await s.call_tool("fail", {"why": "out of cheese"})
             out["slow"] = await s.call_tool("wait_then_answer", {"ms": 5000})
+            out["sleepy"] = await s.call_tool("sleepy", {"seconds": 30})
             out["after"] = await s.call_tool("greet", {"name": "still alive"})
             out["json"] = await s.call_tool("as_json", {})
             out["missing"] = await s.call_tool("greet", {})
@@ -156,6 +157,7 @@ def test_errors_timeouts_and_unknown_tools(emacs, mcp_sdk):
     out = anyio.run(main)
     assert out["fail"].is_error and texts(out["fail"]) == ["Tool failed: out of cheese"]
     assert out["slow"].is_error and "timed out after 1 seconds" in texts(out["slow"])[0]
+    assert out["sleepy"].is_error and "timed out after 1 seconds" in texts(out["sleepy"])[0]
     assert not out["after"].is_error and texts(out["after"]) == ["Grüß dich, still alive ☃"]
     assert json.loads(texts(out["json"])[0])["list"] == [1, "two"]
     assert out["missing"].is_error and "'name' is a required property" in texts(out["missing"])[0]

@@ -43,6 +43,12 @@
  :function (lambda (why) (error "Tool failed: %s" why)))
 
 (gptel-make-tool
+ :name "sleepy"
+ :description "A synchronous tool that waits too long."
+ :args (list '(:name "seconds" :type number :description "How long"))
+ :function (lambda (seconds) (sleep-for seconds) "woke up"))
+
+(gptel-make-tool
  :name "as_json"
  :description "Return a Lisp value (not a string)."
  :function (lambda () (list :ok t :no :json-false :n 3 :list [1 "two"] :nested (list :x nil))))
