@@ -254,3 +254,47 @@ def test_no_emacs_left_behind(emacs, mcp_sdk):
             if proc.poll() is None:
                 proc.kill()
                 proc.wait(timeout=10)
+
+
+def test_async_calls_overlap(emacs, mcp_sdk):
+    """Three async tools of 600 ms each, called at once, take about 600 ms, not 1800; a
+    sync call made meanwhile is answered before they finish."""
+    import time
+
+    async def main():
+        async with stdio_session([str(TOOLS)]) as s:
+            await s.call_tool("greet", {"name": "warm up"})
+            results = {}
+
+            async def call(key, name, args):
+                results[key] = (await s.call_tool(name, args), time.monotonic())
+
+            start = time.monotonic()
+            async with anyio.create_task_group() as tg:
+                for i in range(3):
+                    tg.start_soon(call, i, "wait_then_answer", {"ms": 600})
+                await anyio.sleep(0.1)
+                tg.start_soon(call, "sync", "greet", {"name": "meanwhile"})
+            return results, start, time.monotonic()
+
+    results, start, end = anyio.run(main)
+    assert all(texts(results[i][0]) == ["waited 600 ms"] for i in range(3))
+    assert end - start < 1.5, end - start
+    assert texts(results["sync"][0]) == ["Grüß dich, meanwhile ☃"]
+    assert results["sync"][1] < min(results[i][1] for i in range(3))
+
+
+def test_init_file_that_fails_stops_cleanly(emacs, tmp_path):
+    init = tmp_path / "init.el"
+    init.write_text('(error "Broken init: %s" "ü")\n', encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "plistspec", "serve", "--init", str(init), str(TOOLS)],
+        capture_output=True,
+        encoding="utf-8",
+        env=server_env(),
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert r.returncode == 1
+    assert f"{init}: error: cannot load the init file: Broken init: ü [PS803]" in r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""

@@ -26,7 +26,11 @@ import time
 
 from plistspec.emacs.client import EmacsClient, EmacsError, EmacsUnavailable
 
-__all__ = ["OwnEmacs"]
+__all__ = ["OwnEmacs", "InitFileError"]
+
+
+class InitFileError(EmacsError):
+    """The init file signalled an error while loading."""
 
 
 class OwnEmacs:
@@ -114,7 +118,7 @@ class OwnEmacs:
         if self.init_file:
             reply = client.request({"op": "load", "file": os.path.abspath(self.init_file)})
             if reply.get("status") != "ok":
-                raise EmacsError(f"{self.init_file}: error: cannot load: {reply.get('text')}")
+                raise InitFileError(f"cannot load the init file: {reply.get('text')}")
         self.hello = client.ensure_loaded(shims=True)
 
     def load(self, path: str) -> str | None:

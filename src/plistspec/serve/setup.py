@@ -50,7 +50,7 @@ def serve_files(texts: list[tuple[str, str]], opts: Options):
     ``state`` is None when nothing can be served. ``opts.closers`` gets the Emacs stop."""
     from plistspec.api import read_tools
     from plistspec.emacs.client import EmacsError
-    from plistspec.emacs.daemon import OwnEmacs
+    from plistspec.emacs.daemon import InitFileError, OwnEmacs
     from plistspec.emacs.registry import tools_from_registry
     from plistspec.serve.catalog import build_catalog
     from plistspec.serve.runner import Runner
@@ -65,6 +65,8 @@ def serve_files(texts: list[tuple[str, str]], opts: Options):
     emacs = OwnEmacs(opts.emacs_program, opts.load_path, opts.init_file)
     try:
         client = emacs.start()
+    except InitFileError as e:
+        return None, diags + [Diagnostic("PS803", "error", str(e), path=opts.init_file)]
     except EmacsError as e:
         return None, diags + [_emacs_error(str(e))]
     opts.closers.append(emacs.stop)
