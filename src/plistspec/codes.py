@@ -682,6 +682,14 @@ CODES: dict[str, Code] = {
         "the init file) and name it with `--emacs NAME` when `server-name` is not `server`. "
         "Example: `plistspec to-json --from-emacs` while no Emacs runs a server.",
     ),
+    "PS805": Code(
+        "warning",
+        "tool description is not a string",
+        "MCP's `Tool.description` is a string; gptel sends a tool without `:description` as "
+        '`"description": {}` (and a number as a number). `plistspec serve` lists such a tool '
+        'without a description. Example: `(gptel-make-tool :name "x" :function #\'f)`; add '
+        '`:description "What it does"`.',
+    ),
     # --- PS9xx: command line -------------------------------------------------------
     "PS901": Code("error", "cannot read input file", "The file does not exist or is not readable."),
     "PS902": Code("error", "cannot write output", "The output file could not be written."),

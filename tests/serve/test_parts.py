@@ -151,3 +151,12 @@ def test_serve_elisp_byte_compiles_cleanly(emacs, tmp_path):
 
 def test_data_files_exist():
     assert (DATA / "user_init.el").is_file() and TOOLS.is_file()
+
+
+def test_description_that_is_not_a_string_is_left_out():
+    served, diags = _catalog(
+        '(gptel-make-tool :name "a" :function #\'ignore)'
+        '(gptel-make-tool :name "b" :description 42 :function #\'ignore)'
+    )
+    assert [("description" in t.entry) for t in served] == [False, False]
+    assert [d.code for d in diags] == ["PS805", "PS805"]

@@ -20,6 +20,7 @@ every other character replaced by ``_``, cut to 64 characters and made unique wi
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -131,6 +132,18 @@ def build_catalog(
         taken.add(name)
         entry = dict(entry)
         entry["name"] = name
+        if "description" in entry and not isinstance(entry["description"], str):
+            # gptel sends a missing description as {}; MCP needs a string or nothing
+            diags.append(
+                Diagnostic(
+                    "PS805",
+                    "warning",
+                    f"tool {emacs_name!r}: its description is not a string "
+                    f"({json.dumps(entry['description'])}); served without one",
+                    path=(meta.get("source") or {}).get("path"),
+                )
+            )
+            del entry["description"]
         confirm = _truthy(meta.get("confirm"))
         if confirm:
             ann = dict(entry.get("annotations") or {})

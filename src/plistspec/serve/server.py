@@ -104,9 +104,13 @@ def make_server(state: ServeState, name: str = "plistspec"):
                 state.set_tools(await state.refresh())
             except Exception as e:  # keep serving the last catalogue
                 log.warning("plistspec serve: cannot refresh the tools from Emacs: %s", e)
-        return types.ListToolsResult(
-            tools=[types.Tool.model_validate(t.entry) for t in state.tools]
-        )
+        tools = []
+        for t in state.tools:
+            try:
+                tools.append(types.Tool.model_validate(t.entry))
+            except Exception as e:  # one odd tool must not take the whole list down
+                log.warning("plistspec serve: tool %r left out of tools/list: %s", t.name, e)
+        return types.ListToolsResult(tools=tools)
 
     async def call_tool(ctx, params):
         tool = state.by_name.get(params.name)
