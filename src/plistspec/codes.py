@@ -690,6 +690,13 @@ CODES: dict[str, Code] = {
         'without a description. Example: `(gptel-make-tool :name "x" :function #\'f)`; add '
         '`:description "What it does"`.',
     ),
+    "PS806": Code(
+        "warning",
+        "lowering did not keep one tool for one",
+        "`plistspec serve --lower TARGET` routes each call back to the Emacs tool by its "
+        "position; a lowering stage that adds or drops tools makes that impossible, so the "
+        "tools are served as they are. Example: a lowering that splits one tool in two.",
+    ),
     # --- PS9xx: command line -------------------------------------------------------
     "PS901": Code("error", "cannot read input file", "The file does not exist or is not readable."),
     "PS902": Code("error", "cannot write output", "The output file could not be written."),

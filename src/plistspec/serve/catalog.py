@@ -92,20 +92,32 @@ def build_catalog(
     from plistspec.providers import emit
 
     diags: list[Diagnostic] = []
+    # the lowering may rename tools for its client: calls still go to the Emacs names
+    emacs_names = [str(t.get("name")) for t in tools]
     if lower_target:
         from plistspec.lowering import lower_tools  # type: ignore[attr-defined]
 
-        tools, more = lower_tools(tools, lower_target)
+        lowered, more = lower_tools(tools, lower_target)
         diags.extend(more)
+        if len(lowered) == len(tools):
+            tools = lowered
+        else:  # not one tool for one: calls could not be routed back
+            diags.append(
+                Diagnostic(
+                    "PS806",
+                    "warning",
+                    f"--lower {lower_target} changed the number of tools; serving them unlowered",
+                )
+            )
     entries, more = emit(tools, "mcp")
     diags.extend(more)
     served: list[ServedTool] = []
     # names every client accepts keep them; a mapped name avoids all of them
     taken: set[str] = {str(t.get("name")) for t in tools if _CLIENT_NAME.match(str(t.get("name")))}
     seen: set[str] = set()
-    for tool, entry in zip(tools, entries or [], strict=False):
+    for tool, entry, emacs_name in zip(tools, entries or [], emacs_names, strict=False):
         meta = tool.get("metadata") or {}
-        emacs_name = str(tool.get("name"))
+        served_name = str(tool.get("name"))
         if emacs_name in seen:
             diags.append(
                 Diagnostic(
@@ -117,7 +129,7 @@ def build_catalog(
             )
             continue
         seen.add(emacs_name)
-        name = emacs_name
+        name = served_name
         if map_names and not _CLIENT_NAME.match(name):
             name = mcp_name(name, taken)
             diags.append(
