@@ -160,3 +160,47 @@ def test_description_that_is_not_a_string_is_left_out():
     )
     assert [("description" in t.entry) for t in served] == [False, False]
     assert [d.code for d in diags] == ["PS805", "PS805"]
+
+
+def test_tcp_server_with_its_key(emacs, tmp_path):
+    """An Emacs with `server-use-tcp': reached through its server file (host, port, key)."""
+    from plistspec.emacs.client import EmacsError
+
+    auth = tmp_path / "auth"
+    auth.mkdir(mode=0o700)
+    subprocess.run(
+        [
+            emacs.exe,
+            "-Q",
+            "--eval",
+            f'(setq server-use-tcp t server-auth-dir "{auth}/")',
+            "--daemon=plistspec-tcp-test",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=60,
+        check=True,
+    )
+    server_file = auth / "plistspec-tcp-test"
+    client = EmacsClient(str(server_file), timeout=10)
+    try:
+        assert client.eval("(+ 40 2)").strip() == "42"
+        assert client.ensure_loaded()["version"] == "1"
+        wrong = tmp_path / "wrong"
+        text = server_file.read_text(encoding="latin-1")
+        wrong.write_text(text.split("\n")[0] + "\n" + "x" * 64, encoding="latin-1")
+        with pytest.raises(EmacsError, match="Authentication failed"):
+            EmacsClient(str(wrong), timeout=10).eval("t")
+    finally:
+        import signal
+
+        from serve_util import wait_gone
+
+        pid = client.pid
+        try:
+            client.eval("(kill-emacs 0)", timeout=2)
+        except EmacsError:
+            pass
+        if pid is not None and not wait_gone(pid, 5):
+            os.kill(pid, signal.SIGKILL)

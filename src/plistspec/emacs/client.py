@@ -45,10 +45,32 @@ class EmacsUnavailable(EmacsError):
     """The Emacs server could not be reached or did not answer in time."""
 
 
+def _auth_dirs() -> list[str]:
+    home = os.path.expanduser("~")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    return [os.path.join(home, ".emacs.d", "server"), os.path.join(xdg, "emacs", "server")]
+
+
 def socket_path(name: str | None = None) -> str:
-    """The socket file of Emacs server ``name`` (default ``server``), as emacsclient finds it."""
+    """The socket file of Emacs server ``name`` (default ``server``), as emacsclient finds it.
+
+    For a TCP server (``server-use-tcp``), its server file (``server-auth-dir/NAME``:
+    ``HOST:PORT PID`` and the key) when no local socket of that name exists; a path
+    names either."""
     if name and ("/" in name):
         return os.path.abspath(name)
+    local = _local_socket(name)
+    if not os.path.exists(local) and not os.environ.get("EMACS_SOCKET_NAME"):
+        if name in (None, "", "server") and os.environ.get("EMACS_SERVER_FILE"):
+            return os.path.abspath(os.environ["EMACS_SERVER_FILE"])
+        for d in _auth_dirs():
+            f = os.path.join(d, name or "server")
+            if os.path.isfile(f):
+                return f
+    return local
+
+
+def _local_socket(name: str | None) -> str:
     if name in (None, "", "server") and os.environ.get("EMACS_SOCKET_NAME"):
         return os.environ["EMACS_SOCKET_NAME"]
     name = name or "server"
@@ -109,17 +131,32 @@ class EmacsClient:
         """Evaluate the Elisp text ``expr``; return what Emacs printed (``pp`` of the value)."""
         limit = self.timeout if timeout is None else timeout
         deadline = time.monotonic() + limit
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        auth = ""
+        try:
+            if os.path.isfile(self.socket_file):  # a TCP server's file: HOST:PORT PID\nKEY
+                with open(self.socket_file, "rb") as f:
+                    first, _, key = f.read().decode("latin-1").partition("\n")
+                host, _, port = first.split(" ")[0].rpartition(":")
+                s = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+                address: object = (host.strip("[]"), int(port))
+                auth = f"-auth {key.strip()} "
+            else:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                address = self.socket_file
+        except (OSError, ValueError) as e:
+            raise EmacsUnavailable(
+                f"cannot read the Emacs server file {self.socket_file}: {e}"
+            ) from None
         try:
             s.settimeout(limit)
             try:
-                s.connect(self.socket_file)
+                s.connect(address)
             except OSError as e:
                 raise EmacsUnavailable(
                     f"cannot reach the Emacs server at {self.socket_file}: {e.strerror or e} "
                     "(is Emacs running with (server-start)?)"
                 ) from None
-            s.sendall(("-eval " + _quote(expr) + "\n").encode("utf-8"))
+            s.sendall((auth + "-eval " + _quote(expr) + "\n").encode("utf-8"))
             chunks: list[bytes] = []
             while True:
                 left = deadline - time.monotonic()
