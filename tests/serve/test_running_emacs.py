@@ -170,3 +170,38 @@ def test_dead_emacs_is_a_clear_error(tmp_path):
     assert "Traceback" not in r.stderr
     r = _plistspec("serve", "--emacs", missing, check=False)
     assert r.returncode == 1 and "PS804" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_emacs_that_dies_mid_session(emacs, elisp_deps_dir, mcp_sdk, tmp_path):
+    """The user quits Emacs while the server runs: calls answer with a clear isError,
+    tools/list keeps the last list, nothing crashes."""
+    from serve_util import UserEmacs
+
+    from support import elisp_deps_preamble
+
+    ue = UserEmacs(emacs.exe, tmp_path)
+    try:
+        init = tmp_path / "init.el"
+        init.write_text(
+            ";;; -*- lexical-binding: t; -*-\n"
+            + elisp_deps_preamble(elisp_deps_dir)
+            + "(require 'gptel)\n"
+            + '(gptel-make-tool :name "ping" :description "p" :function (lambda () "pong"))\n',
+            encoding="utf-8",
+        )
+        ue.load(init)
+
+        async def main():
+            async with stdio_session(["--emacs", ue.socket, "--timeout", "5"]) as s:
+                first = await s.call_tool("ping", {})
+                ue.kill()
+                after = await s.call_tool("ping", {})
+                names = [t.name for t in (await s.list_tools()).tools]
+                return first, after, names
+
+        first, after, names = anyio.run(main)
+    finally:
+        ue.kill()
+    assert texts(first) == ["pong"]
+    assert after.is_error and "cannot reach the Emacs server" in texts(after)[0]
+    assert names == ["ping"]
