@@ -243,7 +243,13 @@ Short replies are base64 UTF-8 JSON; a long one is written to a file
 that only this user can read, and the reply is \"@\" and its name (the
 reader deletes it)."
   (let ((bytes (encode-coding-string
-                (json-serialize value :null-object :null :false-object :json-false)
+                (condition-case err
+                    (json-serialize value :null-object :null :false-object :json-false)
+                  (error
+                   (json-serialize
+                    (list :status "error" :kind "signal"
+                          :text (format "The result cannot be sent as JSON: %s"
+                                        (error-message-string err))))))
                 'utf-8 t)))
     (if (<= (length bytes) plistspec-serve--inline-limit)
         (base64-encode-string bytes t)
@@ -317,7 +323,11 @@ symbols their name, plists/alists/hash tables objects, lists/vectors arrays."
   "The reply for a tool that returned VALUE.
 A string is text, anything else JSON."
   (if (stringp value)
-      (list :status "ok" :kind "text" :text (substring-no-properties value))
+      (list :status "ok" :kind "text"
+            :text (if (multibyte-string-p value)
+                      (substring-no-properties value)
+                    ;; a unibyte string holds bytes: text in UTF-8, as a file would
+                    (decode-coding-string value 'utf-8)))
     (list :status "ok" :kind "json"
           :text (condition-case nil
                     (json-serialize (plistspec-serve--jsonable value 0)
