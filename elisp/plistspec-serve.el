@@ -480,10 +480,12 @@ that only ASCII crosses the server socket."
               (list :status "ok" :kind "text" :text file))
      ((debug t) (plistspec-serve--error err)))))
 
-(defun plistspec-serve-watch-parent (pid)
-  "Kill this Emacs when process PID (the plistspec that started it) ends."
+(defun plistspec-serve-watch-parent (pid &optional dir)
+  "Kill this Emacs when process PID (the plistspec that started it) ends.
+DIR, the private directory plistspec made for this Emacs, is deleted first."
   (run-at-time 1 1 (lambda ()
                      (unless (ignore-errors (zerop (signal-process pid 0)))
+                       (when dir (ignore-errors (delete-directory dir t)))
                        (kill-emacs 0)))))
 
 ;;;; Exporting the registered tools to a JSON file

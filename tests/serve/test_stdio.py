@@ -10,6 +10,7 @@ gptel / llm hand it.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -243,6 +244,8 @@ def test_no_emacs_left_behind(emacs, mcp_sdk):
                 line = proc.stderr.readline()
                 assert line, "the server ended before starting Emacs"
             pid = int(re.search(rb"Emacs pid (\d+)", line).group(1))
+            private = os.path.dirname(os.path.dirname(line.split(b" at ")[1].strip().decode()))
+            assert os.path.isdir(private)
             if how == "close":
                 proc.stdin.close()
                 proc.wait(timeout=30)
@@ -250,6 +253,7 @@ def test_no_emacs_left_behind(emacs, mcp_sdk):
                 proc.send_signal(signal.SIGKILL)
                 proc.wait(timeout=30)
             assert wait_gone(pid, 10), f"Emacs {pid} still runs after the server's {how}"
+            assert not os.path.exists(private), f"{private} left behind after the {how}"
         finally:
             if proc.poll() is None:
                 proc.kill()

@@ -6,7 +6,8 @@ preparing it (``load-path`` folders, an init file, ``plistspec-serve.el`` with i
 shims and recorder) and stopping it: :meth:`OwnEmacs.stop` asks it to exit, then
 terminates and kills it; it runs at interpreter exit and on SIGTERM/SIGHUP too. If
 plistspec itself is killed outright, the Emacs notices within a second that its parent
-is gone and exits (``plistspec-serve-watch-parent``): no orphan Emacs is left behind.
+is gone, deletes the private directory and exits (``plistspec-serve-watch-parent``): no
+orphan Emacs and no directory is left behind.
 
 Why a daemon and not ``emacs --batch`` over a pipe: a daemon keeps its event loop
 running between requests, so asynchronous tools (timers, processes, url-retrieve) make
@@ -114,7 +115,7 @@ class OwnEmacs:
         for d in reversed(self.load_path):
             client.eval(f"(push {print_string(os.path.abspath(d))} load-path)")
         self.hello = client.ensure_loaded(shims=False)
-        client.eval(f"(plistspec-serve-watch-parent {os.getpid()})")
+        client.eval(f"(plistspec-serve-watch-parent {os.getpid()} {print_string(self.dir or '')})")
         if self.init_file:
             reply = client.request({"op": "load", "file": os.path.abspath(self.init_file)})
             if reply.get("status") != "ok":
