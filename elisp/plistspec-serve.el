@@ -111,17 +111,20 @@ When nil, `plistspec-executable' is used if it is bound, else
     (plistspec-serve--record 'llm slots)))
 
 (defun plistspec-serve-install-shims ()
-  "Define the constructors of gptel and llm that cannot be loaded here.
-A shim records the tool and returns its slots; the real constructors
-are advised to record too.  Either way the tools a file creates can
-be called by name."
-  (unless (or (fboundp 'gptel-make-tool) (locate-library "gptel"))
+  "Load gptel and llm where they can be loaded, else define stand-ins.
+A stand-in constructor returns the tool's slots; the real constructors
+are advised to record each tool too.  Either way the tools a file
+creates can be called by name."
+  (unless (or (fboundp 'gptel-make-tool)
+              (and (locate-library "gptel") (ignore-errors (require 'gptel) t)))
     (defalias 'gptel-make-tool
       (lambda (&rest slots) (cons 'plistspec-gptel-tool slots))
       "plistspec's stand-in for gptel's `gptel-make-tool' (gptel is not installed).")
     (provide 'gptel-request)
     (provide 'gptel))
-  (unless (or (fboundp 'llm-make-tool) (locate-library "llm"))
+  (unless (or (fboundp 'llm-make-tool)
+              (and (locate-library "llm")
+                   (ignore-errors (require 'llm) (require 'llm-provider-utils nil t) t)))
     (defalias 'llm-make-tool
       (lambda (&rest slots) (cons 'plistspec-llm-tool slots))
       "plistspec's stand-in for llm's `llm-make-tool' (llm is not installed).")

@@ -97,10 +97,27 @@ def test_list_is_to_json_mcp_plus_annotations(emacs, mcp_sdk):
 
 
 def test_calls_with_plistspec_shims(emacs, mcp_sdk):
-    results = _call_all([str(TOOLS)], CALLS)
-    for (name, args, want), r in zip(CALLS, results, strict=True):
+    results = _call_all([str(TOOLS)], CALLS + [("which_gptel", {}, "stand-in gptel, stand-in llm")])
+    for (name, args, want), r in zip(CALLS, results, strict=False):
         assert not r.is_error, (name, args, texts(r))
         assert texts(r) == [want], (name, args)
+    assert texts(results[-1]) == ["stand-in gptel, stand-in llm"]
+
+
+def test_load_path_alone_loads_the_real_libraries(emacs, mcp_sdk, elisp_deps_dir):
+    """With only -L folders (the file does not require gptel), the real gptel and llm are
+    loaded, not the stand-ins."""
+    from support import ELISP_DEPS_DIRS
+
+    args = []
+    for d in ELISP_DEPS_DIRS:
+        args += ["-L", str(elisp_deps_dir / d)]
+    results = _call_all(
+        args + [str(TOOLS)],
+        [("which_gptel", {}, None), ("show_args", {"text": "a", "flag": False}, None)],
+    )
+    assert texts(results[0]) == ["real gptel, real llm"]
+    assert texts(results[1]) == ['("a" :json-false nil nil nil)']
 
 
 def test_calls_match_direct_calls_with_real_gptel_and_llm(emacs, mcp_sdk, elisp_deps_dir, tmp_path):
@@ -112,7 +129,8 @@ def test_calls_match_direct_calls_with_real_gptel_and_llm(emacs, mcp_sdk, elisp_
         encoding="utf-8",
     )
     calls = CALLS + [("as_json", {}, None), ("fail", {"why": "é"}, None)]
-    results = _call_all(["--init", str(init), str(TOOLS)], calls)
+    results = _call_all(["--init", str(init), str(TOOLS)], calls + [("which_gptel", {}, None)])
+    assert texts(results.pop()) == ["real gptel, real llm"]
     direct = direct_results(emacs, elisp_deps_dir, [(n, a) for n, a, _ in calls])
     assert len(direct) == len(calls)
     for (name, args, want), r, d in zip(calls, results, direct, strict=True):

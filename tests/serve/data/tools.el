@@ -61,6 +61,14 @@
  :category "danger"
  :function (lambda (really) (format "deleted: %S" really)))
 
+(gptel-make-tool
+ :name "which_gptel"
+ :description "Say whether the real gptel or plistspec's stand-in made the tools."
+ :function (lambda ()
+             (format "%s, %s"
+                     (if (fboundp 'gptel--make-tool-internal) "real gptel" "stand-in gptel")
+                     (if (fboundp 'llm-tool-p) "real llm" "stand-in llm"))))
+
 (defvar serve-test-llm-tools nil "The llm tools of this file.")
 
 (push
