@@ -11,6 +11,8 @@ one; retire it instead. Ranges:
 * ``PS4xx`` provider lints for ``check --target`` (:mod:`plistspec.lint`)
 * ``PS5xx`` reading provider JSON (:mod:`plistspec.providers.detect`) and writing Elisp
 * ``PS6xx`` Python functions (:mod:`plistspec.pyfunc`) and the ``call`` bridge
+* ``PS8xx`` ``plistspec serve`` and tools read from a running Emacs (:mod:`plistspec.serve`,
+  :mod:`plistspec.emacs`)
 * ``PS9xx`` usage and input/output errors of the command line
 """
 
@@ -698,6 +700,54 @@ CODES: dict[str, Code] = {
         "Python protocols, e.g. a class whose `__annotations__` is not a dict). Reported as one "
         "line naming the target and the exception, never as a traceback; please report it. "
         "Example: `from-py: weird:f: TypeError: ...`.",
+    ),
+    # --- PS8xx: serve and a running Emacs --------------------------------------------
+    "PS801": Code(
+        "warning",
+        "tool served twice",
+        "Two tools of the served files (or of the Emacs registry) have the same name; MCP "
+        "needs unique names, so only the first is served. Example: two files both define "
+        '`(gptel-make-tool :name "search" ...)`.',
+    ),
+    "PS802": Code(
+        "info",
+        "tool name mapped for MCP clients",
+        "MCP clients such as Claude Code and Cursor accept only tool names matching "
+        "`[A-Za-z0-9_-]{1,64}`; the tool is listed under a mapped name (other characters "
+        "become `_`) and calls are routed back to its Emacs name. Example: `files.read` is "
+        "served as `files_read`. `--no-map-names` serves names as they are.",
+    ),
+    "PS803": Code(
+        "error",
+        "file failed to load in Emacs",
+        "`plistspec serve FILE.el` loads each file into its own Emacs so that the tools' "
+        "functions can run; loading signalled an error (a missing library, a syntax error, "
+        "an error at top level). The tools of that file are still listed, and calling them "
+        "returns the load error. Example: the file does `(require 'my-helpers)` but the "
+        "folder holding my-helpers.el was not given with `-L`.",
+    ),
+    "PS804": Code(
+        "error",
+        "Emacs cannot be reached",
+        "The Emacs server socket does not exist, refuses connections or does not answer in "
+        "time. Start the server in that Emacs with `M-x server-start` (or `(server-start)` in "
+        "the init file) and name it with `--emacs NAME` when `server-name` is not `server`. "
+        "Example: `plistspec to-json --from-emacs` while no Emacs runs a server.",
+    ),
+    "PS805": Code(
+        "warning",
+        "tool description is not a string",
+        "MCP's `Tool.description` is a string; gptel sends a tool without `:description` as "
+        '`"description": {}` (and a number as a number). `plistspec serve` lists such a tool '
+        'without a description. Example: `(gptel-make-tool :name "x" :function #\'f)`; add '
+        '`:description "What it does"`.',
+    ),
+    "PS806": Code(
+        "warning",
+        "lowering did not keep one tool for one",
+        "`plistspec serve --lower TARGET` routes each call back to the Emacs tool by its "
+        "position; a lowering stage that adds or drops tools makes that impossible, so the "
+        "tools are served as they are. Example: a lowering that splits one tool in two.",
     ),
     # --- PS9xx: command line -------------------------------------------------------
     "PS901": Code("error", "cannot read input file", "The file does not exist or is not readable."),

@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("plistspec.cli.check_cmd", "check_cmd"),
     "fmt": ("plistspec.cli.fmt_cmd", "fmt_cmd"),
     "explain": ("plistspec.cli.explain_cmd", "explain_cmd"),
+    "serve": ("plistspec.cli.serve_cmd", "serve_cmd"),
 }
 
 

@@ -28,6 +28,7 @@ import sys
 
 import click
 
+from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import stdin_filename_option
 from plistspec.formats import TARGETS
 from plistspec.report import FORMATS
@@ -53,7 +54,7 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 @click.command("check")
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, metavar="FILE...")
 @click.option(
     "--server",
     is_flag=True,
@@ -128,6 +129,7 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     help="Use this .plistspec.toml / pyproject.toml instead of finding one.",
 )
 @click.option("--isolated", is_flag=True, default=False, help="Read no configuration file.")
+@from_emacs_options
 def check_cmd(
     files: tuple[str, ...],
     target: str | None,
@@ -145,6 +147,8 @@ def check_cmd(
     output_file: str | None,
     config_file: str | None,
     isolated: bool,
+    from_emacs: str | None,
+    llm_variable: str | None,
 ) -> None:
     """Check the tool definitions in FILE... (- for stdin).
 
@@ -158,6 +162,8 @@ def check_cmd(
 
     if files.count("-") > 1:
         raise click.UsageError("standard input (-) can be read only once")
+    if not files and from_emacs is None:
+        raise click.UsageError("give FILE... or --from-emacs")
     if config_file is not None and isolated:
         raise click.UsageError("--config and --isolated exclude each other")
     if diff and fix:
@@ -206,10 +212,30 @@ def check_cmd(
 
         sys.stderr.write(render(config_errors, "gnu"))
         sys.exit(2)
-    for path, cfg in zip(files, per_input, strict=True):
-        _, text, problem, layout = read_buffer(path, stdin_filename)
-        # The exact name: report.py escapes it in line formats, JSON/SARIF keep it.
-        name = path if path != "-" else (stdin_filename or "<stdin>")
+    # The tools of a running Emacs: each printed as the form that makes it (emacs:NAME),
+    # checked like a file's text, with the configuration of the current directory.
+    inputs: list[tuple[str, object, str | None]] = [
+        (p, cfg, None) for p, cfg in zip(files, per_input, strict=True)
+    ]
+    if from_emacs is not None:
+        from plistspec.cli._from_emacs import registry_entries
+
+        try:
+            here = configs.for_path(None)
+        except ConfigError as e:
+            sys.stderr.write(e.diagnostic.render() + "\n")
+            sys.exit(2)
+        for e in registry_entries(from_emacs, llm_variable):
+            inputs.append((f"emacs:{e['name']}", here, e["form"]))
+    for path, cfg, given in inputs:
+        if given is not None:
+            from plistspec.cli._io import Layout
+
+            text, problem, layout, name = given, None, Layout(), path
+        else:
+            _, text, problem, layout = read_buffer(path, stdin_filename)
+            # The exact name: report.py escapes it in line formats, JSON/SARIF keep it.
+            name = path if path != "-" else (stdin_filename or "<stdin>")
         settings = settings_for(cfg, cli_layer, target, dialect)
         found = [problem] if problem is not None else []
         texts[name] = text
@@ -220,7 +246,7 @@ def check_cmd(
         def run(t: str, name: str = name, settings=settings) -> list[Diagnostic]:
             return findings(t, name, settings)
 
-        if fix or diff:
+        if (fix or diff) and given is None:
             from plistspec.fixes import fix_text
 
             outcome = fix_text(text, run, unsafe=unsafe_fixes, dialect=settings.dialect)

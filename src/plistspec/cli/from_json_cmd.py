@@ -11,6 +11,7 @@ import sys
 import click
 
 from plistspec.cli._elisp_file import feature_option, variable_option
+from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
 from plistspec.formats import FORMATS as FROM_FORMATS
 
@@ -51,7 +52,7 @@ def _place(diags: list, text: str) -> None:
 
 
 @click.command("from-json")
-@click.argument("file", metavar="FILE|-")
+@click.argument("file", metavar="FILE|-", required=False)
 @click.option(
     "-d",
     "--dialect",
@@ -84,6 +85,7 @@ def _place(diags: list, text: str) -> None:
 @output_option
 @stdin_filename_option
 @diagnostics_format_option
+@from_emacs_options
 def from_json_cmd(
     file: str,
     dialect: str,
@@ -95,6 +97,8 @@ def from_json_cmd(
     out: str | None,
     stdin_filename: str | None,
     diagnostics_format: str,
+    from_emacs: str | None,
+    llm_variable: str | None,
 ) -> None:
     """Write an Emacs Lisp file defining the tools in FILE (- for stdin).
 
@@ -110,6 +114,22 @@ def from_json_cmd(
     from plistspec.emit_elisp import to_elisp
     from plistspec.providers.detect import from_json
 
+    if (file is None) == (from_emacs is None):
+        raise click.UsageError("give FILE or --from-emacs")
+    if from_emacs is not None:  # the tools registered in a running Emacs, as Elisp
+        from plistspec.cli._from_emacs import registry_tools
+
+        tools, diags = registry_tools(from_emacs, llm_variable)
+        elisp, more = to_elisp(tools, dialect)
+        print_diagnostics(diags + list(more), diagnostics_format)
+        if any(d.is_error for d in diags + list(more)):
+            sys.exit(1)
+        try:
+            write_output(elisp, out)
+        except InputError as e:
+            click.echo(str(e), err=True)
+            sys.exit(1)
+        return
     try:
         name, text = read_text(file, stdin_name=stdin_filename)
     except InputError as e:

@@ -10,12 +10,13 @@ import sys
 
 import click
 
+from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
 from plistspec.formats import FORMATS
 
 
 @click.command("to-json")
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, metavar="FILE...")
 @click.option(
     "-f",
     "--format",
@@ -36,6 +37,7 @@ from plistspec.formats import FORMATS
 @output_option
 @stdin_filename_option
 @diagnostics_format_option
+@from_emacs_options
 def to_json_cmd(
     files: tuple[str, ...],
     fmt: str,
@@ -43,6 +45,8 @@ def to_json_cmd(
     out: str | None,
     stdin_filename: str | None,
     diagnostics_format: str,
+    from_emacs: str | None,
+    llm_variable: str | None,
 ) -> None:
     """Compile the tool definitions in FILE... (- for stdin) to JSON.
 
@@ -55,6 +59,12 @@ def to_json_cmd(
     tools = []
     diags = []
     failed = False
+    if not files and from_emacs is None:
+        raise click.UsageError("give FILE... or --from-emacs")
+    if from_emacs is not None:
+        from plistspec.cli._from_emacs import registry_tools
+
+        tools, diags = registry_tools(from_emacs, llm_variable)
     for path in files:
         from plistspec.cli._io import read_text
 

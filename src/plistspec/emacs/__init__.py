@@ -1,0 +1,7 @@
+"""A running Emacs as a source of tools and as the place where tools run.
+
+Owns: :mod:`.client` (the Emacs server protocol over its socket), :mod:`.daemon`
+(an Emacs plistspec starts for itself, always stopped) and :mod:`.registry` (the tools
+registered in a running Emacs → the IR, through the same reader, extractor and lowerer
+as static reading). The Elisp half is ``elisp/plistspec-serve.el``.
+"""

@@ -1,0 +1,187 @@
+"""What ``plistspec serve`` lists: IR tools → MCP ``Tool`` entries, and back from a name.
+
+Owns: the served catalogue. Entries are made by the provider emitter
+(``plistspec.providers.emit(tools, "mcp")``, exactly what ``to-json -f mcp`` prints),
+after the optional lowering stage for one client (``--lower TARGET``), plus what the
+spec says about the tool that MCP can express:
+
+* ``:confirm t`` → ``annotations: {"destructiveHint": true, "readOnlyHint": false}``
+  (and the call needs confirmation, see :mod:`.server`);
+* ``:category``, ``:include`` and ``:async`` have no MCP annotation: they are reported
+  in ``_meta`` as ``plistspec/category``, ``plistspec/include`` and ``plistspec/async``
+  (``:include`` is about gptel's chat buffer; ``:async`` only changes how plistspec
+  waits for the result).
+
+Names: MCP clients such as Claude Code and Cursor accept only ``[A-Za-z0-9_-]{1,64}``;
+a name outside that (``mapped=True``) is served as its letters/digits/``_``/``-`` with
+every other character replaced by ``_``, cut to 64 characters and made unique with a
+``_2``, ``_3``… suffix; calls are routed back to the Emacs name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+
+__all__ = ["ServedTool", "build_catalog", "mcp_name"]
+
+_CLIENT_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+@dataclass
+class ServedTool:
+    """One tool as served: its MCP entry and what calling it needs."""
+
+    name: str  # the MCP name
+    emacs_name: str  # the name registered in Emacs
+    entry: dict[str, Any]  # the MCP Tool JSON
+    dialect: str | None
+    confirm: bool = False
+    is_async: bool = False
+    source_path: str | None = None
+    validator: Any = field(default=None, repr=False)
+
+    def validate(self, arguments: dict[str, Any]) -> str | None:
+        """A message naming what is wrong with ``arguments``, or None when they fit."""
+        if self.validator is None:
+            from jsonschema import validators
+
+            schema = self.entry.get("inputSchema") or {"type": "object"}
+            cls = validators.validator_for(schema)
+            self.validator = cls(schema)
+        # A null for an optional argument is what a model sends for "not given": gptel
+        # hands the function nil for both (llm: :null), so only the rest is checked;
+        # Emacs still receives the null as sent.
+        required = set((self.entry.get("inputSchema") or {}).get("required") or [])
+        checked = {k: v for k, v in arguments.items() if v is not None or k in required}
+        errors = sorted(self.validator.iter_errors(checked), key=lambda e: list(e.path))
+        if not errors:
+            return None
+        parts = []
+        for e in errors[:5]:
+            where = "/".join(str(p) for p in e.absolute_path)
+            parts.append(f"{'at /' + where + ': ' if where else ''}{e.message}")
+        return "; ".join(parts)
+
+
+def mcp_name(name: str, taken: set[str]) -> str:
+    """``name`` as a name every MCP client accepts, unique within ``taken``."""
+    base = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:64] or "tool"
+    out, n = base, 1
+    while out in taken:
+        n += 1
+        suffix = f"_{n}"
+        out = base[: 64 - len(suffix)] + suffix
+    return out
+
+
+def _truthy(v: Any) -> bool:
+    return v is not None and v is not False and v != "nil"
+
+
+def build_catalog(
+    tools: list[dict[str, Any]],
+    lower_target: str | None = None,
+    map_names: bool = True,
+) -> tuple[list[ServedTool], list[Diagnostic]]:
+    """The served tools of IR ``tools`` (in order; a repeated name keeps the first)."""
+    from plistspec.providers import emit
+
+    diags: list[Diagnostic] = []
+    # the lowering may rename tools for its client: calls still go to the Emacs names
+    emacs_names = [str(t.get("name")) for t in tools]
+    if lower_target:
+        from plistspec.lowering import lower_tools  # type: ignore[attr-defined]
+
+        lowered, more = lower_tools(tools, lower_target)
+        diags.extend(more)
+        if len(lowered) == len(tools):
+            tools = lowered
+        else:  # not one tool for one: calls could not be routed back
+            diags.append(
+                Diagnostic(
+                    "PS806",
+                    "warning",
+                    f"--lower {lower_target} changed the number of tools; serving them unlowered",
+                )
+            )
+    entries, more = emit(tools, "mcp")
+    diags.extend(more)
+    served: list[ServedTool] = []
+    # names every client accepts keep them; a mapped name avoids all of them
+    taken: set[str] = {str(t.get("name")) for t in tools if _CLIENT_NAME.match(str(t.get("name")))}
+    seen: set[str] = set()
+    for tool, entry, emacs_name in zip(tools, entries or [], emacs_names, strict=False):
+        meta = tool.get("metadata") or {}
+        served_name = str(tool.get("name"))
+        if emacs_name in seen:
+            diags.append(
+                Diagnostic(
+                    "PS801",
+                    "warning",
+                    f"tool {emacs_name!r} is defined more than once; serving the first",
+                    path=(meta.get("source") or {}).get("path"),
+                )
+            )
+            continue
+        seen.add(emacs_name)
+        name = served_name
+        if map_names and not _CLIENT_NAME.match(name):
+            name = mcp_name(name, taken)
+            diags.append(
+                Diagnostic(
+                    "PS802",
+                    "info",
+                    f"tool {emacs_name!r} is served as {name!r} (MCP clients accept only "
+                    "[A-Za-z0-9_-]{1,64})",
+                    path=(meta.get("source") or {}).get("path"),
+                )
+            )
+        taken.add(name)
+        entry = dict(entry)
+        entry["name"] = name
+        if "description" in entry and not isinstance(entry["description"], str):
+            # gptel sends a missing description as {}; MCP needs a string or nothing
+            diags.append(
+                Diagnostic(
+                    "PS805",
+                    "warning",
+                    f"tool {emacs_name!r}: its description is not a string "
+                    f"({json.dumps(entry['description'])}); served without one",
+                    path=(meta.get("source") or {}).get("path"),
+                )
+            )
+            del entry["description"]
+        confirm = _truthy(meta.get("confirm"))
+        if confirm:
+            ann = dict(entry.get("annotations") or {})
+            ann.setdefault("destructiveHint", True)
+            ann.setdefault("readOnlyHint", False)
+            entry["annotations"] = ann
+        extra = {}
+        if meta.get("category") is not None:
+            extra["plistspec/category"] = meta["category"]
+        if meta.get("include") is not None:
+            extra["plistspec/include"] = meta["include"]
+        if meta.get("async"):
+            extra["plistspec/async"] = True
+        if emacs_name != name:
+            extra["plistspec/emacs-name"] = emacs_name
+        if extra:
+            entry["_meta"] = extra
+        served.append(
+            ServedTool(
+                name=name,
+                emacs_name=emacs_name,
+                entry=entry,
+                dialect=meta.get("dialect"),
+                confirm=confirm,
+                is_async=bool(meta.get("async")),
+                source_path=(meta.get("source") or {}).get("path"),
+            )
+        )
+    return served, diags

@@ -1,0 +1,206 @@
+"""The parts of serve one at a time: the catalogue (names, annotations, validation), the
+server protocol's quoting, socket lookup, the command line's usage errors, and
+elisp/plistspec-serve.el byte-compiling cleanly."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from serve_util import DATA, TOOLS, server_env
+
+from plistspec.api import read_tools
+from plistspec.emacs.client import EmacsClient, EmacsUnavailable, _quote, _unquote, socket_path
+from plistspec.serve.catalog import build_catalog, mcp_name
+from support import ROOT
+
+
+def _catalog(text: str, **kw):
+    tools, diags = read_tools(text, "t.el")
+    assert not [d for d in diags if d.is_error]
+    return build_catalog(tools, **kw)
+
+
+def test_names_are_mapped_for_mcp_clients_and_unique():
+    served, diags = _catalog(
+        '(gptel-make-tool :name "files.read" :description "a" :function #\'ignore)'
+        '(gptel-make-tool :name "files_read" :description "b" :function #\'ignore)'
+        '(gptel-make-tool :name "files/read" :description "c" :function #\'ignore)'
+        '(gptel-make-tool :name "ok-name_1" :description "d" :function #\'ignore)'
+    )
+    assert [(t.name, t.emacs_name) for t in served] == [
+        ("files_read_2", "files.read"),
+        ("files_read", "files_read"),
+        ("files_read_3", "files/read"),
+        ("ok-name_1", "ok-name_1"),
+    ]
+    assert [d.code for d in diags] == ["PS802", "PS802"]
+    assert served[0].entry["_meta"]["plistspec/emacs-name"] == "files.read"
+    assert "_meta" not in served[1].entry
+    kept, _ = _catalog(
+        '(gptel-make-tool :name "files.read" :description "a" :function #\'ignore)',
+        map_names=False,
+    )
+    assert kept[0].name == "files.read"
+    assert len(mcp_name("x" * 200, set())) == 64
+
+
+def test_annotations_follow_the_spec():
+    served, _ = _catalog(
+        '(gptel-make-tool :name "a" :description "d" :function #\'ignore :confirm t'
+        ' :category "fs" :include t :async t)'
+        '(llm-make-tool :name "b" :description "d" :function #\'ignore)'
+    )
+    a, b = served
+    assert a.entry["annotations"] == {"destructiveHint": True, "readOnlyHint": False}
+    assert a.entry["_meta"] == {
+        "plistspec/category": "fs",
+        "plistspec/include": True,
+        "plistspec/async": True,
+    }
+    assert a.confirm and a.is_async and not b.confirm
+    assert "annotations" not in b.entry and "_meta" not in b.entry
+    assert b.dialect == "llm"
+
+
+def test_duplicate_tools_serve_the_first():
+    served, diags = _catalog(
+        '(gptel-make-tool :name "a" :description "one" :function #\'ignore)'
+        '(gptel-make-tool :name "a" :description "two" :function #\'ignore)'
+    )
+    assert [t.entry["description"] for t in served] == ["one"]
+    assert [d.code for d in diags] == ["PS801"]
+
+
+def test_validation_against_the_served_schema():
+    served, _ = _catalog((TOOLS).read_text(encoding="utf-8"))
+    show = next(t for t in served if t.name == "show_args")
+    assert show.validate({"text": "x"}) is None
+    assert show.validate({"text": "x", "flag": None}) is None  # null for an optional arg
+    assert "required property" in show.validate({})
+    assert "is not of type 'integer'" in show.validate({"text": "x", "count": 1.5})
+    assert "is not one of" in show.validate({"text": "x", "opts": {"mode": "z"}})
+
+
+@pytest.mark.parametrize("arg", ["-eval", "a b", "&&-&", "line\nnext", "-", "", "é ☃ & -x"])
+def test_server_protocol_quoting_round_trips(arg):
+    q = _quote(arg)
+    assert " " not in q and "\n" not in q and not q.startswith("-")
+    assert _unquote(q) == arg
+
+
+def test_socket_lookup(monkeypatch, tmp_path):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.delenv("EMACS_SOCKET_NAME", raising=False)
+    assert socket_path("work") == os.path.join(str(tmp_path), f"emacs{os.getuid()}", "work")
+    assert socket_path(None).endswith("/server")
+    assert socket_path("/abs/sock") == "/abs/sock"
+    monkeypatch.setenv("EMACS_SOCKET_NAME", "/x/y")
+    assert socket_path(None) == "/x/y"
+
+
+def test_unreachable_emacs_fails_fast(tmp_path):
+    with pytest.raises(EmacsUnavailable, match="cannot reach"):
+        EmacsClient(str(tmp_path / "none"), timeout=2).eval("t")
+
+
+def _serve(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "plistspec", "serve", *args],
+        capture_output=True,
+        encoding="utf-8",
+        env=server_env(),
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_usage_errors():
+    r = _serve()
+    assert r.returncode == 2 and "FILE.el" in r.stderr
+    r = _serve("--emacs", "x", str(TOOLS))
+    assert r.returncode == 2
+    try:
+        import plistspec.lowering as lowering
+
+        has_lowering = hasattr(lowering, "lower_tools")
+    except ImportError:
+        has_lowering = False
+    if not has_lowering:
+        r = _serve("--lower", "gemini", str(TOOLS))
+        assert r.returncode == 2 and "needs the lowering stage" in r.stderr
+        assert "Traceback" not in r.stderr
+
+
+def test_serve_elisp_byte_compiles_cleanly(emacs, tmp_path):
+    src = ROOT / "elisp" / "plistspec-serve.el"
+    shutil.copy(src, tmp_path / src.name)
+    out = emacs.run(
+        "(setq byte-compile-error-on-warn t)"
+        f'(princ (if (byte-compile-file {str(tmp_path / src.name)!r}) "ok" "failed"))'.replace(
+            "'", '"'
+        ),
+        check=False,
+    )
+    assert out.strip().endswith("ok"), out
+
+
+def test_data_files_exist():
+    assert (DATA / "user_init.el").is_file() and TOOLS.is_file()
+
+
+def test_description_that_is_not_a_string_is_left_out():
+    served, diags = _catalog(
+        '(gptel-make-tool :name "a" :function #\'ignore)'
+        '(gptel-make-tool :name "b" :description 42 :function #\'ignore)'
+    )
+    assert [("description" in t.entry) for t in served] == [False, False]
+    assert [d.code for d in diags] == ["PS805", "PS805"]
+
+
+def test_tcp_server_with_its_key(emacs, tmp_path):
+    """An Emacs with `server-use-tcp': reached through its server file (host, port, key)."""
+    from plistspec.emacs.client import EmacsError
+
+    auth = tmp_path / "auth"
+    auth.mkdir(mode=0o700)
+    subprocess.run(
+        [
+            emacs.exe,
+            "-Q",
+            "--eval",
+            f'(setq server-use-tcp t server-auth-dir "{auth}/")',
+            "--daemon=plistspec-tcp-test",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=60,
+        check=True,
+    )
+    server_file = auth / "plistspec-tcp-test"
+    client = EmacsClient(str(server_file), timeout=10)
+    try:
+        assert client.eval("(+ 40 2)").strip() == "42"
+        assert client.ensure_loaded()["version"] == "1"
+        wrong = tmp_path / "wrong"
+        text = server_file.read_text(encoding="latin-1")
+        wrong.write_text(text.split("\n")[0] + "\n" + "x" * 64, encoding="latin-1")
+        with pytest.raises(EmacsError, match="Authentication failed"):
+            EmacsClient(str(wrong), timeout=10).eval("t")
+    finally:
+        import signal
+
+        from serve_util import wait_gone
+
+        pid = client.pid
+        try:
+            client.eval("(kill-emacs 0)", timeout=2)
+        except EmacsError:
+            pass
+        if pid is not None and not wait_gone(pid, 5):
+            os.kill(pid, signal.SIGKILL)
