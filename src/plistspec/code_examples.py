@@ -444,6 +444,36 @@ EXAMPLES: dict[str, Example] = {
         "python",
     ),
     # --- PS9xx: the command line --------------------------------------------------------------
+    "PS801": Example(
+        "plistspec serve a.el b.el  # both define a tool named search",
+        "plistspec serve a.el b.el  # search and search-web",
+        "shell",
+    ),
+    "PS802": Example(
+        "plistspec serve --no-map-names tools.el  # a tool named files.read",
+        "plistspec serve tools.el  # files.read is listed as files_read",
+        "shell",
+    ),
+    "PS803": Example(
+        "plistspec serve tools.el  # tools.el does (require 'my-helpers)",
+        "plistspec serve -L ~/lisp tools.el",
+        "shell",
+    ),
+    "PS804": Example(
+        "plistspec to-json --from-emacs  # no Emacs server runs",
+        "emacs --daemon && plistspec to-json --from-emacs",
+        "shell",
+    ),
+    "PS805": Example(
+        'plistspec serve tools.el  # (gptel-make-tool :name "x" :function #\'f)',
+        'plistspec serve tools.el  # ... :description "What it does" ...',
+        "shell",
+    ),
+    "PS806": Example(
+        "plistspec serve --lower TARGET tools.el  # a lowering that splits a tool",
+        "plistspec serve --lower gemini tools.el",
+        "shell",
+    ),
     "PS901": Example("plistspec check tols.el", "plistspec check tools.el", "shell"),
     "PS902": Example(
         "plistspec to-json tools.el -o missing/dir/out.json",
