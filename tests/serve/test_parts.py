@@ -204,3 +204,23 @@ def test_tcp_server_with_its_key(emacs, tmp_path):
             pass
         if pid is not None and not wait_gone(pid, 5):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_the_elisp_half_ships_with_the_package() -> None:
+    """A non-editable install has no elisp/ folder: the file is package data, and the
+    checkout's elisp/plistspec-serve.el (for load-path users) is that same file."""
+    import os
+
+    from plistspec.emacs.client import elisp_file
+
+    env = os.environ.pop("PLISTSPEC_ELISP_DIR", None)
+    try:
+        found = elisp_file()
+    finally:
+        if env is not None:
+            os.environ["PLISTSPEC_ELISP_DIR"] = env
+    import plistspec.emacs
+
+    assert found.parent == Path(plistspec.emacs.__file__).resolve().parent
+    assert (ROOT / "elisp" / "plistspec-serve.el").resolve() == found
+    assert "emacs/*.el" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")

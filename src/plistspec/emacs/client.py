@@ -87,10 +87,12 @@ def _local_socket(name: str | None) -> str:
 
 
 def elisp_file() -> Path:
-    """``plistspec-serve.el``: ``$PLISTSPEC_ELISP_DIR`` or the checkout's ``elisp/``."""
+    """``plistspec-serve.el``: ``$PLISTSPEC_ELISP_DIR``, else the copy installed with this
+    package (package data beside this module; ``elisp/plistspec-serve.el`` of a checkout
+    is a symbolic link to it, for ``load-path`` users)."""
     env = os.environ.get("PLISTSPEC_ELISP_DIR")
     candidates = [Path(env)] if env else []
-    candidates.append(Path(__file__).resolve().parents[3] / "elisp")
+    candidates.append(Path(__file__).resolve().parent)
     for d in candidates:
         f = d / "plistspec-serve.el"
         if f.is_file():
