@@ -17,6 +17,7 @@ reaches Emacs; without it, the user's own output goes to standard error.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
@@ -25,6 +26,8 @@ from plistspec.cli._options import diagnostics_format_option, output_option
 from plistspec.formats import FORMATS
 
 ELISP_FORMATS = ("elisp",)
+# a name Emacs reads as one symbol (not a number): what --function may name
+_SYMBOL = re.compile(r"(?!-?[0-9]+\.?[0-9]*$)[\w\-+*/<>=!$%&^~@|{}:.]+\Z")
 JSON_FORMATS = FORMATS
 
 
@@ -50,7 +53,23 @@ JSON_FORMATS = FORMATS
     metavar="PYTHON",
     help="Interpreter the generated :function runs (default: this one).",
 )
-@click.option("--async", "async_", is_flag=True, help="Write make-process lambdas with :async t.")
+@click.option(
+    "--async", "async_", is_flag=True, help="Write :async t tools that never block Emacs."
+)
+@click.option(
+    "--bridge",
+    type=click.Choice(["worker", "process"]),
+    default="worker",
+    show_default=True,
+    help="worker: one persistent Python per module; process: a new Python for every call.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Stop a call after SECONDS (default: plistspec-bridge-timeout in Emacs, 60).",
+)
 @click.option(
     "--function",
     "function",
@@ -78,6 +97,8 @@ def from_py_cmd(
     out: str | None,
     python: str | None,
     async_: bool,
+    bridge: str,
+    timeout: float | None,
     function: str | None,
     strict_types: bool,
     lenient_defaults: bool,
@@ -91,6 +112,12 @@ def from_py_cmd(
     The module is imported as `python -m` would, from the current directory.
     """
     import contextlib
+
+    if function is not None and not _SYMBOL.match(function.removeprefix("#'")):
+        raise click.BadParameter(
+            f"{function!r} is not a symbol name (letters, digits and -_+*/<>=!$%&^~@|{{}}:.)",
+            param_hint="'--function'",
+        )
 
     from plistspec.cli._io import InputError, print_diagnostics, write_output
     from plistspec.pyfunc import from_python
@@ -106,6 +133,8 @@ def from_py_cmd(
             strict_types=strict_types,
             lenient_defaults=lenient_defaults,
             skip=skip,
+            bridge=bridge,
+            timeout=timeout,
         )
     text = None
     if not any(d.is_error for d in diags):
@@ -123,13 +152,16 @@ def from_py_cmd(
 
 def _render(tools, fmt: str, dialect: str, out: str | None):
     if fmt == "elisp":
-        from plistspec.pyfunc.elisp_bridge import elisp_tools, with_notes
+        from plistspec.pyfunc.elisp_bridge import elisp_tools, with_notes, with_runtime
 
         etools = elisp_tools(tools)
         from plistspec.emit_elisp import to_elisp
 
         text, diags = to_elisp(etools, dialect, file_name=out if out and out != "-" else None)
-        return with_notes(text, etools, dialect), diags
+        text = with_notes(text, etools, dialect)
+        if any("plistspec-bridge-v1-call" in t["metadata"].get("function", "") for t in tools):
+            text = with_runtime(text)
+        return text, diags
     from plistspec.jsonout import dumps
 
     if fmt == "ir":
@@ -188,3 +220,12 @@ def call_cmd(target: str, from_elisp: str | None, args_text: str | None) -> None
     with os.fdopen(real_out, "wb") as f:
         f.write(text.encode("utf-8"))
     os._exit(code) if from_elisp else sys.exit(code)
+
+
+@click.command("worker", hidden=True)
+def worker_cmd() -> None:
+    """The persistent Python end of the generated tools' bridge (see pyfunc.worker)."""
+    from plistspec.pyfunc.worker import serve
+
+    sys.stdout.flush()
+    os._exit(serve())

@@ -74,6 +74,9 @@ def tool_from_object(
     strict_types: bool = False,
     lenient_defaults: bool = False,
     skip: Any = (),
+    bridge: str = "worker",
+    timeout: float | None = None,
+    module_file: str | None = None,
 ) -> tuple[Tool | None, list[Diagnostic]]:
     from plistspec.pyfunc.build import build
     from plistspec.pyfunc.elisp_bridge import elisp_parameters, lambda_text
@@ -106,13 +109,23 @@ def tool_from_object(
     req = set(eparams.get("required", []))
     arg_list = [(n, n not in req) for n in props]
     if function:
-        fn_text = function if function.startswith("#'") else "#'" + function
+        from plistspec.elisp.printer import print_symbol
+
+        fn_text = "#'" + print_symbol(function.removeprefix("#'"))
         is_async = async_
     else:
         fn_text = lambda_text(
-            arg_list, call_target, python=python, cwd=cwd, dialect=dialect, async_=async_
+            arg_list,
+            call_target,
+            python=python,
+            cwd=cwd,
+            dialect=dialect,
+            async_=async_,
+            mode=bridge,
+            module_file=module_file,
+            timeout=timeout,
         )
-        is_async = async_ or dialect == "llm"
+        is_async = async_
     slots = [{"key": ":function", "text": fn_text, "column": 0}]
     if is_async:
         slots.append({"key": ":async", "text": "t", "column": 0})
@@ -136,7 +149,44 @@ def tool_from_object(
     if b.returns:
         metadata["python"]["returns"] = b.returns
     tool = make_tool(b.name, b.description, b.parameters, metadata)  # type: ignore[arg-type]
-    return tool, list(b.warnings)
+    return tool, list(b.warnings) + nil_diagnostics(b.name, b.parameters, dialect, call_target)
+
+
+def _module_file(module: Any) -> str | None:
+    f = getattr(module, "__file__", None)
+    return os.path.abspath(f) if isinstance(f, str) else None
+
+
+def nil_diagnostics(name: str, parameters: Any, dialect: str, target: str) -> list[Diagnostic]:
+    """What :mod:`.nilvalue` decided where a ``nil`` could have meant two things."""
+    from plistspec.pyfunc.nilvalue import decisions, describe
+
+    lib = "gptel" if dialect == "gptel" else "llm"
+    out = []
+    for arg, d in decisions(parameters, dialect).items():
+        if d.made_required:
+            out.append(
+                Diagnostic(
+                    "PS614",
+                    "info",
+                    f"{name}: argument '{arg}' is required in the {lib} schema: {lib} hands the "
+                    f"tool nil for {' and '.join([*d.readings, 'absent'])} alike, and leaving '{arg}' out "
+                    "would give a different value than sending it, so the model must always send it",
+                    path=target,
+                )
+            )
+        if d.lossy:
+            out.append(
+                Diagnostic(
+                    "PS615",
+                    "warning",
+                    f"{name}: argument '{arg}': {lib} hands the tool nil for "
+                    f"{' and '.join(d.readings)} alike; nil is read as {describe(d.value)}, so a "
+                    f"{' or '.join(d.lossy)} sent by the model arrives as {describe(d.value)}",
+                    path=target,
+                )
+            )
+    return out
 
 
 def tools_from_targets(
@@ -150,6 +200,8 @@ def tools_from_targets(
     strict_types: bool = False,
     lenient_defaults: bool = False,
     skip: Any = (),
+    bridge: str = "worker",
+    timeout: float | None = None,
 ) -> tuple[list[Tool], list[Diagnostic]]:
     from plistspec.pyfunc.errors import PyFuncError
     from plistspec.pyfunc.target import load, parse_target
@@ -190,6 +242,9 @@ def tools_from_targets(
                 strict_types=strict_types,
                 lenient_defaults=lenient_defaults,
                 skip=skip,
+                bridge=bridge,
+                timeout=timeout,
+                module_file=_module_file(_module),
             )
             for d in ds:
                 if d.path is None:
