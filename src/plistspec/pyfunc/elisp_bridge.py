@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from plistspec.elisp.comment import comment_text
 from plistspec.elisp.printer import print_number, print_string, print_symbol
 
 __all__ = [
@@ -278,8 +279,8 @@ def with_notes(text: str, tools: list[Any], dialect: str) -> str:
         py = meta.get("python") or {}
         comment = []
         if py.get("target"):
-            comment.append(f";; Calls the Python function {py['target']}.")
+            comment.append(";; " + comment_text(f"Calls the Python function {py['target']}."))
         for name, note in notes.items():
-            comment.append(f";; {name}: {note}".replace("\n", " "))
+            comment.append(";; " + comment_text(f"{name}: {note}"))
         lines[i:i] = comment
     return "\n".join(lines)
