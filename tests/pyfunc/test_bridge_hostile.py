@@ -205,5 +205,6 @@ def test_unstartable_python_and_names_that_could_inject(emacs, elisp_deps_dir, t
         _load_program(elisp_deps_dir, out) + '(princ (funcall (fn "noisy") 1))', timeout=60
     )
     # loading printed nothing (the names stayed inside strings and one comment line each)
-    assert got.startswith("Error: the Python tool ") and "could not be started" in got
+    assert got.startswith("Error: the Python tool ")
+    assert "could not be started" in got or "No such file" in got  # when it is noticed varies
     assert "\n" not in got  # and the error is one line
