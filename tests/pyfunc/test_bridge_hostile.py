@@ -208,3 +208,30 @@ def test_unstartable_python_and_names_that_could_inject(emacs, elisp_deps_dir, t
     assert got.startswith("Error: the Python tool ")
     assert "could not be started" in got or "No such file" in got  # when it is noticed varies
     assert "\n" not in got  # and the error is one line
+
+
+def test_worker_restarts_when_the_module_changes_or_dies(emacs, elisp_deps_dir, tmp_path):
+    (tmp_path / "vers.py").write_text('def version() -> str:\n    """V."""\n    return "one"\n')
+    out = tmp_path / "t.el"
+    p = subprocess.run(
+        [sys.executable, "-m", "plistspec", "from-py", "vers:version", "-o", str(out)],
+        cwd=tmp_path, capture_output=True, text=True, env=_env(), timeout=60,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    new = 'def version() -> str:\n    """V."""\n    return "two"\n'
+    prog = (
+        _load_program(elisp_deps_dir, out)
+        + '(princ (funcall (fn "version")))\n'
+        + "(setq pid (process-id (car (car (hash-table-values plistspec-bridge--workers)))))\n"
+        + '(princ (funcall (fn "version")))\n'
+        + "(princ (if (eq pid (process-id (car (car (hash-table-values"
+        ' plistspec-bridge--workers))))) " same" " other"))\n'
+        + f"(with-temp-file {print_string(str(tmp_path / 'vers.py'))} (insert {print_string(new)}))\n"
+        + "(set-file-times "
+        + print_string(str(tmp_path / "vers.py"))
+        + " (time-add (current-time) 5))\n"
+        + '(princ (concat " " (funcall (fn "version"))))\n'
+        + "(delete-process (car (car (hash-table-values plistspec-bridge--workers))))\n"
+        + '(princ (concat " " (funcall (fn "version"))))\n'
+    )
+    assert emacs.run(prog, timeout=120) == "oneone same two two"

@@ -40,7 +40,7 @@
 
 (defun plistspec-bridge-v1--spawn (spec json callback)
   "Run one `plistspec call' for SPEC with JSON on its input; CALLBACK gets the text.
-Return a function of one argument (why) that stops the call."
+Return (STOP . PROCESS): STOP, a function of one argument (why), stops the call."
   (let* ((target (nth 3 spec))
          (default-directory (nth 1 spec))
          (buf (generate-new-buffer " *plistspec-call*"))
@@ -73,10 +73,11 @@ Return a function of one argument (why) that stops the call."
           (process-send-eof proc))
       (error (funcall finish (plistspec-bridge-v1--error
                               target "could not be started: " (error-message-string err)))))
-    (lambda (why)
-      (unless done
-        (funcall finish (plistspec-bridge-v1--error target why))
-        (when (and proc (process-live-p proc)) (delete-process proc))))))
+    (cons (lambda (why)
+            (unless done
+              (funcall finish (plistspec-bridge-v1--error target why))
+              (when (and proc (process-live-p proc)) (delete-process proc))))
+          proc)))
 
 (defun plistspec-bridge-v1--filter (proc output)
   "Hand each complete answer line in OUTPUT of worker PROC to its caller."
@@ -129,6 +130,8 @@ Return a function of one argument (why) that stops the call."
     (if old
         (car old)
       (let* ((default-directory (nth 1 spec))
+             ;; no read delay for small answers (adaptive buffering waits up to ~30 ms)
+             (process-adaptive-read-buffering nil)
              (proc (make-process
                     :name "plistspec-worker" :buffer nil
                     :command (list (nth 0 spec) "-P" "-m" "plistspec" "worker")
@@ -142,7 +145,8 @@ Return a function of one argument (why) that stops the call."
 
 (defun plistspec-bridge-v1--ask (spec json callback)
   "Send one call for SPEC (JSON arguments) to its module's worker; CALLBACK gets the text.
-Return a function of one argument (why) that stops the call (and the busy worker)."
+Return (STOP . PROCESS): STOP, a function of one argument (why), stops the call (and
+the busy worker)."
   (let* ((target (nth 3 spec))
          (done nil)
          (proc nil)
@@ -158,12 +162,13 @@ Return a function of one argument (why) that stops the call (and the busy worker
                         "\t" json "\n")))
       (error (funcall finish (plistspec-bridge-v1--error
                               target "could not be started: " (error-message-string err)))))
-    (lambda (why)
-      (unless done
-        (when proc (remhash id (process-get proc 'plistspec-pending)))
-        (funcall finish (plistspec-bridge-v1--error target why))
-        ;; the worker is still busy with this call: end it, the next call starts a new one
-        (when (and proc (process-live-p proc)) (delete-process proc))))))
+    (cons (lambda (why)
+            (unless done
+              (when proc (remhash id (process-get proc 'plistspec-pending)))
+              (funcall finish (plistspec-bridge-v1--error target why))
+              ;; the worker is still busy with this call: end it, the next call starts anew
+              (when (and proc (process-live-p proc)) (delete-process proc))))
+          proc)))
 
 (defun plistspec-bridge-v1-call (spec args &optional callback)
   "Call the Python tool of SPEC with ARGS (an alist of every argument, nil included).
@@ -184,21 +189,24 @@ With CALLBACK, return at once and call it with the tool's text later; else wait 
         (if bad
             (funcall callback bad)
           (let* ((timer nil)
-                 (stop (funcall start spec json
-                                (lambda (text)
-                                  (when timer (cancel-timer timer))
-                                  (funcall callback text)))))
+                 (stop (car (funcall start spec json
+                                     (lambda (text)
+                                       (when timer (cancel-timer timer))
+                                       (funcall callback text))))))
             (when timeout (setq timer (run-at-time timeout nil stop why)))
             nil))
       (or bad
           (let* ((result nil)
                  (got nil)
-                 (stop (funcall start spec json (lambda (text) (setq result text got t))))
+                 (started (funcall start spec json (lambda (text) (setq result text got t))))
+                 (stop (car started))
+                 (proc (cdr started))
                  (deadline (and timeout (+ (float-time) timeout))))
             (unwind-protect
                 (while (not got)
                   (if (and deadline (> (float-time) deadline))
                       (funcall stop why)
-                    (accept-process-output nil 0.05)))
+                    ;; waiting on the process itself answers at once (nil: ~10 ms later)
+                    (accept-process-output (and proc (process-live-p proc) proc) 0.05)))
               (unless got (funcall stop "was interrupted")))
             result)))))
