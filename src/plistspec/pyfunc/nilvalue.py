@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["ABSENT", "Decision", "decide", "decisions", "accepts"]
+__all__ = ["ABSENT", "Decision", "decide", "decisions", "accepts", "nested_ambiguities"]
 
 
 class _Absent:
@@ -146,7 +146,7 @@ def decide(
         return Decision(False, ABSENT, False, [])  # the model left a required argument out
     value = cands[0][1]
     lossy = [label for label, v in cands[1:] if _key(v) != _key(value)]
-    if s is True or s == {} or (isinstance(s, dict) and set(s) <= {"description", "title"}):
+    if _is_any(s):
         lossy = []  # any JSON value (PS610 says so already): nil reads as the first reading
     d = Decision(False, value, made_required and not py_required, lossy)
     d.readings = [label for label, _ in cands]
@@ -167,3 +167,52 @@ def describe(value: Any) -> str:
     if value is ABSENT:
         return "a missing argument"
     return {"null": "null", "{}": "{}", "false": "false"}.get(_key(value), _key(value))
+
+
+def _readings(schema: Any, dialect: str, defs: dict[str, Any]) -> list[str]:
+    kinds = {"null": "null", "{}": "object", "false": "boolean"}
+    return [
+        label
+        for label, _ in ORDER.get(dialect, ORDER["gptel"])
+        if accepts(schema, kinds[label], defs)
+    ]
+
+
+def _is_any(s: Any) -> bool:
+    return s is True or s == {} or (isinstance(s, dict) and set(s) <= _ANNOTATIONS)
+
+
+_ANNOTATIONS = {"description", "title", "default", "examples"}
+
+
+def nested_ambiguities(parameters: dict[str, Any], dialect: str) -> list[tuple[str, list[str]]]:
+    """``(path, readings)`` for every value below the top level whose ``nil`` could be two
+    JSON values (read as the first; see :func:`plistspec.pyfunc.convert.repair`)."""
+    defs = parameters.get("$defs") or {}
+    out: list[tuple[str, list[str]]] = []
+    seen: set[tuple[int, str]] = set()
+    stack: list[tuple[Any, str, bool]] = [
+        (s, name, True) for name, s in reversed(list((parameters.get("properties") or {}).items()))
+    ]
+    while stack:
+        schema, path, top = stack.pop()
+        s = _resolve(schema, defs)
+        if not isinstance(s, dict) or (id(s), path.split("[")[0]) in seen or path.count(".") > 20:
+            continue
+        seen.add((id(s), path.split("[")[0]))
+        if not top and not _is_any(s):
+            r = _readings(s, dialect, defs)
+            if len(r) > 1:
+                out.append((path, r))
+        members = s.get("anyOf") or s.get("oneOf") or [s]
+        for m in reversed(members):
+            m = _resolve(m, defs)
+            if not isinstance(m, dict):
+                continue
+            for k, sub in reversed(list((m.get("properties") or {}).items())):
+                stack.append((sub, f"{path}.{k}", False))
+            if isinstance(m.get("items"), dict):
+                stack.append((m["items"], f"{path}[]", False))
+            if isinstance(m.get("additionalProperties"), dict):
+                stack.append((m["additionalProperties"], f"{path}.*", False))
+    return out

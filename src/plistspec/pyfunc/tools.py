@@ -159,9 +159,15 @@ def _module_file(module: Any) -> str | None:
 
 def nil_diagnostics(name: str, parameters: Any, dialect: str, target: str) -> list[Diagnostic]:
     """What :mod:`.nilvalue` decided where a ``nil`` could have meant two things."""
-    from plistspec.pyfunc.nilvalue import decisions, describe
+    from plistspec.pyfunc.nilvalue import decisions, describe, nested_ambiguities
 
     lib = "gptel" if dialect == "gptel" else "llm"
+
+    def say(labels: list[str]) -> list[str]:  # llm: a null is nil only on Claude non-streaming
+        return [
+            f"{x} (on Claude non-streaming)" if lib == "llm" and x == "null" else x for x in labels
+        ]
+
     out = []
     for arg, d in decisions(parameters, dialect).items():
         if d.made_required:
@@ -181,11 +187,22 @@ def nil_diagnostics(name: str, parameters: Any, dialect: str, target: str) -> li
                     "PS615",
                     "warning",
                     f"{name}: argument '{arg}': {lib} hands the tool nil for "
-                    f"{' and '.join(d.readings)} alike; nil is read as {describe(d.value)}, so a "
-                    f"{' or '.join(d.lossy)} sent by the model arrives as {describe(d.value)}",
+                    f"{' and '.join(say(d.readings))} alike; nil is read as {describe(d.value)}, so a "
+                    f"{' or '.join(say(d.lossy))} sent by the model arrives as {describe(d.value)}",
                     path=target,
                 )
             )
+    for path, readings in nested_ambiguities(parameters, dialect):
+        out.append(
+            Diagnostic(
+                "PS615",
+                "warning",
+                f"{name}: '{path}': {lib} hands the tool nil for {' and '.join(say(readings))} "
+                f"alike; nil is read as {readings[0]}, so a {' or '.join(say(readings[1:]))} sent by the "
+                f"model arrives as {readings[0]}",
+                path=target,
+            )
+        )
     return out
 
 
