@@ -90,3 +90,20 @@ def test_tools_file_in_emacs(emacs, elisp_deps_dir, tmp_path, pytools, is_async)
     assert by_name["greet"][1] == [["name", False], ["shout", True], ["punctuation", True]]
     assert by_name["total"][1][0] == ["items", False]
     assert all(is_a == is_async for is_a, _ in by_name.values())
+
+
+@pytest.mark.parametrize("dialect", ["gptel", "llm"])
+def test_generated_file_byte_compiles_without_warnings(emacs, elisp_deps_dir, tmp_path, dialect):
+    out = tmp_path / "tools.el"
+    proc = subprocess.run(
+        [sys.executable, "-m", "plistspec", "from-py", "pytools", "-d", dialect, "-o", str(out)],
+        cwd=FIXTURE_DIR, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    got = emacs.run(
+        elisp_deps_preamble(elisp_deps_dir)
+        + f"(require '{dialect})\n(setq byte-compile-error-on-warn t)\n"
+        + f'(princ (if (byte-compile-file {json.dumps(str(out))}) "ok" "failed"))',
+        check=False,
+    )
+    assert got.endswith("ok"), got

@@ -8,7 +8,8 @@
 ;; `plistspec-bridge-timeout') seconds is stopped and the tool returns an `Error:' line.
 
 (defvar plistspec-bridge-timeout 60
-  "Seconds a Python tool may run before it is stopped and returns an error; nil: no limit.")
+  "Seconds a Python tool may run before it is stopped with an error.
+nil: no limit.")
 
 (defvar plistspec-bridge--workers (make-hash-table :test 'equal)
   "The worker process (and the module file's time it started from) of each module.")
@@ -22,7 +23,7 @@
    "[\n\r]+" " " (apply #'concat "Error: the Python tool " target " " parts) t t))
 
 (defun plistspec-bridge-v1--json (spec args)
-  "ARGS (an alist, nil values included) as the JSON text for SPEC's library."
+  "ARGS (an alist, nil values included) as JSON text for SPEC's library."
   (decode-coding-string
    (if (equal (nth 4 spec) "llm")
        (json-serialize args :null-object :null :false-object :false)
@@ -30,7 +31,8 @@
    'utf-8))
 
 (defun plistspec-bridge-v1--result (target status output)
-  "The tool's text from OUTPUT of a `plistspec call' for TARGET that exited with STATUS."
+  "The tool's text from OUTPUT of a `plistspec call' for TARGET.
+STATUS is the exit status of that call."
   (if (or (eql status 0) (and (memql status '(1 2 3)) (string-prefix-p "Error:" output)))
       output
     (let ((lines (split-string (string-trim output) "\n" t)))
@@ -39,7 +41,8 @@
        (if lines (car (last lines)) "no output")))))
 
 (defun plistspec-bridge-v1--spawn (spec json callback)
-  "Run one `plistspec call' for SPEC with JSON on its input; CALLBACK gets the text.
+  "Run one `plistspec call' for SPEC with JSON on its input.
+CALLBACK gets the tool's text.
 Return (STOP . PROCESS): STOP, a function of one argument (why), stops the call."
   (let* ((target (nth 3 spec))
          (default-directory (nth 1 spec))
@@ -102,7 +105,7 @@ Return (STOP . PROCESS): STOP, a function of one argument (why), stops the call.
     (process-put proc 'plistspec-partial (substring data start))))
 
 (defun plistspec-bridge-v1--sentinel (proc event)
-  "When worker PROC has ended (EVENT), every call still waiting on it gets an error."
+  "When worker PROC has ended (EVENT), each call waiting on it gets an error."
   (unless (process-live-p proc)
     (let ((pending (process-get proc 'plistspec-pending))
           (noise (process-get proc 'plistspec-noise)))
@@ -116,7 +119,8 @@ Return (STOP . PROCESS): STOP, a function of one argument (why), stops the call.
                pending))))
 
 (defun plistspec-bridge-v1--worker (spec)
-  "The live worker of SPEC's module: started, or restarted when its file has changed."
+  "The live worker of SPEC's module.
+Started on first use, restarted when it died or its module's file changed."
   (let* ((key (list (nth 0 spec) (nth 1 spec) (nth 2 spec)))
          (file (nth 2 spec))
          (mtime (and file (file-attribute-modification-time (file-attributes file))))
@@ -144,9 +148,10 @@ Return (STOP . PROCESS): STOP, a function of one argument (why), stops the call.
         proc))))
 
 (defun plistspec-bridge-v1--ask (spec json callback)
-  "Send one call for SPEC (JSON arguments) to its module's worker; CALLBACK gets the text.
-Return (STOP . PROCESS): STOP, a function of one argument (why), stops the call (and
-the busy worker)."
+  "Send one call for SPEC (JSON arguments) to its module's worker.
+CALLBACK gets the tool's text.
+Return (STOP . PROCESS): STOP, a function of one argument (why), stops
+the call (and the busy worker)."
   (let* ((target (nth 3 spec))
          (done nil)
          (proc nil)
@@ -171,8 +176,9 @@ the busy worker)."
           proc)))
 
 (defun plistspec-bridge-v1-call (spec args &optional callback)
-  "Call the Python tool of SPEC with ARGS (an alist of every argument, nil included).
-With CALLBACK, return at once and call it with the tool's text later; else wait for it."
+  "Call the Python tool of SPEC with ARGS (an alist of every argument, nil too).
+With CALLBACK, return at once and call it with the tool's text later;
+else wait for the text and return it."
   (let* ((target (nth 3 spec))
          (timeout (or (nth 6 spec) plistspec-bridge-timeout))
          (why (concat "timed out after " (format "%s" timeout) " s"))
