@@ -1,4 +1,5 @@
-"""``plistspec from-py`` (Python callables → tool specs) and ``plistspec call`` (the bridge).
+"""``plistspec from-py`` (Python callables → tool specs), ``plistspec call`` and the hidden
+``plistspec worker`` (the two Python ends of the bridge the generated ``:function`` uses).
 
 Owns: the two commands' options, output and exit codes.
 
@@ -12,6 +13,9 @@ one ``Error: ...`` line *on standard output* (the generated Elisp returns it to 
 exits 2 / 1 (3: the tool cannot be loaded). With ``--from gptel|llm`` (what the generated
 lambdas pass) anything the user's code writes to stdout/stderr is discarded, so only the result
 reaches Emacs; without it, the user's own output goes to standard error.
+
+``worker`` answers the same calls one per line for as long as Emacs keeps it
+(:mod:`plistspec.pyfunc.worker`). ``--function`` must be a symbol name (else exit 2).
 """
 
 from __future__ import annotations
