@@ -56,6 +56,8 @@ def cases(m):
         ("flag", "{}", m.flag(), ("gptel",)),
         ("listing", '{"directory": null}', m.listing(None), both),
         ("listing", "{}", m.listing(), both),
+        # null for an argument that cannot be null: its default, as gptel's nil for it gives
+        ("listing", '{"depth": null, "hidden": null}', m.listing(), both),
         (
             "listing",
             '{"directory": "dïr/ü", "depth": 3, "hidden": false}',
