@@ -197,9 +197,7 @@ def elisp_parameters(
                     if k != "anyOf" and not (k == "default" and v is None):
                         new[k] = v  # keys written next to the union win
                 props[name] = s = new
-                notes.setdefault(
-                    name, "may be null: omitted (nil) here, so Python receives its default or None"
-                )
+                notes.setdefault(name, "may be null (JSON null, or nil, reaches Python as None)")
         if s.get("default", 0) is None:
             s.pop("default")
         if _simple_type(s) == "object" and s.get("additionalProperties", False) is not False:

@@ -105,6 +105,7 @@ def tool_from_object(
     cwd = os.path.abspath(cwd or os.getcwd())
     python = python or sys.executable
     eparams, notes = elisp_parameters(b.parameters, dialect)
+    notes.update(_nil_notes(b.parameters, dialect, notes))
     props = eparams.get("properties", {})
     req = set(eparams.get("required", []))
     arg_list = [(n, n not in req) for n in props]
@@ -155,6 +156,26 @@ def tool_from_object(
 def _module_file(module: Any) -> str | None:
     f = getattr(module, "__file__", None)
     return os.path.abspath(f) if isinstance(f, str) else None
+
+
+def _nil_notes(parameters: Any, dialect: str, notes: dict[str, str]) -> dict[str, str]:
+    """A comment per argument whose nil :mod:`.nilvalue` had to decide (PS614/PS615)."""
+    from plistspec.pyfunc.nilvalue import decisions, describe
+
+    out = {}
+    for arg, d in decisions(parameters, dialect).items():
+        said = []
+        if d.made_required:
+            said.append(
+                "required here: nil stands for "
+                + " and ".join([*d.readings, "a missing argument"])
+                + " alike (PS614)"
+            )
+        if d.lossy:
+            said.append(f"nil reads as {describe(d.value)}, a {' or '.join(d.lossy)} too (PS615)")
+        if said:
+            out[arg] = "; ".join([*([notes[arg]] if arg in notes else []), *said])
+    return out
 
 
 def nil_diagnostics(name: str, parameters: Any, dialect: str, target: str) -> list[Diagnostic]:
