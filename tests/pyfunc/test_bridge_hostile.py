@@ -54,6 +54,11 @@ def noisy(x: int) -> int:
     return x + 1
 
 
+def big(n: int) -> str:
+    """A long answer."""
+    return ("ab\\nü" * n)[:n]
+
+
 def forever() -> str:
     """F."""
     time.sleep(1000)
@@ -235,3 +240,23 @@ def test_worker_restarts_when_the_module_changes_or_dies(emacs, elisp_deps_dir, 
         + '(princ (concat " " (funcall (fn "version"))))\n'
     )
     assert emacs.run(prog, timeout=120) == "oneone same two two"
+
+
+def test_a_long_answer_arrives_whole(emacs, elisp_deps_dir, tooldir, tmp_path):
+    out = tmp_path / "t.el"
+    p = subprocess.run(
+        [sys.executable, "-m", "plistspec", "from-py", "tool:big", "-o", str(out)],
+        cwd=tooldir, capture_output=True, text=True, env=_env(), timeout=60,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    n = 3_000_000
+    prog = _load_program(elisp_deps_dir, out) + (
+        f'(let* ((t0 (float-time)) (r (funcall (fn "big") {n})))\n'
+        '  (princ (format "%d %s %.2f" (length r) (md5 r) (- (float-time) t0))))\n'
+    )
+    length, digest, secs = emacs.run(prog, timeout=120).split()
+    import hashlib
+
+    want = ("ab\nü" * n)[:n]
+    assert int(length) == n and digest == hashlib.md5(want.encode()).hexdigest()
+    assert float(secs) < 20

@@ -83,26 +83,33 @@ Return (STOP . PROCESS): STOP, a function of one argument (why), stops the call.
           proc)))
 
 (defun plistspec-bridge-v1--filter (proc output)
-  "Hand each complete answer line in OUTPUT of worker PROC to its caller."
-  (let ((data (concat (process-get proc 'plistspec-partial) output))
-        (start 0))
-    (save-match-data
-      (while (string-match "\n" data start)
-        (let* ((end (match-beginning 0))
-               (line (substring data start end))
-               (msg (and (string-prefix-p "{" line)
-                         (ignore-errors (json-parse-string line :object-type 'plist))))
-               (id (plist-get msg :id)))
-          (setq start (1+ end))
-          (if (not id)
-              (process-put proc 'plistspec-noise line) ; e.g. Python could not start
-            (let* ((pending (process-get proc 'plistspec-pending))
-                   (entry (gethash id pending)))
-              (remhash id pending)
-              (when entry
-                (with-demoted-errors "plistspec bridge: %S"
-                  (funcall (cdr entry) (plist-get msg :text)))))))))
-    (process-put proc 'plistspec-partial (substring data start))))
+  "Hand each complete answer line in OUTPUT of worker PROC to its caller.
+An unfinished line is kept in pieces (joined once complete: linear in its size)."
+  (let ((start 0) end)
+    (while (setq end (save-match-data (string-match "\n" output start)))
+      (let ((line (apply #'concat
+                         (nreverse (cons (substring output start end)
+                                         (process-get proc 'plistspec-partial))))))
+        (process-put proc 'plistspec-partial nil)
+        (setq start (1+ end))
+        (plistspec-bridge-v1--answer proc line)))
+    (when (< start (length output))
+      (process-put proc 'plistspec-partial
+                   (cons (substring output start) (process-get proc 'plistspec-partial))))))
+
+(defun plistspec-bridge-v1--answer (proc line)
+  "Call the caller waiting on worker PROC for the answer LINE."
+  (let* ((msg (and (string-prefix-p "{" line)
+                   (ignore-errors (json-parse-string line :object-type 'plist))))
+         (id (plist-get msg :id)))
+    (if (not id)
+        (process-put proc 'plistspec-noise line) ; e.g. Python could not start
+      (let* ((pending (process-get proc 'plistspec-pending))
+             (entry (gethash id pending)))
+        (remhash id pending)
+        (when entry
+          (with-demoted-errors "plistspec bridge: %S"
+            (funcall (cdr entry) (plist-get msg :text))))))))
 
 (defun plistspec-bridge-v1--sentinel (proc event)
   "When worker PROC has ended (EVENT), each call waiting on it gets an error."
@@ -143,7 +150,7 @@ Started on first use, restarted when it died or its module's file changed."
                     :filter #'plistspec-bridge-v1--filter
                     :sentinel #'plistspec-bridge-v1--sentinel)))
         (process-put proc 'plistspec-pending (make-hash-table))
-        (process-put proc 'plistspec-partial "")
+        (process-put proc 'plistspec-partial nil)
         (puthash key (cons proc mtime) plistspec-bridge--workers)
         proc))))
 
