@@ -1,5 +1,14 @@
 """``python -m plistspec``: the command line."""
 
-from plistspec.cli import main
+import os
+import sys
+
+# `python -m` puts the current directory first on sys.path, so a json.py or click.py there
+# would be imported in place of the real one. Nothing of plistspec's may come from there;
+# a user's module still does (plistspec.pyfunc.target adds its directory for that import).
+if sys.path and sys.path[0] in ("", os.getcwd()):
+    del sys.path[0]
+
+from plistspec.cli import main  # noqa: E402
 
 main()

@@ -18,11 +18,25 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from typing import Any
 
-__all__ = ["call", "CallResult", "OK", "RAISED", "INVALID", "UNLOADABLE"]
+__all__ = [
+    "call",
+    "run",
+    "load_tool",
+    "Loaded",
+    "CallResult",
+    "OK",
+    "RAISED",
+    "INVALID",
+    "UNLOADABLE",
+]
 
 OK, RAISED, INVALID, UNLOADABLE = 0, 1, 2, 3
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NEWLINES = re.compile(r"\s*[\r\n\u2028\u2029]+\s*")
 
 
 class CallResult:
@@ -36,6 +50,15 @@ class CallResult:
         return iter((self.code, self.text))
 
 
+# what call needs after the user's module is imported (see pyfunc.target.import_module)
+CALL_PRELOAD = (
+    "jsonschema",
+    "plistspec.pyfunc.build",
+    "plistspec.pyfunc.convert",
+    "plistspec.pyfunc.schema",
+)
+
+
 def _load(target_text: str, cwd: str | None) -> tuple[Any, Any, str]:
     from plistspec.pyfunc.errors import PyFuncError
     from plistspec.pyfunc.target import load, parse_target
@@ -43,7 +66,7 @@ def _load(target_text: str, cwd: str | None) -> tuple[Any, Any, str]:
     t = parse_target(target_text)
     if t.qualname is None:
         raise PyFuncError("PS603", f"'{target_text}' names a module; call needs module:function")
-    _module, found = load(t, cwd)
+    _module, found = load(t, cwd, preload=CALL_PRELOAD)
     qualname, obj, owner = found[0]
     return obj, owner, qualname.rsplit(".", 1)[-1]
 
@@ -79,10 +102,7 @@ def _describe_error(err: Any) -> str:
     return f"{where}: {err.message}" if where else err.message
 
 
-def _validate(args: Any, parameters: dict[str, Any]) -> list[str]:
-    from jsonschema import Draft202012Validator
-
-    validator = Draft202012Validator(parameters)
+def _validate(args: Any, validator: Any) -> list[str]:
     errors = sorted(
         validator.iter_errors(args), key=lambda e: (len(e.absolute_path), str(e.absolute_path))
     )
@@ -113,21 +133,68 @@ def _matcher(builder: Any) -> Any:
 MODEL_KINDS = ("dataclass", "pydantic", "typeddict", "namedtuple")  # as in pyfunc.build
 
 
-def call(
-    target: str, args_text: str, *, from_elisp: str | None = None, cwd: str | None = None
-) -> CallResult:
-    """Run the tool ``target`` with the JSON object ``args_text``; never raises."""
+class Loaded:
+    """A tool ready to be called: the object, its owner, its name and its schema."""
+
+    __slots__ = ("obj", "owner", "name", "build", "validator", "matcher")
+
+    def __init__(self, obj: Any, owner: Any, name: str, b: Any) -> None:
+        self.obj, self.owner, self.name, self.build = obj, owner, name, b
+        self.validator: Any = None
+        self.matcher: Any = None
+
+
+def load_tool(target: str, cwd: str | None = None) -> Loaded | CallResult:
+    """Import ``target`` and rebuild its schema, or the ``Error:`` result saying why not."""
     from plistspec.pyfunc.build import build
     from plistspec.pyfunc.errors import PyFuncError
 
     try:
         obj, owner, name = _load(target, cwd)
-        b = build(obj, name)
+        return Loaded(obj, owner, name, build(obj, name))
     except PyFuncError as e:
         return CallResult(UNLOADABLE, f"Error: the tool {target} cannot be loaded: {e.message}")
-    label = f"{name}()"
+    except (Exception, SystemExit) as e:
+        return CallResult(
+            UNLOADABLE, f"Error: the tool {target} cannot be loaded: {type(e).__name__}: {e}"
+        )
+
+
+def call(
+    target: str, args_text: str, *, from_elisp: str | None = None, cwd: str | None = None
+) -> CallResult:
+    """Run the tool ``target`` with the JSON object ``args_text``; never raises."""
+    tool = load_tool(target, cwd)
+    if isinstance(tool, CallResult):
+        return _clean(tool)
+    return run(tool, args_text, from_elisp=from_elisp)
+
+
+def run(tool: Loaded, args_text: str, *, from_elisp: str | None = None) -> CallResult:
+    """Call a loaded tool with the JSON object ``args_text``; never raises."""
+    try:
+        return _clean(_run(tool, args_text, from_elisp))
+    except RecursionError:
+        return _clean(
+            CallResult(INVALID, f"Error: invalid arguments for {tool.name}(): nested too deeply")
+        )
+
+
+def _clean(r: CallResult) -> CallResult:
+    """One line for an error; lone surrogates (which no UTF-8 can hold) as U+FFFD."""
+    text = _SURROGATE.sub("\ufffd", r.text)
+    if r.code != OK:
+        text = _NEWLINES.sub(" ", text).strip()
+    return CallResult(r.code, text)
+
+
+def _run(tool: Loaded, args_text: str, from_elisp: str | None) -> CallResult:
+    b = tool.build
+    label = f"{tool.name}()"
     try:
         args = json.loads(args_text) if args_text.strip() else {}
+    except RecursionError:
+        return CallResult(INVALID, f"Error: invalid arguments for {label}: nested too deeply")
     except ValueError as e:
         return CallResult(INVALID, f"Error: invalid arguments for {label}: not JSON ({e})")
     if not isinstance(args, dict):
@@ -135,13 +202,17 @@ def call(
     if from_elisp:
         from plistspec.pyfunc.convert import repair
 
-        args = repair(args, b.parameters)
-    problems = _validate(args, b.parameters)
+        args = repair(args, b.parameters, from_elisp)
+    if tool.validator is None:
+        from jsonschema import Draft202012Validator
+
+        tool.validator = Draft202012Validator(b.parameters)
+    problems = _validate(args, tool.validator)
     if problems:
         return CallResult(INVALID, f"Error: invalid arguments for {label}: " + "; ".join(problems))
     try:
-        fn = _bound(obj, owner)
-        posargs, kwargs = _arguments(fn, obj, args, b)
+        fn = _bound(tool.obj, tool.owner)
+        posargs, kwargs = _arguments(fn, tool, args)
         if b.kind in MODEL_KINDS:
             fn = _identity
     except _ArgError as e:
@@ -154,6 +225,8 @@ def call(
             import asyncio
 
             result = asyncio.run(_await(result))
+    except SystemExit as e:
+        return CallResult(RAISED, f"Error: {label} exited (sys.exit({e.code!r}))")
     except Exception as e:
         return CallResult(RAISED, f"Error: {label} raised {type(e).__name__}: {e}")
     from plistspec.pyfunc.convert import format_result
@@ -176,7 +249,7 @@ class _ArgError(Exception):
     pass
 
 
-def _arguments(fn: Any, obj: Any, args: dict[str, Any], b: Any) -> tuple[list[Any], dict[str, Any]]:
+def _arguments(fn: Any, tool: Loaded, args: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
     """Positional and keyword arguments for ``fn`` from validated JSON ``args``."""
     import typing
 
@@ -186,9 +259,11 @@ def _arguments(fn: Any, obj: Any, args: dict[str, Any], b: Any) -> tuple[list[An
     from plistspec.pyfunc.errors import Context
     from plistspec.pyfunc.schema import SchemaBuilder
 
+    obj, b = tool.obj, tool.build
     kind, hint_fn = callable_parts(obj)
-    builder = SchemaBuilder(Context(b.name))
-    matches = _matcher(builder)
+    if tool.matcher is None:
+        tool.matcher = _matcher(SchemaBuilder(Context(b.name)))
+    matches = tool.matcher
     if kind in MODEL_KINDS:  # the tool builds the instance; fn is identity
         try:
             if kind == "namedtuple":

@@ -701,6 +701,25 @@ CODES: dict[str, Code] = {
         "line naming the target and the exception, never as a traceback; please report it. "
         "Example: `from-py: weird:f: TypeError: ...`.",
     ),
+    "PS614": Code(
+        "info",
+        "argument made required so that nil is not ambiguous",
+        "gptel and llm hand a tool `nil` for several JSON values (gptel: null, `{}` and a missing "
+        "argument; llm: also `false`, at any depth). Where leaving an optional argument out would "
+        "give the Python function a different value than one of those, `from-py` makes it "
+        "required in the Elisp schema, so the model always sends it and `nil` has one meaning. "
+        "Example: `def f(flag: bool = True)` with `-d llm`: `flag` is required, so `false` "
+        "(which llm turns into nil) is never mistaken for the default `True`.",
+    ),
+    "PS615": Code(
+        "warning",
+        "nil still stands for two values of this argument",
+        "The argument accepts two JSON values the library turns into the same `nil` (e.g. "
+        "`Optional[bool]` under llm: `false`, and null on Claude non-streaming; "
+        "`Optional[dict]` under gptel: null and `{}`). `call` reads `nil` as the likelier one, "
+        "named in the message. Example: `def f(x: Optional[bool] = None)` with `-d llm`: nil is "
+        "read as false. Use a type without the second value (`bool`, `dict`) to avoid it.",
+    ),
     # --- PS8xx: serve and a running Emacs --------------------------------------------
     "PS801": Code(
         "warning",

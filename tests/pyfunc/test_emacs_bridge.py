@@ -14,6 +14,7 @@ from tests.conftest import ROOT
 
 from plistspec.pyfunc import from_python
 from plistspec.pyfunc.convert import format_result
+from plistspec.pyfunc.elisp_bridge import runtime
 
 FIXTURE_DIR = ROOT / "fixtures" / "python"
 
@@ -30,19 +31,22 @@ def pytools():
 
 
 def expected(pytools):
-    """(tool, Elisp args gptel passes, Elisp args llm passes, the Python call's result)."""
+    """(tool, Elisp args gptel passes, Elisp args llm passes, the Python call's result).
+
+    llm turns every false into nil before calling a tool, so its false is nil here; under llm
+    ``flags``'s ``dry_run`` (default True) is required, so its nil is read as false."""
     m = pytools
     raised = "Error: fail() raised ValueError: cannot do it: nope"
     return [
         (
             "greet",
             '"Zoë" :json-false nil',
-            '"Zoë" :false nil',
+            '"Zoë" nil nil',
             format_result(m.greet("Zoë", False)),
         ),
         ("greet", '"Bob" t "?"', '"Bob" t "?"', format_result(m.greet("Bob", True, "?"))),
-        ("flags", ":json-false nil", ":false nil", format_result(m.flags(False))),
-        ("flags", "t :json-false", "t :false", format_result(m.flags(True, False))),
+        ("flags", ":json-false nil", "nil t", format_result(m.flags(False))),
+        ("flags", "t :json-false", "t nil", format_result(m.flags(True, False))),
         (
             "total",
             '(vector (list :name "a" :qty 2) (list :name "ü")) "fahrenheit" nil',
@@ -57,11 +61,11 @@ def expected(pytools):
 
 def _program(tools, cases, dialect: str, is_async: bool) -> str:
     by_name = {t["name"]: t["metadata"]["function"] for t in tools}
-    lines = [f"(setq results (make-vector {len(cases)} nil))"]
+    lines = [runtime(), f"(setq results (make-vector {len(cases)} nil))"]
     for i, (name, gptel_args, llm_args, _want) in enumerate(cases):
         args = gptel_args if dialect == "gptel" else llm_args
         fn = by_name[name]
-        if is_async or dialect == "llm":
+        if is_async:
             lines.append(f"(funcall {fn}\n (lambda (r) (aset results {i} r)) {args})")
         else:
             lines.append(f"(aset results {i} (funcall {fn}\n {args}))")
@@ -81,7 +85,7 @@ def test_lambdas_call_python(emacs, pytools, dialect, is_async):
     tools, diags = from_python("pytools", cwd=str(FIXTURE_DIR), dialect=dialect, async_=is_async)
     assert not [d for d in diags if d.is_error]
     for t in tools:
-        assert t["metadata"]["async"] is (is_async or dialect == "llm")
+        assert t["metadata"]["async"] is is_async
     cases = expected(pytools)
     got = json.loads(emacs.run(_program(tools, cases, dialect, is_async)))
     for (name, args, _llm, want), result in zip(cases, got, strict=True):
@@ -93,7 +97,8 @@ def test_async_lambda_does_not_block(emacs, pytools):
     tools, _ = from_python("pytools:slow_echo", cwd=str(FIXTURE_DIR), async_=True)
     fn = tools[0]["metadata"]["function"]
     out = emacs.run(
-        f'(setq got nil)\n(setq ret (funcall {fn}\n (lambda (r) (setq got r)) "x" nil))\n'
+        runtime()
+        + f'(setq got nil)\n(setq ret (funcall {fn}\n (lambda (r) (setq got r)) "x" nil))\n'
         '(princ (if got "blocked" "returned-first"))\n'
         "(while (not got) (accept-process-output nil 0.05))\n"
         '(princ (concat " " got))'

@@ -1,22 +1,9 @@
-"""End to end through gptel's own calling path: ``plistspec from-py`` writes tools.el, real Emacs
-loads it, and each tool is called exactly as gptel 0.9.x calls tools.
-
-The stand-in below copies what ``gptel--handle-tool-use`` (gptel-request.el) does with a tool
-call, so the lambdas see the very values a running gptel hands them:
-
-* the model's arguments are a JSON text, parsed like ``gptel--json-read-string``:
-  ``json-parse-string`` with ``:object-type 'plist :null-object nil :false-object :json-false``
-  (arrays stay vectors, ``{}`` becomes ``nil``). The Anthropic backend's non-streaming path
-  parses with ``gptel--json-read`` whose ``:null-object`` is ``:null`` in newer gptel; both are
-  run here.
-* ``arg-values`` = for each of the tool's ``:args``, in order,
-  ``(plist-get args (intern (concat ":" name)))``: a missing argument is ``nil``.
-* sync tools: ``(apply function arg-values)`` inside ``condition-case`` (an error's data
-  becomes the result); async tools (``:async t``): ``(apply function callback arg-values)``.
-* the result goes through ``gptel--to-string``.
-
-``gptel-make-tool`` is a stand-in too; like the real one (a ``cl-defstruct`` keyword
-constructor) it refuses keys gptel does not know.
+"""End to end through the REAL gptel's calling path: ``plistspec from-py`` writes tools.el, real
+Emacs loads the real gptel 0.9.9.5 and that file, and each tool is called by gptel itself: a
+canned OpenAI Chat Completions response and an Anthropic Messages response (whose
+non-streaming parser hands explicit nulls as ``:null``, not ``nil``) are parsed by gptel's
+own ``gptel--parse-response``, then ``gptel--handle-tool-use`` runs the tool
+(``tests/pyfunc/drive_libraries.el``; every transport and llm are in test_real_libraries.py).
 
 Every result is compared with calling the Python function directly.
 """
@@ -27,43 +14,18 @@ import datetime as dt
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from responses import response
 
+from plistspec.elisp.printer import print_string
 from plistspec.pyfunc.convert import format_result
-from support import ROOT
+from support import ROOT, elisp_deps_preamble
 
 FIXTURE_DIR = ROOT / "fixtures" / "python"
 
-STAND_IN = r"""
-(require 'cl-lib)
-(defvar recorded nil)
-(cl-defun gptel-make-tool (&rest slots &key name function args description category async
-                                 confirm include)
-  (ignore function args description category async confirm include)
-  (setq recorded (append recorded (list (cons name slots))))
-  slots)
-(provide 'gptel)
-
-(defun gptel--to-string (s)
-  (cond ((stringp s) s) ((numberp s) (number-to-string s)) (t (format "%S" s))))
-
-(defun stand-in-call (name json-text null-object callback)
-  "Call tool NAME with the model's JSON-TEXT as gptel--handle-tool-use does."
-  (let* ((slots (cdr (assoc name recorded)))
-         (args (json-parse-string json-text :object-type 'plist
-                                  :null-object null-object :false-object :json-false))
-         (arg-values (mapcar (lambda (arg)
-                               (plist-get args (intern (concat ":" (plist-get arg :name)))))
-                             (plist-get slots :args)))
-         (fn (plist-get slots :function))
-         (done (lambda (result) (funcall callback (gptel--to-string result)))))
-    (if (plist-get slots :async)
-        (apply fn done arg-values)
-      (funcall done (condition-case errdata
-                        (apply fn arg-values)
-                      (error (mapconcat #'gptel--to-string errdata " ")))))))
-"""
+DRIVER = Path(__file__).with_name("drive_libraries.el")
 
 
 @pytest.fixture(scope="module")
@@ -190,37 +152,34 @@ def _generate(tmp_path, *extra):
     return out
 
 
-def _program(path, runs):
-    """``runs``: (null-object, tool, JSON text) for each call, in order."""
-    prog = [STAND_IN, f"(load {json.dumps(str(path))} nil t)"]
-    prog.append(f"(setq results (make-vector {len(runs)} nil))")
-    for i, (null, name, text) in enumerate(runs):
-        prog.append(
-            f"(stand-in-call {json.dumps(name)} {json.dumps(text, ensure_ascii=False)} {null}"
-            f" (lambda (r) (aset results {i} r)))"
-        )
-    prog.append(
-        "(let ((deadline (+ (float-time) 90)))"
-        " (while (and (seq-some #'null results) (< (float-time) deadline))"
-        " (accept-process-output nil 0.05)))"
+def _program(deps, path, runs):
+    """``runs``: (transport, tool, JSON arguments) for each call, in order."""
+    vec = " ".join(
+        "(vector "
+        + " ".join(print_string(x) for x in ("gptel", t, name, response("gptel", t, name, args)))
+        + ")"
+        for t, name, args in runs
     )
-    prog.append(
-        "(princ (json-serialize (vector (vconcat (seq-map (lambda (r) (or r :null)) results))"
-        " (vconcat (mapcar (lambda (r) (vector (car r) (if (plist-get (cdr r) :async) t :json-false)"
-        " (length (plist-get (cdr r) :args)))) recorded)))"
-        " :false-object :json-false))"
+    return (
+        elisp_deps_preamble(deps)
+        + f"(load {print_string(str(DRIVER))} nil t)\n"
+        + f"(ps-load-tools {print_string(str(path))})\n"
+        + "(princ (json-serialize (vconcat (mapcar (lambda (tool) (vector (gptel-tool-name tool)"
+        " (if (gptel-tool-async tool) t :json-false) (length (gptel-tool-args tool))))"
+        " ps-tools)) :false-object :json-false))\n(terpri)\n" + f"(ps-run-all (vector {vec}))\n"
     )
-    return "\n".join(prog)
 
 
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
-def test_gptel_calls_every_kind_of_argument(emacs, tmp_path, mod, is_async):
+def test_gptel_calls_every_kind_of_argument(emacs, elisp_deps_dir, tmp_path, mod, is_async):
     path = _generate(tmp_path, *(["--async"] if is_async else []))
     calls = cases(mod)
-    runs = [("nil", name, text, want) for name, text, want in calls]
-    if not is_async:  # JSON null as :null too (gptel--json-read), where a null is sent
-        runs += [(":null", name, text, want) for name, text, want in calls if "null" in text]
-    results, shapes = json.loads(emacs.run(_program(path, [r[:3] for r in runs])))
+    runs = [("openai", name, text, want) for name, text, want in calls]
+    # explicit nulls arrive as :null from gptel's Anthropic non-streaming parser
+    runs += [("anthropic", name, text, want) for name, text, want in calls if "null" in text]
+    out = emacs.run(_program(elisp_deps_dir, path, [r[:3] for r in runs]), timeout=600)
+    shapes_line, results_line = out.split("\n", 1)
+    results, shapes = json.loads(results_line), json.loads(shapes_line)
     for run, got in zip(runs, results, strict=True):
         assert got == run[3], run[:3]
     by_name = {name: (a, nargs) for name, a, nargs in shapes}

@@ -1,26 +1,25 @@
-"""End to end: ``plistspec from-py`` writes tools.el; real Emacs loads it with a stand-in for
-``gptel-make-tool`` that records each plist; each recorded ``:function`` is called the way
-gptel calls it (positionally, in ``:args`` order; ``:json-false``; nil for an omitted optional
-argument; vectors and plists) and must return what the Python function returns."""
+"""End to end: ``plistspec from-py`` writes tools.el; real Emacs loads it into the real gptel
+(``gptel-make-tool`` builds each ``gptel-tool``), and each tool's ``:function`` is applied to
+Elisp values of the kinds gptel hands tools (``:json-false``; nil for an omitted optional
+argument; vectors and plists) and must return what the Python function returns. The calls
+through gptel's own parsers and ``gptel--handle-tool-use`` are in test_real_libraries.py."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from tests.conftest import ROOT
 
 from plistspec.pyfunc.convert import format_result
+from support import elisp_deps_preamble
 
 FIXTURE_DIR = ROOT / "fixtures" / "python"
 
-STAND_IN = """
-(defvar recorded nil)
-(defun gptel-make-tool (&rest plist) (setq recorded (append recorded (list plist))) plist)
-(provide 'gptel)
-"""
+DRIVER = Path(__file__).with_name("drive_libraries.el")
 
 
 def _generate(tmp_path, *extra: str) -> str:
@@ -50,7 +49,7 @@ def pytools():
 
 
 @pytest.mark.parametrize("is_async", [False, True])
-def test_tools_file_in_emacs(emacs, tmp_path, pytools, is_async):
+def test_tools_file_in_emacs(emacs, elisp_deps_dir, tmp_path, pytools, is_async):
     path = _generate(tmp_path, *(["--async"] if is_async else []))
     m = pytools
     calls = [
@@ -64,13 +63,14 @@ def test_tools_file_in_emacs(emacs, tmp_path, pytools, is_async):
         ("fail", '"x"', "Error: fail() raised ValueError: cannot do it: x"),
         ("slow_echo", '"ça va" nil', "ça va"),
     ]
-    prog = [STAND_IN, f"(load {json.dumps(path)} nil t)"]
-    prog.append(
-        "(defun tool (name) (seq-find (lambda (p) (equal (plist-get p :name) name)) recorded))"
-    )
+    prog = [
+        elisp_deps_preamble(elisp_deps_dir),
+        f"(load {json.dumps(str(DRIVER))} nil t)",
+        f"(ps-load-tools {json.dumps(path)})",
+    ]
     prog.append(f"(setq results (make-vector {len(calls)} nil))")
     for i, (name, args, _want) in enumerate(calls):
-        fn = f'(plist-get (tool "{name}") :function)'
+        fn = f'(gptel-tool-function (ps-tool "{name}"))'
         if is_async:
             prog.append(f"(apply {fn} (lambda (r) (aset results {i} r)) (list {args}))")
         else:
@@ -78,10 +78,10 @@ def test_tools_file_in_emacs(emacs, tmp_path, pytools, is_async):
     prog.append(
         "(while (seq-some #'null results) (accept-process-output nil 0.05))"
         "(princ (json-serialize (vector results"
-        " (vconcat (mapcar (lambda (p) (vector (plist-get p :name)"
-        " (if (plist-get p :async) t :json-false)"
+        " (vconcat (mapcar (lambda (p) (vector (gptel-tool-name p)"
+        " (if (gptel-tool-async p) t :json-false)"
         " (vconcat (mapcar (lambda (a) (vector (plist-get a :name) (if (plist-get a :optional) t :json-false)))"
-        " (plist-get p :args))))) recorded))) :false-object :json-false))"
+        " (gptel-tool-args p))))) ps-tools))) :false-object :json-false))"
     )
     results, shapes = json.loads(emacs.run("\n".join(prog)))
     for (name, args, want), got in zip(calls, results, strict=True):
@@ -90,3 +90,20 @@ def test_tools_file_in_emacs(emacs, tmp_path, pytools, is_async):
     assert by_name["greet"][1] == [["name", False], ["shout", True], ["punctuation", True]]
     assert by_name["total"][1][0] == ["items", False]
     assert all(is_a == is_async for is_a, _ in by_name.values())
+
+
+@pytest.mark.parametrize("dialect", ["gptel", "llm"])
+def test_generated_file_byte_compiles_without_warnings(emacs, elisp_deps_dir, tmp_path, dialect):
+    out = tmp_path / "tools.el"
+    proc = subprocess.run(
+        [sys.executable, "-m", "plistspec", "from-py", "pytools", "-d", dialect, "-o", str(out)],
+        cwd=FIXTURE_DIR, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    got = emacs.run(
+        elisp_deps_preamble(elisp_deps_dir)
+        + f"(require '{dialect})\n(setq byte-compile-error-on-warn t)\n"
+        + f'(princ (if (byte-compile-file {json.dumps(str(out))}) "ok" "failed"))',
+        check=False,
+    )
+    assert got.endswith("ok"), got

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "from-json": ("plistspec.cli.from_json_cmd", "from_json_cmd"),
     "from-py": ("plistspec.cli.from_py_cmd", "from_py_cmd"),
     "call": ("plistspec.cli.from_py_cmd", "call_cmd"),
+    "worker": ("plistspec.cli.from_py_cmd", "worker_cmd"),
     "check": ("plistspec.cli.check_cmd", "check_cmd"),
     "fmt": ("plistspec.cli.fmt_cmd", "fmt_cmd"),
     "explain": ("plistspec.cli.explain_cmd", "explain_cmd"),

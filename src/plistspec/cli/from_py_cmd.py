@@ -1,4 +1,5 @@
-"""``plistspec from-py`` (Python callables → tool specs) and ``plistspec call`` (the bridge).
+"""``plistspec from-py`` (Python callables → tool specs), ``plistspec call`` and the hidden
+``plistspec worker`` (the two Python ends of the bridge the generated ``:function`` uses).
 
 Owns: the two commands' options, output and exit codes.
 
@@ -12,11 +13,15 @@ one ``Error: ...`` line *on standard output* (the generated Elisp returns it to 
 exits 2 / 1 (3: the tool cannot be loaded). With ``--from gptel|llm`` (what the generated
 lambdas pass) anything the user's code writes to stdout/stderr is discarded, so only the result
 reaches Emacs; without it, the user's own output goes to standard error.
+
+``worker`` answers the same calls one per line for as long as Emacs keeps it
+(:mod:`plistspec.pyfunc.worker`). ``--function`` must be a symbol name (else exit 2).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import click
@@ -26,6 +31,8 @@ from plistspec.cli._options import diagnostics_format_option, output_option
 from plistspec.formats import FORMATS
 
 ELISP_FORMATS = ("elisp",)
+# a name Emacs reads as one symbol (not a number): what --function may name
+_SYMBOL = re.compile(r"(?!-?[0-9]+\.?[0-9]*$)[\w\-+*/<>=!$%&^~@|{}:.]+\Z")
 JSON_FORMATS = FORMATS
 
 
@@ -53,7 +60,23 @@ JSON_FORMATS = FORMATS
     metavar="PYTHON",
     help="Interpreter the generated :function runs (default: this one).",
 )
-@click.option("--async", "async_", is_flag=True, help="Write make-process lambdas with :async t.")
+@click.option(
+    "--async", "async_", is_flag=True, help="Write :async t tools that never block Emacs."
+)
+@click.option(
+    "--bridge",
+    type=click.Choice(["worker", "process"]),
+    default="worker",
+    show_default=True,
+    help="worker: one persistent Python per module; process: a new Python for every call.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Stop a call after SECONDS (default: plistspec-bridge-timeout in Emacs, 60).",
+)
 @click.option(
     "--function",
     "function",
@@ -83,6 +106,8 @@ def from_py_cmd(
     variable: str | None,
     python: str | None,
     async_: bool,
+    bridge: str,
+    timeout: float | None,
     function: str | None,
     strict_types: bool,
     lenient_defaults: bool,
@@ -96,6 +121,12 @@ def from_py_cmd(
     The module is imported as `python -m` would, from the current directory.
     """
     import contextlib
+
+    if function is not None and not _SYMBOL.match(function.removeprefix("#'")):
+        raise click.BadParameter(
+            f"{function!r} is not a symbol name (letters, digits and -_+*/<>=!$%&^~@|{{}}:.)",
+            param_hint="'--function'",
+        )
 
     from plistspec.cli._io import InputError, print_diagnostics, write_output
     from plistspec.pyfunc import from_python
@@ -111,6 +142,8 @@ def from_py_cmd(
             strict_types=strict_types,
             lenient_defaults=lenient_defaults,
             skip=skip,
+            bridge=bridge,
+            timeout=timeout,
         )
     text = None
     if not any(d.is_error for d in diags):
@@ -128,7 +161,7 @@ def from_py_cmd(
 
 def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None):
     if fmt == "elisp":
-        from plistspec.pyfunc.elisp_bridge import elisp_tools, with_notes
+        from plistspec.pyfunc.elisp_bridge import elisp_tools, with_notes, with_runtime
 
         etools = elisp_tools(tools)
         from plistspec.emit_elisp import to_elisp
@@ -140,7 +173,10 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
             feature=feature,
             variable=variable,
         )
-        return with_notes(text, etools, dialect), diags
+        text = with_notes(text, etools, dialect)
+        if any("plistspec-bridge-v1-call" in t["metadata"].get("function", "") for t in tools):
+            text = with_runtime(text)
+        return text, diags
     from plistspec.jsonout import dumps
 
     if fmt == "ir":
@@ -199,3 +235,12 @@ def call_cmd(target: str, from_elisp: str | None, args_text: str | None) -> None
     with os.fdopen(real_out, "wb") as f:
         f.write(text.encode("utf-8"))
     os._exit(code) if from_elisp else sys.exit(code)
+
+
+@click.command("worker", hidden=True)
+def worker_cmd() -> None:
+    """The persistent Python end of the generated tools' bridge (see pyfunc.worker)."""
+    from plistspec.pyfunc.worker import serve
+
+    sys.stdout.flush()
+    os._exit(serve())

@@ -62,13 +62,17 @@ def from_python(
     strict_types: bool = False,
     lenient_defaults: bool = False,
     skip: Any = (),
+    bridge: str = "worker",
+    timeout: float | None = None,
 ) -> tuple[list[Tool], list[Diagnostic]]:
     """IR tools for ``target`` (or several); never raises for a user mistake.
 
     ``python`` is the interpreter the generated ``:function`` runs (default: this one),
     ``async_`` writes the non-blocking ``make-process`` form, ``function`` writes
     ``#'FUNCTION`` instead of a lambda, ``dialect`` is ``gptel`` or ``llm``, ``cwd`` is the
-    directory the module is imported from (default: the current one).
+    directory the module is imported from (default: the current one), ``bridge`` is
+    ``worker`` (one persistent Python per module) or ``process`` (one per call), ``timeout``
+    the seconds a call may take (default: ``plistspec-bridge-timeout`` in Emacs).
     """
     from plistspec.pyfunc.tools import tools_from_targets
 
@@ -83,4 +87,6 @@ def from_python(
         strict_types=strict_types,
         lenient_defaults=lenient_defaults,
         skip=skip,
+        bridge=bridge,
+        timeout=timeout,
     )

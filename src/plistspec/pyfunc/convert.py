@@ -10,10 +10,13 @@ what Elisp's ``nil`` did to null / ``{}`` / missing arguments, guided by the sch
 
 from __future__ import annotations
 
+import copy
 import enum
+import re
 import typing
 from typing import Any
 
+from plistspec.pyfunc.nilvalue import ABSENT, ORDER, _resolve, accepts, decisions
 from plistspec.pyfunc.schema import HANDLERS as _SCHEMA_HANDLERS  # noqa: F401 (same keys)
 from plistspec.pyfunc.schema import kind_of
 
@@ -27,63 +30,39 @@ class ConvertError(Exception):
 # --- repair: Elisp nil back to JSON ------------------------------------------------------
 
 
-def _resolve(schema: Any, defs: dict[str, Any]) -> Any:
-    seen = 0
-    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 50:
-        ref = schema["$ref"]
-        if not ref.startswith("#/$defs/") or ref[8:] not in defs:
-            break
-        schema = defs[ref[8:]]
-        seen += 1
-    return schema
-
-
-def accepts(schema: Any, kind: str, defs: dict[str, Any]) -> bool:
-    """Whether ``schema`` can accept a JSON value of type ``kind`` (``null``, ``object``...)."""
-    schema = _resolve(schema, defs)
-    if schema is True or schema == {}:
-        return True
-    if not isinstance(schema, dict):
-        return False
-    if "anyOf" in schema or "oneOf" in schema:
-        return any(accepts(m, kind, defs) for m in schema.get("anyOf", schema.get("oneOf", [])))
-    if "enum" in schema:
-        vals = schema["enum"]
-        if kind == "null":
-            return None in vals
-        if kind == "boolean":
-            return any(isinstance(v, bool) for v in vals)
-        return False if kind in ("object", "array") else True
-    t = schema.get("type")
-    if t is None:
-        return True
-    types = t if isinstance(t, list) else [t]
-    return kind in types or (kind == "integer" and "number" in types)
-
-
-def _empty_for(schema: Any, defs: dict[str, Any]) -> tuple[bool, Any]:
-    """What an Elisp ``nil`` most likely was, for a value that must match ``schema``."""
-    if accepts(schema, "null", defs):
-        return True, None
-    if accepts(schema, "object", defs):
-        return True, {}
-    if accepts(schema, "boolean", defs):
-        return True, False
+def _empty_for(schema: Any, defs: dict[str, Any], dialect: str) -> tuple[bool, Any]:
+    """What a nested Elisp ``nil`` most likely was, for a value that must match ``schema``
+    (the library's readings of nil in :data:`.nilvalue.ORDER`, then ``[]``)."""
+    for label, value in ORDER.get(dialect, ORDER["gptel"]):
+        if accepts(schema, {"null": "null", "{}": "object", "false": "boolean"}[label], defs):
+            return True, value
     if accepts(schema, "array", defs):
         return True, []
     return False, None
 
 
-def repair(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
-    """Undo Elisp's ``nil``: a missing required argument and a nested ``{}`` the schema does
-    not allow get the value ``nil`` most likely stood for (iterative, any depth)."""
+def repair(
+    args: dict[str, Any], parameters: dict[str, Any], dialect: str = "gptel"
+) -> dict[str, Any]:
+    """Undo Elisp's ``nil`` (sent as ``{}``) and a null the schema has no place for.
+
+    Top level: each argument's ``nil`` becomes what :func:`.nilvalue.decisions` decided
+    (``from-py`` wrote the Elisp schema from the same decisions); a missing argument counts as
+    ``nil``. Nested (iterative, any depth): ``{}`` where the schema wants no object becomes the
+    library's likeliest reading; a null where the schema wants none is dropped when the key is
+    optional, as gptel's ``nil`` for the same null would be."""
     defs = parameters.get("$defs", {})
     props = parameters.get("properties", {})
-    for name in parameters.get("required", []):
-        if name not in args and name in props:
-            ok, value = _empty_for(props[name], defs)
-            if ok:
-                args[name] = value
+    required = set(parameters.get("required", []))
+    for name, d in decisions(parameters, dialect).items():
+        v = args.get(name, _MISSING)
+        if v is _MISSING or v == {}:
+            if d.value is ABSENT:
+                args.pop(name, None)
+            else:
+                args[name] = copy.deepcopy(d.value)
+        elif v is None and name not in required and not accepts(props[name], "null", defs):
+            del args[name]
     stack: list[tuple[Any, Any]] = [(args, parameters)]
     while stack:
         value, schema = stack.pop()
@@ -94,17 +73,20 @@ def repair(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
             sprops = schema.get("properties", {})
             sreq = set(schema.get("required", []))
             extra = schema.get("additionalProperties")
+            top = value is args
             for k in list(value):
                 sub = sprops.get(k, extra if isinstance(extra, dict) else None)
                 if sub is None:
                     continue
                 v = value[k]
-                if v == {} and not accepts(sub, "object", defs):
-                    ok, new = _empty_for(sub, defs)
+                if v == {} and not top and not accepts(sub, "object", defs):
+                    ok, new = _empty_for(sub, defs, dialect)
                     if ok:
                         value[k] = new
                     elif k not in sreq:
                         del value[k]
+                elif v is None and not top and k not in sreq and not accepts(sub, "null", defs):
+                    del value[k]
                 elif isinstance(v, (dict, list)):
                     for m in _members(sub, defs):
                         stack.append((v, m))
@@ -116,13 +98,16 @@ def repair(args: dict[str, Any], parameters: dict[str, Any]) -> dict[str, Any]:
                 if sub is None:
                     continue
                 if v == {} and not accepts(sub, "object", defs):
-                    ok, new = _empty_for(sub, defs)
+                    ok, new = _empty_for(sub, defs, dialect)
                     if ok:
                         value[i] = new
                 elif isinstance(v, (dict, list)):
                     for m in _members(sub, defs):
                         stack.append((v, m))
     return args
+
+
+_MISSING = object()
 
 
 def _members(schema: Any, defs: dict[str, Any]) -> list[Any]:
@@ -454,11 +439,21 @@ def _default(o: Any) -> Any:
 
 
 def format_result(value: Any) -> str:
-    """What the tool returns to the model: a string as it is, anything else as JSON."""
+    """What the tool returns to the model: a string as it is, anything else as JSON.
+
+    JSON has no NaN or infinity: those floats are written as the strings ``"NaN"``,
+    ``"Infinity"`` and ``"-Infinity"``, so the text is always valid JSON and says what it was."""
     import json
 
     if isinstance(value, str):
         return value
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8", "replace")
-    return json.dumps(value, ensure_ascii=False, default=_default)
+    text = json.dumps(value, ensure_ascii=False, default=_default)
+    if "NaN" in text or "Infinity" in text:
+        text = _NONFINITE.sub(lambda m: m.group(1) or f'"{m.group(2)}"', text)
+    return text
+
+
+# a JSON string (kept as is) or a bare non-finite number token (quoted)
+_NONFINITE = re.compile(r'("(?:[^"\\]|\\.)*")|(-?Infinity|NaN)')

@@ -1,32 +1,27 @@
-"""The Elisp side of the bridge: the ``:function`` lambdas ``from-py`` writes, and the
-Elisp-facing form of a tool's ``parameters``.
+"""The Elisp side of the bridge: the ``:function`` lambdas ``from-py`` writes, the runtime
+they call, and the Elisp-facing form of a tool's ``parameters``.
 
 Owns:
 
 * :func:`lambda_text` — a lambda whose parameters follow ``:args`` (gptel and llm call tools
-  positionally, ``nil`` for a missing optional argument) and which runs
-  ``PYTHON -m plistspec call --from DIALECT TARGET`` with the arguments as ONE JSON object on
-  standard input, returning what it prints. Synchronous: ``call-process-region``.
-  ``--async``: ``make-process`` + a sentinel that calls gptel's/llm's callback; Emacs never
-  blocks.
+  positionally, ``nil`` for a missing optional argument) and which hands EVERY argument, ``nil``
+  included, to ``plistspec-bridge-v1-call`` with the tool's spec. ``--async`` lambdas take the
+  library's callback first and never block Emacs.
+* :func:`runtime` / :func:`with_runtime` — ``bridge_runtime.el``, written once in each
+  generated file: a persistent ``python -P -m plistspec worker`` per module (default) or one
+  ``python -P -m plistspec call`` per call (``--bridge process``), a timeout
+  (``plistspec-bridge-timeout``, or ``--timeout``) after which the Python child is stopped,
+  and an ``Error:`` line (never a ``format`` string built from a path) whenever anything fails.
 * :func:`elisp_parameters` — the schema a gptel/llm user would write: an optional
-  ``Optional[X]`` becomes ``X`` + ``:optional t``; recursive ``$defs`` (which gptel cannot send)
+  ``Optional[X]`` becomes ``X`` + ``:optional t``; an argument whose ``nil`` would be
+  ambiguous is made required (:mod:`.nilvalue`); recursive ``$defs`` (which gptel cannot send)
   are unrolled a few levels; llm (which sends only ``type``, ``description``, ``enum``,
   ``items``, ``properties``) gets a one-symbol type where JSON Schema needs a union.
 
-How JSON values survive Elisp (see ``docs`` in the report and :mod:`plistspec.bridge`):
-
-* gptel parses the model's arguments with ``:null-object nil :false-object :json-false``, so
-  false arrives as ``:json-false`` and is serialized back with ``:false-object :json-false``;
-  arrays arrive as vectors (``[]`` stays ``[]``); objects arrive as plists.
-* ``nil`` is ambiguous (null, a missing argument, or ``{}``): the lambda leaves ``nil``
-  arguments out of the JSON object, so Python defaults apply; ``plistspec call --from gptel``
-  repairs the rest against the schema (a missing required argument that may be null becomes
-  ``None``, one that must be an object becomes ``{}``; a nested ``{}`` where the schema wants no
-  object becomes ``null``, or is dropped when the key is optional).
-* llm hands *synchronous* tools its arguments with false turned into ``nil``; so for llm the
-  lambda is declared ``:async t`` (it still runs synchronously unless ``--async``), which gets
-  the raw values (``:false``, ``:null``), serialized with ``json-serialize``'s defaults.
+How JSON values survive Elisp: false arrives as ``:json-false`` (gptel) or ``nil`` (llm, at any
+depth); null as ``nil`` or ``:null``; ``{}`` as ``nil``; arrays as vectors. The runtime
+serializes the arguments back (a ``nil`` becomes ``{}``) and ``plistspec call --from DIALECT``
+reads each ``nil`` as :mod:`.nilvalue` decided for that argument and library.
 """
 
 from __future__ import annotations
@@ -34,7 +29,18 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-__all__ = ["lambda_text", "elisp_parameters", "elisp_string", "arg_symbol", "RESERVED"]
+from plistspec.elisp.comment import comment_text
+from plistspec.elisp.printer import print_number, print_string, print_symbol
+
+__all__ = [
+    "lambda_text",
+    "elisp_parameters",
+    "elisp_string",
+    "arg_symbol",
+    "RESERVED",
+    "runtime",
+    "with_runtime",
+]
 
 # Symbols that are constants or global special variables with no '-' in their name: a
 # lambda parameter of that name would rebind them (``obarray`` would break ``intern``).
@@ -44,42 +50,13 @@ RESERVED = frozenset(
 
 
 def elisp_string(s: str) -> str:
-    """``s`` as an Elisp string literal (only ``"`` and ``\\`` need escapes; newlines as \\n)."""
-    out = ['"']
-    for ch in s:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 32 or ord(ch) == 127:
-            out.append(f"\\u{ord(ch):04X}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def _sym_escape(name: str) -> str:
-    out = []
-    for ch in name:
-        if ch.isalnum() or ch in "-_+*/<>=!$%&^~@|{}:":
-            out.append(ch)
-        else:
-            out.append("\\" + ch)
-    return "".join(out)
+    """``s`` as an Elisp string literal (the project's printer)."""
+    return print_string(s)
 
 
 def arg_symbol(name: str) -> str:
     """The lambda parameter for a Python parameter (``t`` → ``arg-t``)."""
-    if name in RESERVED:
-        return "arg-" + name
-    return _sym_escape(name)
+    return print_symbol("arg-" + name if name in RESERVED else name)
 
 
 def _lambda_list(params: list[tuple[str, bool]], callback: bool) -> str:
@@ -95,12 +72,14 @@ def _lambda_list(params: list[tuple[str, bool]], callback: bool) -> str:
 
 
 def _args_alist(params: list[tuple[str, bool]]) -> str:
+    """Every argument, ``nil`` included (``plistspec call`` decides what a ``nil`` was)."""
     if not params:
         return "nil"
-    items = " ".join(
-        f"(and {arg_symbol(n)} (cons '{_sym_escape(n)} {arg_symbol(n)}))" for n, _ in params
-    )
-    return f"(delq nil (list {items}))"
+    items = " ".join(f"(cons '{print_symbol(n)} {arg_symbol(n)})" for n, _ in params)
+    return f"(list {items})"
+
+
+BRIDGE_MODES = ("worker", "process")
 
 
 def lambda_text(
@@ -111,70 +90,53 @@ def lambda_text(
     cwd: str,
     dialect: str = "gptel",
     async_: bool = False,
+    mode: str = "worker",
+    module_file: str | None = None,
+    timeout: float | None = None,
 ) -> str:
-    """The ``:function`` lambda for a tool whose ``:args`` are ``params`` ``(name, optional)``."""
-    if dialect == "gptel":
-        serialize = ":null-object :null :false-object :json-false"
-    else:
-        serialize = ":null-object :null :false-object :false"
-    program = elisp_string(python)
-    args = " ".join(elisp_string(a) for a in ("-m", "plistspec", "call", "--from", dialect, target))
-    command = f"{program} {args}"
-    failed = elisp_string(f"Error: could not run the Python tool {target} (exit %s): %s")
+    """The ``:function`` lambda for a tool whose ``:args`` are ``params`` ``(name, optional)``.
+
+    It calls ``plistspec-bridge-v1-call`` (:data:`RUNTIME`, written once per file) with the
+    tool's spec ``(PYTHON DIRECTORY MODULE-FILE TARGET DIALECT MODE TIMEOUT)`` and every
+    argument; ``--async`` lambdas take gptel's/llm's callback first."""
     cwd_dir = cwd if cwd.endswith("/") else cwd + "/"
-    head = (
-        f"  (let ((default-directory {elisp_string(cwd_dir)})\n"
-        f"        (json (json-serialize {_args_alist(params)}\n"
-        f"                              {serialize})))\n"
+    spec = " ".join(
+        [
+            print_string(python),
+            print_string(cwd_dir),
+            print_string(module_file) if module_file else "nil",
+            print_string(target),
+            print_string(dialect),
+            mode if mode in BRIDGE_MODES else "worker",
+            print_number(timeout) if timeout is not None else "nil",
+        ]
     )
-    if not async_:
-        body = (
-            "    (with-temp-buffer\n"
-            "      (let* ((coding-system-for-write 'utf-8-unix)\n"
-            "             (coding-system-for-read 'utf-8-unix)\n"
-            f"             (status (call-process-region json nil {program} nil t nil\n"
-            f"                                          {args})))\n"
-            "        (if (and (not (eql status 0)) (= (buffer-size) 0))\n"
-            f'            (format {failed} status "")\n'
-            "          (buffer-string))))"
-        )
-        if dialect == "gptel":
-            return f"(lambda {_lambda_list(params, False)}\n{head}{body}))"
-        # llm: declared :async t so that false arrives as :false, not nil; runs synchronously
-        return (
-            f"(lambda {_lambda_list(params, True)}\n{head}"
-            f"    (funcall callback\n  {_indent(body, 2)})))"
-        )
-    body = (
-        "    (condition-case err\n"
-        "        (let ((proc (make-process\n"
-        '                     :name "plistspec-call"\n'
-        '                     :buffer (generate-new-buffer " *plistspec-call*")\n'
-        f"                     :command (list {command})\n"
-        "                     :coding 'utf-8-unix\n"
-        "                     :connection-type 'pipe\n"
-        "                     :noquery t\n"
-        "                     :sentinel\n"
-        "                     (lambda (proc _event)\n"
-        "                       (unless (process-live-p proc)\n"
-        "                         (let ((buf (process-buffer proc)))\n"
-        "                           (funcall callback\n"
-        "                                    (with-current-buffer buf\n"
-        "                                      (if (and (not (eql (process-exit-status proc) 0))\n"
-        "                                               (= (buffer-size) 0))\n"
-        f'                                          (format {failed} (process-exit-status proc) "")\n'
-        "                                        (buffer-string))))\n"
-        "                           (kill-buffer buf)))))))\n"
-        "          (process-send-string proc json)\n"
-        "          (process-send-eof proc))\n"
-        f'      (error (funcall callback (format {failed} "-" (error-message-string err)))))'
-    )
-    return f"(lambda {_lambda_list(params, True)}\n{head}{body}))"
+    call = f"(plistspec-bridge-v1-call\n   '({spec})\n   {_args_alist(params)}"
+    if async_:
+        return f"(lambda {_lambda_list(params, True)}\n  {call}\n   callback))"
+    return f"(lambda {_lambda_list(params, False)}\n  {call}))"
 
 
-def _indent(text: str, n: int) -> str:
-    pad = " " * n
-    return "\n".join(pad + ln if ln else ln for ln in text.split("\n")).lstrip()
+def runtime() -> str:
+    """The Elisp the generated ``:function`` lambdas call, written once in each file."""
+    from importlib.resources import files
+
+    return files("plistspec.pyfunc").joinpath("bridge_runtime.el").read_text(encoding="utf-8")
+
+
+def with_runtime(text: str) -> str:
+    """``text`` (a generated file) with :func:`runtime` before its first tool: after the
+    ``(require ...)`` lines that follow ``;;; Code:``, else at the top."""
+    lines = text.split("\n")
+    at = next((i + 1 for i, ln in enumerate(lines) if ln.startswith(";;; Code:")), 0)
+    j = at
+    while j < len(lines) and (not lines[j].strip() or lines[j].startswith("(require ")):
+        if lines[j].startswith("(require "):
+            at = j + 1
+        j += 1
+    block = runtime().rstrip("\n").split("\n")
+    lines[at:at] = ["", *block]
+    return "\n".join(lines)
 
 
 # --- the Elisp-facing schema -----------------------------------------------------------
@@ -225,7 +187,6 @@ def elisp_parameters(
                     f"recursive type ({names}): unrolled {unroll_depth} levels, because gptel and "
                     "llm cannot send $defs; deeper levels accept any object"
                 )
-    required = list(params.get("required", []))
     for name, s in list(props.items()):
         members = s.get("anyOf")
         if isinstance(members, list):
@@ -236,11 +197,7 @@ def elisp_parameters(
                     if k != "anyOf" and not (k == "default" and v is None):
                         new[k] = v  # keys written next to the union win
                 props[name] = s = new
-                if name in required:
-                    required.remove(name)
-                notes.setdefault(
-                    name, "may be null: omitted (nil) here, so Python receives its default or None"
-                )
+                notes.setdefault(name, "may be null (JSON null, or nil, reaches Python as None)")
         if s.get("default", 0) is None:
             s.pop("default")
         if _simple_type(s) == "object" and s.get("additionalProperties", False) is not False:
@@ -263,6 +220,10 @@ def elisp_parameters(
                 notes.setdefault(name, "a union: no single :type, so the JSON Schema anyOf is sent")
             else:
                 notes.setdefault(name, "any JSON value: no :type, so gptel sends an empty schema")
+    from plistspec.pyfunc.nilvalue import decisions
+
+    decided = decisions(parameters, dialect)
+    required = [n for n in props if n in decided and not decided[n].optional]
     if required:
         params["required"] = required
     else:
@@ -317,11 +278,9 @@ def with_notes(text: str, tools: list[Any], dialect: str) -> str:
         py = meta.get("python") or {}
         comment = []
         if py.get("target"):
-            comment.append(f";; Calls the Python function {py['target']}.")
+            comment.append(";; " + comment_text(f"Calls the Python function {py['target']}."))
         for name, note in notes.items():
-            comment.append(f";; {name}: {note}".replace("\n", " "))
+            comment.append(";; " + comment_text(f"{name}: {note}"))
         pad = " " * (len(lines[i]) - len(head))
-        from plistspec.elisp.comment import comment_text  # a path or note never leaves its line
-
-        lines[i:i] = [pad + ";; " + comment_text(c[3:]) for c in comment]
+        lines[i:i] = [pad + c for c in comment]
     return "\n".join(lines)

@@ -70,13 +70,38 @@ def _user_traceback(exc: BaseException) -> str:
     return "".join(te.format()).rstrip("\n")
 
 
-def import_module(target: Target, cwd: str | None = None) -> Any:
-    """Import the target's module (cwd first on ``sys.path``, as ``python -m`` does)."""
+# What plistspec itself needs once the user's module is imported: imported first, so that a
+# json.py or jsonschema.py beside the user's module can never stand in for them.
+PRELOAD = ("json", "re", "typing", "inspect", "dataclasses", "enum", "asyncio", "copy")
+
+
+def import_module(target: Target, cwd: str | None = None, preload: tuple[str, ...] = ()) -> Any:
+    """Import the target's module with cwd (and a ``.py`` path's directory) first on
+    ``sys.path`` for that import alone, as ``python -m`` would; afterwards those directories
+    move to the end of ``sys.path``, so that the module's own later imports still find its
+    siblings but nothing plistspec imports can come from there. ``PRELOAD`` and ``preload``
+    are imported before."""
     import importlib
 
+    for name in (*PRELOAD, *preload):
+        importlib.import_module(name)
     cwd = os.path.abspath(cwd or os.getcwd())
+    added: list[str] = []
+    try:
+        return _import(target, cwd, added)
+    finally:
+        for d in added:
+            while d in sys.path:
+                sys.path.remove(d)
+            sys.path.append(d)
+
+
+def _import(target: Target, cwd: str, added: list[str]) -> Any:
+    import importlib
+
     if cwd not in sys.path:
         sys.path.insert(0, cwd)
+        added.append(cwd)
     if target.is_path:
         path = os.path.abspath(os.path.join(cwd, target.module))
         if not os.path.isfile(path):
@@ -84,6 +109,7 @@ def import_module(target: Target, cwd: str | None = None) -> Any:
         directory = os.path.dirname(path)
         if directory not in sys.path:
             sys.path.insert(0, directory)
+            added.append(directory)
         stem = os.path.splitext(os.path.basename(path))[0]
         name = (
             stem
@@ -182,9 +208,11 @@ def module_members(module: Any) -> list[tuple[str, Any]]:
     return out
 
 
-def load(target: Target, cwd: str | None = None) -> tuple[Any, list[tuple[str, Any, Any]]]:
+def load(
+    target: Target, cwd: str | None = None, preload: tuple[str, ...] = ()
+) -> tuple[Any, list[tuple[str, Any, Any]]]:
     """Import and resolve: ``(module, [(qualname, object, owner), ...])``."""
-    module = import_module(target, cwd)
+    module = import_module(target, cwd, preload)
     if target.qualname is None:
         return module, [(n, obj, None) for n, obj in module_members(module)]
     obj, owner = resolve(module, target.qualname)

@@ -74,6 +74,9 @@ def tool_from_object(
     strict_types: bool = False,
     lenient_defaults: bool = False,
     skip: Any = (),
+    bridge: str = "worker",
+    timeout: float | None = None,
+    module_file: str | None = None,
 ) -> tuple[Tool | None, list[Diagnostic]]:
     from plistspec.pyfunc.build import build
     from plistspec.pyfunc.elisp_bridge import elisp_parameters, lambda_text
@@ -102,17 +105,28 @@ def tool_from_object(
     cwd = os.path.abspath(cwd or os.getcwd())
     python = python or sys.executable
     eparams, notes = elisp_parameters(b.parameters, dialect)
+    notes.update(_nil_notes(b.parameters, dialect, notes))
     props = eparams.get("properties", {})
     req = set(eparams.get("required", []))
     arg_list = [(n, n not in req) for n in props]
     if function:
-        fn_text = function if function.startswith("#'") else "#'" + function
+        from plistspec.elisp.printer import print_symbol
+
+        fn_text = "#'" + print_symbol(function.removeprefix("#'"))
         is_async = async_
     else:
         fn_text = lambda_text(
-            arg_list, call_target, python=python, cwd=cwd, dialect=dialect, async_=async_
+            arg_list,
+            call_target,
+            python=python,
+            cwd=cwd,
+            dialect=dialect,
+            async_=async_,
+            mode=bridge,
+            module_file=module_file,
+            timeout=timeout,
         )
-        is_async = async_ or dialect == "llm"
+        is_async = async_
     slots = [{"key": ":function", "text": fn_text, "column": 0}]
     if is_async:
         slots.append({"key": ":async", "text": "t", "column": 0})
@@ -136,7 +150,81 @@ def tool_from_object(
     if b.returns:
         metadata["python"]["returns"] = b.returns
     tool = make_tool(b.name, b.description, b.parameters, metadata)  # type: ignore[arg-type]
-    return tool, list(b.warnings)
+    return tool, list(b.warnings) + nil_diagnostics(b.name, b.parameters, dialect, call_target)
+
+
+def _module_file(module: Any) -> str | None:
+    f = getattr(module, "__file__", None)
+    return os.path.abspath(f) if isinstance(f, str) else None
+
+
+def _nil_notes(parameters: Any, dialect: str, notes: dict[str, str]) -> dict[str, str]:
+    """A comment per argument whose nil :mod:`.nilvalue` had to decide (PS614/PS615)."""
+    from plistspec.pyfunc.nilvalue import decisions, describe
+
+    out = {}
+    for arg, d in decisions(parameters, dialect).items():
+        said = []
+        if d.made_required:
+            said.append(
+                "required here: nil stands for "
+                + " and ".join([*d.readings, "a missing argument"])
+                + " alike (PS614)"
+            )
+        if d.lossy:
+            said.append(f"nil reads as {describe(d.value)}, a {' or '.join(d.lossy)} too (PS615)")
+        if said:
+            out[arg] = "; ".join([*([notes[arg]] if arg in notes else []), *said])
+    return out
+
+
+def nil_diagnostics(name: str, parameters: Any, dialect: str, target: str) -> list[Diagnostic]:
+    """What :mod:`.nilvalue` decided where a ``nil`` could have meant two things."""
+    from plistspec.pyfunc.nilvalue import decisions, describe, nested_ambiguities
+
+    lib = "gptel" if dialect == "gptel" else "llm"
+
+    def say(labels: list[str]) -> list[str]:  # llm: a null is nil only on Claude non-streaming
+        return [
+            f"{x} (on Claude non-streaming)" if lib == "llm" and x == "null" else x for x in labels
+        ]
+
+    out = []
+    for arg, d in decisions(parameters, dialect).items():
+        if d.made_required:
+            out.append(
+                Diagnostic(
+                    "PS614",
+                    "info",
+                    f"{name}: argument '{arg}' is required in the {lib} schema: {lib} hands the "
+                    f"tool nil for {' and '.join([*d.readings, 'absent'])} alike, and leaving '{arg}' out "
+                    "would give a different value than sending it, so the model must always send it",
+                    path=target,
+                )
+            )
+        if d.lossy:
+            out.append(
+                Diagnostic(
+                    "PS615",
+                    "warning",
+                    f"{name}: argument '{arg}': {lib} hands the tool nil for "
+                    f"{' and '.join(say(d.readings))} alike; nil is read as {describe(d.value)}, so a "
+                    f"{' or '.join(say(d.lossy))} sent by the model arrives as {describe(d.value)}",
+                    path=target,
+                )
+            )
+    for path, readings in nested_ambiguities(parameters, dialect):
+        out.append(
+            Diagnostic(
+                "PS615",
+                "warning",
+                f"{name}: '{path}': {lib} hands the tool nil for {' and '.join(say(readings))} "
+                f"alike; nil is read as {readings[0]}, so a {' or '.join(say(readings[1:]))} sent by the "
+                f"model arrives as {readings[0]}",
+                path=target,
+            )
+        )
+    return out
 
 
 def tools_from_targets(
@@ -150,6 +238,8 @@ def tools_from_targets(
     strict_types: bool = False,
     lenient_defaults: bool = False,
     skip: Any = (),
+    bridge: str = "worker",
+    timeout: float | None = None,
 ) -> tuple[list[Tool], list[Diagnostic]]:
     from plistspec.pyfunc.errors import PyFuncError
     from plistspec.pyfunc.target import load, parse_target
@@ -190,6 +280,9 @@ def tools_from_targets(
                 strict_types=strict_types,
                 lenient_defaults=lenient_defaults,
                 skip=skip,
+                bridge=bridge,
+                timeout=timeout,
+                module_file=_module_file(_module),
             )
             for d in ds:
                 if d.path is None:
