@@ -443,7 +443,17 @@ EXAMPLES: dict[str, Example] = {
         "(please report the object that triggers it)",
         "python",
     ),
-    # --- PS9xx: the command line --------------------------------------------------------------
+    "PS614": Example(
+        "def flag(flag: bool = True) -> str: ...  # -d llm: false would arrive as True",
+        "def flag(flag: bool) -> str: ...  # or keep the default: from-py makes it required",
+        "python",
+    ),
+    "PS615": Example(
+        "def f(x: Optional[bool] = None) -> str: ...  # -d llm: nil is false or null",
+        "def f(x: bool = False) -> str: ...",
+        "python",
+    ),
+    # --- PS8xx: serve and a running Emacs -----------------------------------------------------
     "PS801": Example(
         "plistspec serve a.el b.el  # both define a tool named search",
         "plistspec serve a.el b.el  # search and search-web",
