@@ -484,6 +484,7 @@ EXAMPLES: dict[str, Example] = {
         "plistspec serve --lower gemini tools.el",
         "shell",
     ),
+    # --- PS9xx: the command line --------------------------------------------------------------
     "PS901": Example("plistspec check tols.el", "plistspec check tools.el", "shell"),
     "PS902": Example(
         "plistspec to-json tools.el -o missing/dir/out.json",

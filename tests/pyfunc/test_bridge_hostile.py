@@ -69,7 +69,9 @@ def forever() -> str:
 def _env():
     env = dict(os.environ)
     src = str(ROOT / "src")
-    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [src, env.get("PYTHONPATH")])
+    )  # no empty entry: "" is the cwd
     return env
 
 
