@@ -6,6 +6,16 @@ Owns: the entry point :func:`lint`, which runs the spec lints (PS3xx,
 provider. Diagnostics carry character offsets into the form's text (no lines yet: the
 caller locates them).
 
+The spec lints, one module per family: :mod:`~plistspec.lint.spec` (the entry point
+:func:`~plistspec.lint.spec.lint_spec`), :mod:`~plistspec.lint.slots` (the tool's own
+slots), :mod:`~plistspec.lint.args` (``:args`` and arg names),
+:mod:`~plistspec.lint.schema` (the walk over each arg's schema plists),
+:mod:`~plistspec.lint.keys` (unknown, misspelt, duplicate and missing keys),
+:mod:`~plistspec.lint.schema_type` (``:type``), :mod:`~plistspec.lint.shapes`
+(``:enum``, ``:items``, ``:properties``, ``:required``) and
+:mod:`~plistspec.lint.surprises` (what gptel/llm silently send differently,
+semantics.md §10).
+
 Where a finding points (the anchoring rule, the same for every lint):
 
 * a problem with a **key** (unknown or misspelt ``:description:``, ``:required t`` on an

@@ -19,6 +19,7 @@ __all__ = [
     "brief",
     "suggest",
     "type_names",
+    "flag",
     "JSON_TYPES",
     "SCHEMA_KEYS",
 ]
@@ -158,6 +159,20 @@ def type_names(v: Datum | None) -> list[str] | None:
             else:
                 return None
         return out
+    return None
+
+
+_TRUTHY = ("t", ":true", ":json-true")
+_FALSY = ("nil", ":json-false", ":false")
+
+
+def flag(v: Datum) -> bool | None:
+    """True/False for a boolean-looking value (t, nil, :json-false...), else None."""
+    if isinstance(v, Symbol):
+        if v.name in _TRUTHY:
+            return True
+        if v.name in _FALSY:
+            return False
     return None
 
 

@@ -1,0 +1,137 @@
+"""Tool-slot lints: the slots of ``(gptel-make-tool ...)`` / ``(llm-make-tool ...)`` themselves.
+
+Owns: what is wrong with the tool form's own keyword slots, not its ``:args`` --
+unknown or misspelt slots with a did-you-mean (PS301), slots the library ignores
+(PS302), duplicate slots (PS312), a missing, nil or non-string ``:name`` or
+``:description`` (PS304, PS305, PS308), a tool name providers reject (PS307), an empty
+description (PS306) and a tool without ``:function`` (PS331). Also the slot tables other
+modules import (:data:`GPTEL_SLOTS`, :data:`LLM_SLOTS`, :data:`TOOL_NAME_RE`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from plistspec.elisp.datum import Datum, String, Symbol, is_nil
+from plistspec.extract import ToolForm
+from plistspec.lint._util import Sink, brief, elisp_string, suggest
+
+__all__ = ["tool_slots", "TOOL_NAME_RE", "GPTEL_SLOTS", "LLM_SLOTS"]
+
+TOOL_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+LLM_SLOTS = (":function", ":name", ":description", ":args", ":async")
+GPTEL_SLOTS = LLM_SLOTS + (":category", ":confirm", ":include")
+_SLOT_WORDS = tuple(s[1:] for s in GPTEL_SLOTS)
+
+
+def _head(form: ToolForm) -> Symbol:
+    """A pseudo-datum spanning ``(head`` of the form, to anchor 'missing slot' findings."""
+    t = form.text
+    end = form.start + 1
+    if 0 <= form.start < len(t) and t[form.start] == "(":
+        j = end
+        while j < len(t) and j < form.end and not t[j].isspace() and t[j] not in "()":
+            j += 1
+        end = j
+    return Symbol(form.head, form.start, max(end, form.start + 1))
+
+
+def tool_slots(sink: Sink, form: ToolForm, dialect: str) -> None:
+    """Every tool-level finding of ``form`` under ``dialect``, in slot order."""
+    seen: dict[str, Datum] = {}
+    present = {s.key.name for s in form.slots}
+    for s in form.slots:
+        n = s.key.name
+        if n in seen:
+            sink.add(
+                "PS312",
+                "warning",
+                f"duplicate slot {n}: gptel and llm use the first one "
+                f"(line {sink.line(seen[n])}); this one is ignored",
+                s.key,
+            )
+            continue
+        seen[n] = s.key
+        if n not in GPTEL_SLOTS:
+            sug = suggest(n, _SLOT_WORDS)
+            if sug is None and isinstance(s.value, String) and ":description" not in present:
+                sug = "description"
+            if sug is not None and ":" + sug not in present:
+                sink.add(
+                    "PS301",
+                    "warning",
+                    f"unknown slot {n} (did you mean :{sug}?); gptel and llm ignore it",
+                    s.key,
+                    fix=sink.replace(s.key, ":" + sug, n),
+                )
+            else:
+                lib = "gptel" if dialect == "gptel" else "llm"
+                sink.add("PS302", "info", f"{lib} ignores the slot {n}", s.key)
+        elif dialect == "llm" and n not in LLM_SLOTS:
+            sink.add("PS302", "info", f"llm ignores the slot {n} (a gptel slot)", s.key)
+    head = _head(form)
+    _tool_name(sink, form, head)
+    _tool_description(sink, form, head)
+    if form.slot(":function") is None and form.head != "llm-tool-collection-deftool":
+        sink.add("PS331", "warning", "tool without :function: nothing runs when it is called", head)
+
+
+def _not_a_string(sink: Sink, s, what: str) -> None:
+    """PS308 at the value as written (``'read_file``, not the symbol inside the quote)."""
+    v = s.value
+    at = s.form if sink.written(s.form) else v
+    fix = None
+    if isinstance(v, Symbol):
+        fix = sink.replace(at, elisp_string(v.name))
+        why = "a symbol: gptel and llm fail to send it"
+    else:
+        why = "not a string"
+    sink.add("PS308", "error", f"tool :{what} {brief(at, sink.text)} is {why}", at, fix=fix)
+
+
+def _tool_name(sink: Sink, form: ToolForm, head: Datum) -> None:
+    s = form.slot(":name")
+    if s is None:
+        sink.add("PS304", "error", 'tool without :name: it is sent as "name": {}', head)
+        return
+    v = s.value
+    if v is None:
+        return
+    if is_nil(v):
+        sink.add("PS304", "error", 'tool :name is nil: it is sent as "name": {}', v)
+    elif isinstance(v, String):
+        if not TOOL_NAME_RE.fullmatch(v.value):
+            fixed = re.sub(r"[^a-zA-Z0-9_-]", "_", v.value)[:64] or "tool"
+            sink.add(
+                "PS307",
+                "error",
+                f"tool name {elisp_string(v.value)} is rejected by OpenAI, Anthropic and Bedrock: "
+                f"names must match ^[a-zA-Z0-9_-]{{1,64}}$ (e.g. {elisp_string(fixed)})",
+                v,
+                fix=sink.replace(v, elisp_string(fixed)) if v.value else None,
+            )
+    else:
+        _not_a_string(sink, s, "name")
+
+
+def _tool_description(sink: Sink, form: ToolForm, head: Datum) -> None:
+    s = form.slot(":description")
+    if s is None:
+        sink.add(
+            "PS305",
+            "error",
+            'tool without :description: gptel and llm send "description": {} '
+            "(Bedrock rejects it, other providers expect a string)",
+            head,
+        )
+        return
+    v = s.value
+    if v is None:
+        return
+    if is_nil(v):
+        sink.add("PS305", "error", 'tool :description is nil: it is sent as "description": {}', v)
+    elif isinstance(v, String):
+        if not v.value.strip():
+            sink.add("PS306", "warning", "empty tool description (Bedrock rejects it)", v)
+    else:
+        _not_a_string(sink, s, "description")
