@@ -1,0 +1,246 @@
+"""Lowering one parameters schema for one target: the walk and the per-node rewrites.
+
+Owns: :func:`lower_schema`. The walk is iterative (a work list, never the call stack);
+each node goes through the rewrites in a fixed order (``$ref`` / ``allOf`` / root
+composition until stable, ``oneOf``, nullability and type lists, ``const``, ``enum``,
+strict closing, unsupported keywords into the description, ``format``, array ``items``,
+node ``type``), then its subschemas are queued. Every rewrite is a :class:`Change` at
+the JSON pointer of the node in the lowered schema: ``info`` when the lowered schema
+accepts exactly what the original did, ``warning`` when it accepts more or less,
+``error`` when the target cannot express the schema (the caller then emits nothing).
+What the target's rules are comes from :mod:`plistspec.lowering.rules`; this module
+only knows JSON Schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plistspec.lowering.context import Change, Ctx
+from plistspec.lowering.jsonutil import (
+    add_note,
+    brief,
+    jcopy,
+    ptr,
+    resolve_pointer,
+    subschemas,
+)
+from plistspec.lowering.merge import flatten_union, merge_all
+from plistspec.lowering.nodes import rewrite_node
+from plistspec.lowering.rules import Rules
+
+__all__ = ["Change", "lower_schema"]
+
+
+def lower_schema(
+    params: dict[str, Any], rules: Rules, strict: bool = False
+) -> tuple[dict[str, Any], list[Change], list[str]]:
+    """``params`` lowered for ``rules`` (with its strict mode when ``strict``), the
+    changes made and notes that belong in the tool's description (keywords of the root
+    that the target keeps nowhere else)."""
+    original = jcopy(params)
+    ctx = Ctx(rules, strict, original, budget=200_000 + 20 * _size(params))
+    holder: dict[str, Any] = {"": jcopy(params)}
+    work: list[tuple[Any, Any, str, frozenset[str], bool]] = [
+        (holder, "", "", frozenset(("#",)), True)
+    ]
+    while work:
+        cont, key, pointer, refs, is_root = work.pop()
+        ctx.budget -= 1
+        if ctx.budget < 0:
+            ctx.add(pointer, "PS413", "error", "inlining $ref makes the schema too large")
+            break
+        node, refs = _rewrite(cont[key], pointer, refs, is_root, ctx)
+        cont[key] = node
+        if isinstance(node, dict):
+            subs = list(subschemas(node))
+            for parts, c, k in reversed(subs):
+                work.append((c, k, ptr(pointer, *parts), refs, False))
+    return holder[""], ctx.changes, ctx.tool_notes
+
+
+def _size(value: Any) -> int:
+    n = 0
+    work = [value]
+    while work:
+        v = work.pop()
+        n += 1
+        if isinstance(v, dict):
+            work.extend(v.values())
+        elif isinstance(v, list):
+            work.extend(v)
+    return n
+
+
+def _rewrite(
+    node: Any, p: str, refs: frozenset[str], root: bool, ctx: Ctx
+) -> tuple[Any, frozenset[str]]:
+    if node is True or (node is False and ctx.rules.keywords is not None):
+        new = {} if node is True else {"not": {}}
+        ctx.add(p, "PS419", "info", f"the boolean schema {brief(node)} written as {brief(new)}")
+        node = new
+    if not isinstance(node, dict):
+        if node is False:
+            return node, refs
+        ctx.add(p, "PS428", "error", f"a schema must be an object, not {brief(node, 60)}")
+        return {}, refs
+    node = dict(node)
+    for _ in range(10_000):
+        if "$ref" in node:
+            node, refs, again = _ref(node, p, refs, ctx)
+            if again:
+                continue
+        if "allOf" in node and _merge_allof(node, ctx):
+            node, refs = _allof(node, p, refs, ctx)
+            continue
+        if root and not _root_composition_ok(ctx) and ("anyOf" in node or "oneOf" in node):
+            node, refs = _flatten(node, p, refs, ctx)
+            continue
+        break
+    rewrite_node(node, p, root, ctx)
+    return node, refs
+
+
+# --- $ref, allOf, root composition -------------------------------------------------------
+
+
+def _ref(node: dict, p: str, refs: frozenset[str], ctx: Ctx) -> tuple[dict, frozenset[str], bool]:
+    ref = node["$ref"]
+    siblings = {k: v for k, v in node.items() if k != "$ref"}
+    mode = ctx.rules["ref"]
+    must = mode == "inline"
+    if mode == "inline-siblings" and any(not k.startswith("$") for k in siblings):
+        must = True
+    if ctx.strict is not None and not ctx.strict["ref_siblings"] and siblings:
+        must = True
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        ctx.add(p, "PS413", "error", f"the $ref {brief(ref)} is not local: it cannot be resolved")
+        return siblings, refs, True
+    found, target = resolve_pointer(ctx.original, ref)
+    if not found:
+        ctx.add(p, "PS413", "error", f"the $ref {ref} points at nothing")
+        return siblings, refs, True
+    if not must:
+        return node, refs, False
+    if ref in refs:
+        how = ctx.rules["cycle"]
+        cyc = f"the $ref {ref} is recursive (it refers back to a schema that contains it)"
+        if how == "keep":
+            if "anyOf" in siblings:
+                ctx.add(p, "PS413", "error", f"{cyc}; it cannot be inlined beside anyOf")
+                return siblings, refs, True
+            new = {k: v for k, v in siblings.items()}
+            new["anyOf"] = [{"$ref": ref}]
+            ctx.add(p, "PS412", "info", f"{cyc}: kept as anyOf [{{$ref}}] beside its keywords")
+            return new, refs, False
+        if how == "loosen":
+            new = {k: v for k, v in siblings.items() if not k.startswith("$")}
+            add_note(new, f"recursive {ref}")
+            ctx.add(p, "PS413", "warning", f"{cyc}: {ctx.rules.name} drops $ref, any value fits")
+            return new, refs, True
+        ctx.add(p, "PS413", "error", f"{cyc}; {ctx.rules.name} cannot express recursion")
+        return siblings, refs, True
+    inlined = jcopy(target)
+    if inlined is True:
+        inlined = {}
+    if not isinstance(inlined, dict):
+        inlined = {"not": {}}
+    if all(k in ("description", "title") or k.startswith("$") for k in siblings):
+        new = dict(inlined)
+        new.update({k: v for k, v in siblings.items() if k not in ("$defs", "definitions")})
+    else:
+        new = {"allOf": [inlined, siblings]}
+    ctx.add(p, "PS412", "info", f"inlined $ref {ref}")
+    return new, refs | {ref}, True
+
+
+def _merge_allof(node: dict, ctx: Ctx) -> bool:
+    if ctx.rules["allOf"] == "merge":
+        return True
+    if ctx.strict is not None:
+        if "allOf" in ctx.strict["reject"]:
+            return True
+        members = node.get("allOf")
+        return isinstance(members, list) and any(
+            isinstance(m, dict) and "$ref" in m for m in members
+        )
+    return False
+
+
+def _inline_members(
+    members: list, p: str, refs: frozenset[str], ctx: Ctx
+) -> tuple[list, frozenset[str]]:
+    out = []
+    for m in members:
+        for _ in range(1000):
+            if not (isinstance(m, dict) and "$ref" in m):
+                break
+            ref = m["$ref"]
+            if isinstance(ref, str) and ref in refs:
+                break
+            m, refs, _again = _ref_inline(m, p, refs, ctx)
+        out.append(m)
+    return out, refs
+
+
+def _ref_inline(m: dict, p: str, refs: frozenset[str], ctx: Ctx):
+    saved = ctx.rules.data.get("ref")
+    ctx.rules.data["ref"] = "inline"
+    try:
+        return _ref(m, p, refs, ctx)
+    finally:
+        ctx.rules.data["ref"] = saved
+
+
+def _allof(node: dict, p: str, refs: frozenset[str], ctx: Ctx) -> tuple[dict, frozenset[str]]:
+    members = node.pop("allOf")
+    if not isinstance(members, list):
+        ctx.add(p, "PS428", "error", "allOf must be an array")
+        return node, refs
+    members, refs = _inline_members(members, p, refs, ctx)
+    cyc = [m for m in members if isinstance(m, dict) and "$ref" in m]
+    if cyc:
+        ctx.add(p, "PS413", "error", f"allOf holds the recursive $ref {cyc[0]['$ref']}")
+        members = [m for m in members if m not in cyc]
+    merged, losses = merge_all(node, members)
+    if losses:
+        for note in losses:
+            add_note(merged, f"allOf: {note}")
+        ctx.add(p, "PS418", "warning", "merged allOf into one schema, losing: " + "; ".join(losses))
+    else:
+        ctx.add(p, "PS418", "info", "merged allOf into one schema")
+    return merged, refs
+
+
+def _root_composition_ok(ctx: Ctx) -> bool:
+    if ctx.strict is not None:
+        return False
+    return bool(ctx.rules["root_composition"])
+
+
+def _flatten(node: dict, p: str, refs: frozenset[str], ctx: Ctx) -> tuple[dict, frozenset[str]]:
+    members: list = []
+    for key in ("anyOf", "oneOf"):
+        v = node.pop(key, None)
+        if isinstance(v, list):
+            members.extend(v)
+    members, refs = _inline_members(members, p, refs, ctx)
+    members = [
+        _merge_member(m, p, refs, ctx) if isinstance(m, dict) and "allOf" in m else m
+        for m in members
+    ]
+    flat, losses = flatten_union(node, members)
+    if flat is None:
+        ctx.add(p, "PS428", "error", f"{ctx.rules.name} needs an object at the root: {losses[0]}")
+        return node, refs
+    ctx.add(p, "PS427", "warning", f"root anyOf/oneOf flattened: {losses[0]}")
+    return flat, refs
+
+
+def _merge_member(m: dict, p: str, refs: frozenset[str], ctx: Ctx) -> dict:
+    m = dict(m)
+    members, _ = _inline_members(m.pop("allOf"), p, refs, ctx)
+    merged, _losses = merge_all(
+        m, [x for x in members if not (isinstance(x, dict) and "$ref" in x)]
+    )
+    return merged
