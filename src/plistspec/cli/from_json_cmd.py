@@ -78,6 +78,16 @@ def _place(diags: list, text: str) -> None:
     default=None,
     help="The input format (default: recognised from the JSON).",
 )
+@click.option(
+    "--target",
+    type=click.Choice(
+        ("gemini", "openai", "openai-strict", "openai-responses")
+        + ("anthropic", "anthropic-strict", "bedrock", "ollama")
+    ),
+    default=None,
+    help="Lower the tools first so that what gptel/llm send this provider is accepted "
+    "(every change is reported).",
+)
 @output_option
 @stdin_filename_option
 @diagnostics_format_option
@@ -88,6 +98,7 @@ def from_json_cmd(
     out: str | None,
     stdin_filename: str | None,
     diagnostics_format: str,
+    target: str | None = None,
 ) -> None:
     """Write an Emacs Lisp file defining the tools in FILE (- for stdin).
 
@@ -120,12 +131,21 @@ def from_json_cmd(
         )
     tools, more = from_json(value, from_)
     diags.extend(more)
+    if target is not None and not any(d.is_error for d in diags):
+        from plistspec.lowering.run import lower_for_elisp
+
+        tools, more = lower_for_elisp(tools, target)
+        diags.extend(more)
     if not any(d.is_error for d in diags):
         import os
 
         file_name = os.path.basename(out) if out and out != "-" else None
         elisp, more = to_elisp(tools, dialect, file_name=file_name)
         diags.extend(more)
+        if target is not None and elisp is not None:
+            from plistspec.lowering.run import verify_elisp
+
+            diags.extend(verify_elisp(elisp, target, dialect))
     _place(diags, text)
     locate(diags, text, name)
     print_diagnostics(diags, diagnostics_format)

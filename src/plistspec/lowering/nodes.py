@@ -123,7 +123,10 @@ def _nullability(node: dict, p: str, ctx: Ctx) -> None:
             and not (set(rest[0]) & set(node) - {"anyOf"})
         ):
             del node["anyOf"]
+            saved = dict(node)
+            node.clear()
             node.update(rest[0])
+            node.update(saved)
         else:
             node["anyOf"] = rest
         ctx.add(p, "PS414", "info", "anyOf with null written as nullable: true")

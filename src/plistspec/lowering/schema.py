@@ -75,7 +75,7 @@ def _size(value: Any) -> int:
 def _rewrite(
     node: Any, p: str, refs: frozenset[str], root: bool, ctx: Ctx
 ) -> tuple[Any, frozenset[str]]:
-    if node is True or (node is False and ctx.rules.keywords is not None):
+    if isinstance(node, bool) and ctx.rules["type_required"]:
         new = {} if node is True else {"not": {}}
         ctx.add(p, "PS419", "info", f"the boolean schema {brief(node)} written as {brief(new)}")
         node = new

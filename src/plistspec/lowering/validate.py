@@ -39,7 +39,7 @@ def schema_violations(
     while work:
         node, p, root = work.pop()
         if isinstance(node, bool):
-            if r.keywords is not None:
+            if r["type_required"]:
                 out.append((p, f"{r.name} needs a schema object, not {str(node).lower()}"))
             continue
         if not isinstance(node, dict):
