@@ -40,16 +40,16 @@ def read_for_lowering(
         return list(tools), list(diags), True
     import json
 
-    from plistspec.providers.detect import from_json
+    from plistspec.lowering.rawjson import raw_tools
 
     try:
         value = json.loads(text)
     except (ValueError, RecursionError) as e:
         return [], [Diagnostic("PS500", "error", f"invalid JSON: {e}", path=name)], False
-    tools, diags = from_json(value)
+    tools, diags = raw_tools(value)
     for d in diags:
         d.path = d.path or name
-    return list(tools), list(diags), False
+    return tools, diags, False
 
 
 def lower_inputs(

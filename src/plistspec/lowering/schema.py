@@ -38,8 +38,11 @@ def lower_schema(
     """``params`` lowered for ``rules`` (with its strict mode when ``strict``), the
     changes made and notes that belong in the tool's description (keywords of the root
     that the target keeps nowhere else)."""
+    params, moved = defs_home(params, rules)
     original = jcopy(params)
     ctx = Ctx(rules, strict, original, budget=200_000 + 20 * _size(params))
+    if moved:
+        ctx.add("", "PS412", "info", "definitions moved into $defs (and every $ref to them)")
     holder: dict[str, Any] = {"": jcopy(params)}
     work: list[tuple[Any, Any, str, frozenset[str], bool]] = [
         (holder, "", "", frozenset(("#",)), True)
@@ -80,11 +83,12 @@ def _rewrite(
         ctx.add(p, "PS419", "info", f"the boolean schema {brief(node)} written as {brief(new)}")
         node = new
     if not isinstance(node, dict):
-        if node is False:
+        if isinstance(node, bool):
             return node, refs
         ctx.add(p, "PS428", "error", f"a schema must be an object, not {brief(node, 60)}")
         return {}, refs
     node = dict(node)
+    _type_names(node, p, ctx)
     for _ in range(10_000):
         if "$ref" in node:
             node, refs, again = _ref(node, p, refs, ctx)
@@ -244,3 +248,44 @@ def _merge_member(m: dict, p: str, refs: frozenset[str], ctx: Ctx) -> dict:
         m, [x for x in members if not (isinstance(x, dict) and "$ref" in x)]
     )
     return merged
+
+
+_JSON_TYPES = frozenset("string number integer boolean array object null".split())
+
+
+def _type_names(node: dict, p: str, ctx: Ctx) -> None:
+    """Gemini's upper-case type names (``STRING``) as JSON Schema's (``string``)."""
+    t = node.get("type")
+    names = [t] if isinstance(t, str) else t if isinstance(t, list) else []
+    if not all(isinstance(x, str) for x in names):
+        return
+    low = [x.lower() if x.lower() in _JSON_TYPES else x for x in names]
+    if low != names:
+        node["type"] = low[0] if isinstance(t, str) else low
+        ctx.add(p, "PS414", "info", f"the type {brief(t)} written in lower case")
+
+
+def defs_home(params: dict, rules: Rules) -> tuple[dict, bool]:
+    """Draft-07 ``definitions`` moved into ``$defs`` (and every ``$ref`` to them rewritten)
+    for a target that keeps references but not ``definitions``."""
+    if not isinstance(params.get("definitions"), dict) or rules.allowed("definitions", True):
+        return params, False
+    if not rules.allowed("$defs", True) or rules["ref"] == "inline":
+        return params, False
+    defs = dict(params.get("$defs") or {})
+    if set(defs) & set(params["definitions"]):
+        return params, False
+    out = jcopy(params)
+    defs.update(out.pop("definitions"))
+    out["$defs"] = defs
+    work = [out]
+    while work:
+        n = work.pop()
+        if isinstance(n, dict):
+            r = n.get("$ref")
+            if isinstance(r, str) and r.startswith("#/definitions/"):
+                n["$ref"] = "#/$defs/" + r[len("#/definitions/") :]
+            work.extend(n.values())
+        elif isinstance(n, list):
+            work.extend(n)
+    return out, True

@@ -114,6 +114,14 @@ def _root_object(params: Any, add) -> Any:
         )
         return params
     t = types_of(params)
+    if t is not None and any(x != x.lower() for x in t):
+        params = {
+            **params,
+            "type": params["type"].lower()
+            if isinstance(params["type"], str)
+            else [x.lower() for x in t],
+        }
+        t = types_of(params)
     if "type" not in params:
         params = {"type": "object", **jcopy(params)}
         add(

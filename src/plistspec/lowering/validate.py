@@ -149,7 +149,7 @@ def _strict_node(node: dict, p: str, types: list[str] | None, s: dict, out: list
         out.append((ptr(p, "minItems"), f"strict mode takes minItems up to {s['min_items_max']}"))
     pat = node.get("pattern")
     if isinstance(pat, str) and s["simple_patterns"]:
-        from plistspec.lowering.schema import LOOKAROUND
+        from plistspec.lowering.nodes import LOOKAROUND
 
         if LOOKAROUND.search(pat):
             out.append((ptr(p, "pattern"), "strict mode takes simple patterns only"))
