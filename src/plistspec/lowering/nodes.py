@@ -98,18 +98,6 @@ def _nullability(node: dict, p: str, ctx: Ctx) -> None:
                 node["type"] = [*t, "null"]
             ctx.add(p, "PS414", "info", "OpenAPI nullable written as a type union with null")
         return
-    t = node.get("type")
-    if isinstance(t, list):
-        nonnull = [x for x in t if x != "null"]
-        has_null = len(nonnull) < len(t)
-        if len(nonnull) <= 1 or "anyOf" not in node:
-            if len(nonnull) <= 1:
-                node["type"] = nonnull[0] if nonnull else "null"
-            else:
-                _split_types(node, nonnull)
-            if has_null and nonnull:
-                node["nullable"] = True
-            ctx.add(p, "PS414", "info", f"the type list {brief(t)} written with nullable/anyOf")
     members = node.get("anyOf")
     if isinstance(members, list) and any(_is_null_schema(m) for m in members):
         rest = [m for m in members if not _is_null_schema(m)]
@@ -130,14 +118,29 @@ def _nullability(node: dict, p: str, ctx: Ctx) -> None:
         else:
             node["anyOf"] = rest
         ctx.add(p, "PS414", "info", "anyOf with null written as nullable: true")
+    t = node.get("type")
+    if isinstance(t, list):
+        nonnull = list(dict.fromkeys(x for x in t if x != "null"))
+        has_null = len(nonnull) < len(t)
+        if len(nonnull) <= 1 or "anyOf" not in node:
+            if len(nonnull) <= 1:
+                node["type"] = nonnull[0] if nonnull else "null"
+            else:
+                _split_types(node, nonnull)
+            if has_null and nonnull:
+                node["nullable"] = True
+            ctx.add(p, "PS414", "info", f"the type list {brief(t)} written with nullable/anyOf")
 
 
 def _is_null_schema(m: Any) -> bool:
-    return (
-        isinstance(m, dict)
-        and m.get("type") == "null"
-        and set(m) <= {"type", "description", "title"}
-    )
+    """``{"type": "null"}`` (or a list of only ``"null"``), with annotations at most."""
+    if not isinstance(m, dict):
+        return False
+    t = types_of(m)
+    if not t or set(t) != {"null"}:
+        return False
+    extra = {"type", "description", "title", "default", "examples", "$comment"}
+    return all(k in extra or k.startswith("x-") for k in m)
 
 
 def _split_types(node: dict, types: list[str]) -> None:
@@ -180,17 +183,10 @@ def _enum(node: dict, p: str, ctx: Ctx) -> None:
     if not isinstance(e, list) or kind == "any":
         return
     if any(x is None for x in e):
-        types = types_of(node)
-        node["enum"] = e = [x for x in e if x is not None]
-        if types is None or "null" in types or node.get("nullable") is True:
-            if ctx.rules["type_list"] == "nullable":
-                node["nullable"] = True
-            elif types is not None and "null" not in types:
-                node["type"] = [*types, "null"]
-            elif types is None:
-                kinds = sorted({_kind(x) for x in e}) + ["null"]
-                node["type"] = kinds
-        ctx.add(p, "PS416", "info", "null in enum written as a nullable type")
+        _null_in_enum(node, e, p, ctx)
+        e = node.get("enum")
+        if not isinstance(e, list):
+            return
     if kind == "strings":
         bad = [x for x in e if not isinstance(x, str)]
     else:
@@ -347,8 +343,11 @@ def _keywords(node: dict, p: str, root: bool, ctx: Ctx) -> None:
                     f"{brief(v, 60)}; said in the description instead",
                 )
         elif key in ("prefixItems", "items") and isinstance(v, list):
-            members = [m for m in v if m is not True]
-            if "items" not in node and members:
+            members: list = []
+            for m in [*v, node.get("items", None)]:
+                if m is not None and m is not True and not any(jeq(m, x) for x in members):
+                    members.append(m)
+            if members:
                 node["items"] = members[0] if len(members) == 1 else {"anyOf": members}
             ctx.note(node, root, f"{len(v)} items in a fixed order")
             ctx.add(
@@ -399,7 +398,13 @@ def _format(node: dict, p: str, root: bool, ctx: Ctx) -> None:
 
 def _items(node: dict, p: str, ctx: Ctx) -> None:
     t = types_of(node)
-    if ctx.rules["items_required"] and t is not None and "array" in t and "items" not in node:
+    if (
+        ctx.rules["items_required"]
+        and t is not None
+        and "array" in t
+        and "items" not in node
+        and "prefixItems" not in node
+    ):
         node["items"] = {}
         ctx.add(p, "PS420", "info", "added items: {} to an array schema without items")
 
@@ -424,3 +429,39 @@ def _node_type(node: dict, p: str, root: bool, ctx: Ctx) -> None:
         ctx.note(node, root, "any JSON value, written as text")
         why = "string (it had none: any value)"
     ctx.add(p, "PS421", "warning", f"{ctx.rules.name} needs a type on every schema: typed {why}")
+
+
+def _null_in_enum(node: dict, e: list, p: str, ctx: Ctx) -> None:
+    """``null`` out of ``enum`` for a target whose enums cannot hold it, keeping its meaning."""
+    types = types_of(node)
+    reachable = types is None or "null" in types or node.get("nullable") is True
+    rest = [x for x in e if x is not None]
+    if not reachable:
+        node["enum"] = rest
+        ctx.add(p, "PS416", "info", "removed null from enum (the type already excludes it)")
+        return
+    if ctx.rules["type_list"] == "nullable":
+        if rest:
+            node["enum"] = rest
+        else:
+            del node["enum"]
+            node["type"] = "null"
+        node["nullable"] = True
+        ctx.add(p, "PS416", "info", "null in enum written as nullable: true")
+        return
+    keep = {k: node.pop(k) for k in ("description", "title") if k in node}
+    inner = dict(node)
+    node.clear()
+    node.update(keep)
+    if not rest:
+        node["type"] = "null"
+    else:
+        inner["enum"] = rest
+        if types is not None:
+            nonnull = [t for t in types if t != "null"]
+            if nonnull:
+                inner["type"] = nonnull[0] if len(nonnull) == 1 else nonnull
+            else:
+                inner.pop("type", None)
+        node["anyOf"] = [inner, {"type": "null"}]
+    ctx.add(p, "PS416", "info", "null in enum written as anyOf [enum, null]")
