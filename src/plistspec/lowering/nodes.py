@@ -109,6 +109,7 @@ def _nullability(node: dict, p: str, ctx: Ctx) -> None:
             len(rest) == 1
             and isinstance(rest[0], dict)
             and not (set(rest[0]) & set(node) - {"anyOf"})
+            and not (set(rest[0]) & {"$ref", "allOf", "anyOf", "oneOf"})
         ):
             del node["anyOf"]
             saved = dict(node)
@@ -251,6 +252,9 @@ def _strict(node: dict, p: str, ctx: Ctx) -> None:
     assert s is not None
     types = types_of(node)
     is_obj = (types is not None and "object" in types) or (types is None and "properties" in node)
+    if s["closed_objects"] and types is None and isinstance(node.get("properties"), dict):
+        node["type"] = "object"
+        ctx.add(p, "PS421", "warning", 'typed "object" (it has properties) for strict mode')
     if s["closed_objects"] and is_obj and "additionalProperties" not in node:
         node["additionalProperties"] = False
         ctx.add(
@@ -270,7 +274,7 @@ def _strict(node: dict, p: str, ctx: Ctx) -> None:
                     f"optional property {name!r} made required and nullable for strict mode "
                     "(the model sends null for it)",
                 )
-        if req != list(props):
+        if req != list(props) or "required" not in node:
             node["required"] = list(props)
     mi = node.get("minItems")
     if s["min_items_max"] is not None and isinstance(mi, int) and mi > s["min_items_max"]:
@@ -437,8 +441,18 @@ def _null_in_enum(node: dict, e: list, p: str, ctx: Ctx) -> None:
     reachable = types is None or "null" in types or node.get("nullable") is True
     rest = [x for x in e if x is not None]
     if not reachable:
-        node["enum"] = rest
-        ctx.add(p, "PS416", "info", "removed null from enum (the type already excludes it)")
+        if rest:
+            node["enum"] = rest
+            ctx.add(p, "PS416", "info", "removed null from enum (the type already excludes it)")
+        else:
+            del node["enum"]
+            add_note(node, "enum [null] beside a type without null: no value is valid")
+            ctx.add(
+                p,
+                "PS416",
+                "warning",
+                "enum [null] under a non-null type accepts nothing: said in the description",
+            )
         return
     if ctx.rules["type_list"] == "nullable":
         if rest:

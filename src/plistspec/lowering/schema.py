@@ -53,6 +53,8 @@ def lower_schema(
         if ctx.budget < 0:
             ctx.add(pointer, "PS413", "error", "inlining $ref makes the schema too large")
             break
+        if isinstance(cont[key], bool) and key == "additionalProperties":
+            continue  # additionalProperties: true/false is the keyword's own value
         node, refs = _rewrite(cont[key], pointer, refs, is_root, ctx)
         cont[key] = node
         if isinstance(node, dict):
@@ -78,7 +80,7 @@ def _size(value: Any) -> int:
 def _rewrite(
     node: Any, p: str, refs: frozenset[str], root: bool, ctx: Ctx
 ) -> tuple[Any, frozenset[str]]:
-    if isinstance(node, bool) and ctx.rules["type_required"]:
+    if isinstance(node, bool) and (ctx.rules["type_required"] or ctx.strict is not None):
         new = {} if node is True else {"not": {}}
         ctx.add(p, "PS419", "info", f"the boolean schema {brief(node)} written as {brief(new)}")
         node = new

@@ -38,8 +38,10 @@ def schema_violations(
     stats = {"props": 0, "enum": 0, "chars": 0}
     while work:
         node, p, root = work.pop()
+        if isinstance(node, bool) and p.endswith("/additionalProperties"):
+            continue
         if isinstance(node, bool):
-            if r["type_required"]:
+            if r["type_required"] or s is not None:
                 out.append((p, f"{r.name} needs a schema object, not {str(node).lower()}"))
             continue
         if not isinstance(node, dict):
