@@ -101,5 +101,8 @@ def rules(target: str) -> Rules:
     for entry in reversed(chain):
         merged.update({k: v for k, v in entry.items() if k != "base"})
     flavor = (merged.get("strict") or {}).get("flavor")
-    strict = table()["strict"][flavor] if flavor else None
+    strict = None
+    if flavor:
+        strict = dict(table()["strict"][flavor])
+        strict["reject"] = list(strict["reject"]) + list(strict.get("avoid", ()))
     return Rules(name, merged, strict)
