@@ -22,6 +22,8 @@ __all__ = [
     "subschemas",
     "add_note",
     "types_of",
+    "Ptr",
+    "ROOT",
 ]
 
 _SCHEMA_VALUED = ("items", "not", "if", "then", "else", "contains", "additionalProperties")
@@ -97,7 +99,41 @@ def brief(value: Any, limit: int = 400) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
-def ptr(base: str, *parts: Any) -> str:
+class Ptr:
+    """A JSON pointer built one step at a time in O(1) (a parent link), written out only
+    when a diagnostic needs it, and then at most :data:`SHOWN` steps deep (deeper ones
+    start with ``/…``): deep schemas stay linear."""
+
+    __slots__ = ("parent", "part")
+
+    def __init__(self, parent: Ptr | None, part: Any) -> None:
+        self.parent = parent
+        self.part = part
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        cur: Ptr | None = self
+        while cur is not None and cur.parent is not None and len(parts) <= SHOWN:
+            parts.append(str(cur.part).replace("~", "~0").replace("/", "~1"))
+            cur = cur.parent
+        cut = cur is not None and cur.parent is not None
+        head = "/…" if cut else ""
+        return head + "".join("/" + x for x in reversed(parts[:SHOWN] if cut else parts))
+
+    def endswith(self, part: str) -> bool:
+        return self.parent is not None and self.part == part
+
+
+SHOWN = 64
+ROOT = Ptr(None, None)
+
+
+def ptr(base: Any, *parts: Any) -> Any:
+    """``base`` extended by ``parts`` (a :class:`Ptr` for a Ptr, else a string)."""
+    if isinstance(base, Ptr):
+        for p in parts:
+            base = Ptr(base, p)
+        return base
     out = base
     for p in parts:
         out += "/" + str(p).replace("~", "~0").replace("/", "~1")

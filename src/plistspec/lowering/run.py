@@ -109,9 +109,7 @@ def verify_elisp(elisp: str, target: str, dialect: str) -> list[Diagnostic]:
         params = parameters_sent(tool, r["wire"])
         if params is None:
             continue
-        for p, msg in schema_violations(params, r, strict=False):
-            if r.get("unknown_keywords") == "drop" and "refuses the keyword" in msg:
-                continue  # dropped by the decoder, not rejected
+        for p, msg in schema_violations(params, r, strict=False, wire=True):
             out.append(
                 Diagnostic(
                     "PS428",

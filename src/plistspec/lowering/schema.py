@@ -18,6 +18,7 @@ from typing import Any
 
 from plistspec.lowering.context import Change, Ctx
 from plistspec.lowering.jsonutil import (
+    ROOT,
     add_note,
     brief,
     jcopy,
@@ -45,7 +46,7 @@ def lower_schema(
         ctx.add("", "PS412", "info", "definitions moved into $defs (and every $ref to them)")
     holder: dict[str, Any] = {"": jcopy(params)}
     work: list[tuple[Any, Any, str, frozenset[str], bool]] = [
-        (holder, "", "", frozenset(("#",)), True)
+        (holder, "", ROOT, frozenset(("#",)), True)
     ]
     while work:
         cont, key, pointer, refs, is_root = work.pop()
@@ -61,7 +62,8 @@ def lower_schema(
             subs = list(subschemas(node))
             for parts, c, k in reversed(subs):
                 work.append((c, k, ptr(pointer, *parts), refs, False))
-    return holder[""], ctx.changes, ctx.tool_notes
+    changes = [c._replace(pointer=str(c.pointer)) for c in ctx.changes]
+    return holder[""], changes, ctx.tool_notes
 
 
 def _size(value: Any) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.lowering.jsonutil import ptr, resolve_pointer, subschemas, types_of
+from plistspec.lowering.jsonutil import ROOT, ptr, resolve_pointer, subschemas, types_of
 from plistspec.lowering.rules import Rules, rules
 
 __all__ = ["schema_violations", "tool_violations", "strict_violations"]
@@ -22,10 +22,19 @@ _COMPOSITION = ("anyOf", "oneOf", "allOf")
 
 
 def schema_violations(
-    params: Any, target: str | Rules, strict: bool = False
+    params: Any, target: str | Rules, strict: bool = False, wire: bool = False
 ) -> list[tuple[str, str]]:
-    """``(pointer, message)`` for everything ``target`` would reject in ``params``."""
+    """``(pointer, message)`` for everything ``target`` would reject in ``params``.
+
+    ``wire``: judge JSON someone else sends (gptel/llm): keywords a target drops silently
+    (``unknown_keywords: drop``, Ollama) are then not violations, only lowering's own
+    output is held to keeping nothing the target would drop.
+    """
     r = rules(target) if isinstance(target, str) else target
+    if wire and r.get("unknown_keywords") == "drop":
+        return [
+            v for v in schema_violations(params, r, strict) if "refuses the keyword" not in v[1]
+        ]
     s = r.strict if strict else None
     out: list[tuple[str, str]] = []
     if not isinstance(params, dict):
@@ -34,11 +43,11 @@ def schema_violations(
         out.append(("/type", 'the root schema must have type "object"'))
     if (s is not None or not r["root_composition"]) and any(k in params for k in _COMPOSITION):
         out.append(("", f"{r.name} refuses anyOf/oneOf/allOf at the root"))
-    work: list[tuple[Any, str, bool]] = [(params, "", True)]
+    work: list[tuple[Any, Any, bool]] = [(params, ROOT, True)]
     stats = {"props": 0, "enum": 0, "chars": 0}
     while work:
         node, p, root = work.pop()
-        if isinstance(node, bool) and p.endswith("/additionalProperties"):
+        if isinstance(node, bool) and p.endswith("additionalProperties"):
             continue
         if isinstance(node, bool):
             if r["type_required"] or s is not None:
@@ -52,7 +61,7 @@ def schema_violations(
             work.append((c[k], ptr(p, *parts), False))
     if s is not None:
         out.extend(strict_violations(params, r, stats))
-    return out
+    return [(str(p), m) for p, m in out]
 
 
 def _allowed(key: str, root: bool, r: Rules, s: dict | None) -> bool:
