@@ -268,3 +268,32 @@ def test_lowered_schema_obeys_rules_and_keeps_meaning(target, params, seed) -> N
         value = sample(params, params, rnd)
         if original.is_valid(value):
             assert new.is_valid(value), (value, lowered["parameters"])
+
+
+_KEYS = ["type", "properties", "required", "items", "enum", "const", "anyOf", "oneOf", "allOf"]
+_KEYS += ["$ref", "$defs", "additionalProperties", "description", "format", "nullable"]
+_KEYS += ["prefixItems", "not", "default", "minimum", "title", "a"]
+JUNK = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-2, 3),
+        st.sampled_from(["string", "object", "array", "null", "any", "#/$defs/a", "#", "x"]),
+    ),
+    lambda c: st.one_of(
+        st.lists(c, max_size=3), st.dictionaries(st.sampled_from(_KEYS), c, max_size=4)
+    ),
+    max_leaves=15,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(params=JUNK, target=st.sampled_from(TARGETS))
+def test_any_json_lowers_without_crashing(params, target) -> None:
+    """Malformed schemas give PS428 errors, never an exception; the rest stays idempotent."""
+    tool = _tool(params)
+    out, diags = lower_tools([tool], target)
+    if not any(d.is_error for d in diags):
+        assert not violations(out[0], target)
+        again, _ = lower_tools(out, target)
+        assert again == out

@@ -116,20 +116,23 @@ def flatten_union(
         t = types_of(m)
         if t is not None and "object" not in t:
             return None, [f"the member {brief(m, 120)} is not an object schema"]
-        for name, s in (m.get("properties") or {}).items():
+        mp = m.get("properties")
+        for name, s in (mp if isinstance(mp, dict) else {}).items():
             seen = props.setdefault(name, [])
             if not any(jeq(s, x) for x in seen):
                 seen.append(s)
-        req = [x for x in (m.get("required") or []) if isinstance(x, str)]
+        mr = m.get("required")
+        req = [x for x in (mr if isinstance(mr, list) else []) if isinstance(x, str)]
         required = req if required is None else [x for x in required if x in req]
     out = dict(root)
-    own = dict(out.get("properties") or {})
+    own = dict(out["properties"]) if isinstance(out.get("properties"), dict) else {}
     for name, schemas in props.items():
         if name in own:
             continue
         own[name] = schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
     out["properties"] = own
-    req = [x for x in (out.get("required") or []) if isinstance(x, str)]
+    rr = out.get("required")
+    req = [x for x in (rr if isinstance(rr, list) else []) if isinstance(x, str)]
     req += [x for x in (required or []) if x not in req]
     if req:
         out["required"] = req

@@ -92,6 +92,7 @@ def _rewrite(
         ctx.add(p, "PS428", "error", f"a schema must be an object, not {brief(node, 60)}")
         return {}, refs
     node = dict(node)
+    _shape(node, p, ctx)
     _type_names(node, p, ctx)
     for _ in range(10_000):
         if "$ref" in node:
@@ -180,6 +181,9 @@ def _inline_members(
 ) -> tuple[list, frozenset[str]]:
     out = []
     for m in members:
+        if not isinstance(m, (dict, bool)):
+            ctx.add(p, "PS428", "error", f"a member {brief(m, 40)} is not a schema")
+            continue
         for _ in range(1000):
             if not (isinstance(m, dict) and "$ref" in m):
                 break
@@ -247,7 +251,8 @@ def _flatten(node: dict, p: str, refs: frozenset[str], ctx: Ctx) -> tuple[dict, 
 
 def _merge_member(m: dict, p: str, refs: frozenset[str], ctx: Ctx) -> dict:
     m = dict(m)
-    members, _ = _inline_members(m.pop("allOf"), p, refs, ctx)
+    raw = m.pop("allOf")
+    members, _ = _inline_members(raw if isinstance(raw, list) else [], p, refs, ctx)
     merged, _losses = merge_all(
         m, [x for x in members if not (isinstance(x, dict) and "$ref" in x)]
     )
@@ -293,3 +298,54 @@ def defs_home(params: dict, rules: Rules) -> tuple[dict, bool]:
         elif isinstance(n, list):
             work.extend(n)
     return out, True
+
+
+_SHAPES: dict[str, tuple[type, ...]] = {
+    "properties": (dict,),
+    "$defs": (dict,),
+    "definitions": (dict,),
+    "required": (list,),
+    "enum": (list,),
+    "anyOf": (list,),
+    "oneOf": (list,),
+    "allOf": (list,),
+    "prefixItems": (list,),
+    "items": (dict, list, bool),
+    "additionalProperties": (dict, bool),
+    "not": (dict, bool),
+    "$ref": (str,),
+    "format": (str,),
+    "pattern": (str,),
+    "type": (str, list),
+}
+
+
+def _shape(node: dict, p: Any, ctx: Ctx) -> None:
+    """A keyword whose value has the wrong JSON type is not JSON Schema: an error, removed."""
+    for key, kinds in _SHAPES.items():
+        if key in node and not isinstance(node[key], kinds):
+            v = node.pop(key)
+            ctx.add(p, "PS428", "error", f"{key} must be {_kind_names(kinds)}, not {brief(v, 60)}")
+    t = node.get("type")
+    if isinstance(t, list) and not all(isinstance(x, str) for x in t):
+        node["type"] = [x for x in t if isinstance(x, str)]
+        ctx.add(p, "PS428", "error", "a type list must hold type names (strings)")
+    for key in ("anyOf", "oneOf", "allOf", "prefixItems", "items"):
+        v = node.get(key)
+        if isinstance(v, list) and not all(isinstance(m, (dict, bool)) for m in v):
+            node[key] = [m for m in v if isinstance(m, (dict, bool))]
+            ctx.add(p, "PS428", "error", f"the members of {key} must be schemas (objects)")
+    for key in ("properties", "$defs", "definitions"):
+        v = node.get(key)
+        if isinstance(v, dict) and not all(isinstance(m, (dict, bool)) for m in v.values()):
+            node[key] = {k: m for k, m in v.items() if isinstance(m, (dict, bool))}
+            ctx.add(p, "PS428", "error", f"the values of {key} must be schemas (objects)")
+    req = node.get("required")
+    if isinstance(req, list) and not all(isinstance(x, str) for x in req):
+        node["required"] = [x for x in req if isinstance(x, str)]
+        ctx.add(p, "PS428", "error", "required must list property names (strings)")
+
+
+def _kind_names(kinds: tuple[type, ...]) -> str:
+    names = {dict: "an object", list: "an array", bool: "a boolean", str: "a string"}
+    return " or ".join(names[k] for k in kinds)
