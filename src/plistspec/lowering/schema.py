@@ -184,14 +184,20 @@ def _inline_members(
         if not isinstance(m, (dict, bool)):
             ctx.add(p, "PS428", "error", f"a member {brief(m, 40)} is not a schema")
             continue
+        if isinstance(m, dict):
+            m = dict(m)
+            _shape(m, p, ctx)
+        mine = refs  # each member expands from the parent's path, not its siblings
         for _ in range(1000):
             if not (isinstance(m, dict) and "$ref" in m):
                 break
             ref = m["$ref"]
-            if isinstance(ref, str) and ref in refs:
+            if isinstance(ref, str) and ref in mine:
                 break
-            m, refs, _again = _ref_inline(m, p, refs, ctx)
+            m, mine, _again = _ref_inline(m, p, mine, ctx)
         out.append(m)
+    # the merged node's children go on from the parent's path: a recursion through a
+    # member is still found one expansion later, and siblings never look recursive
     return out, refs
 
 
@@ -326,6 +332,9 @@ def _shape(node: dict, p: Any, ctx: Ctx) -> None:
         if key in node and not isinstance(node[key], kinds):
             v = node.pop(key)
             ctx.add(p, "PS428", "error", f"{key} must be {_kind_names(kinds)}, not {brief(v, 60)}")
+    if "description" in node and not isinstance(node["description"], str):
+        v = node.pop("description")
+        ctx.add(p, "PS429", "info", f"removed the description {brief(v, 40)}: not a string")
     t = node.get("type")
     if isinstance(t, list) and not all(isinstance(x, str) for x in t):
         node["type"] = [x for x in t if isinstance(x, str)]
@@ -340,6 +349,13 @@ def _shape(node: dict, p: Any, ctx: Ctx) -> None:
         if isinstance(v, dict) and not all(isinstance(m, (dict, bool)) for m in v.values()):
             node[key] = {k: m for k, m in v.items() if isinstance(m, (dict, bool))}
             ctx.add(p, "PS428", "error", f"the values of {key} must be schemas (objects)")
+    if isinstance(node.get("items"), list):
+        if "prefixItems" not in node:
+            node["prefixItems"] = node.pop("items")
+            ctx.add(p, "PS430", "info", "draft-4 items array written as prefixItems (2020-12)")
+        else:
+            del node["items"]
+            ctx.add(p, "PS428", "error", "an items array beside prefixItems is not 2020-12")
     req = node.get("required")
     if isinstance(req, list) and not all(isinstance(x, str) for x in req):
         node["required"] = [x for x in req if isinstance(x, str)]

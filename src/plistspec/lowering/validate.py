@@ -127,8 +127,7 @@ def _node(
         out.append((ptr(p, "format"), f"{r.name} refuses the format {f!r}"))
     if f is not None and r["type_required"] and (types is None or "string" not in types):
         out.append((ptr(p, "format"), f"{r.name} takes format on strings only"))
-    d = node.get("description")
-    if d is not None and not isinstance(d, str):
+    if "description" in node and not isinstance(node["description"], str):
         out.append((ptr(p, "description"), "description must be a string"))
     props = node.get("properties")
     if props is not None and not isinstance(props, dict):
