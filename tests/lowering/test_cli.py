@@ -74,7 +74,7 @@ def test_lower_json_for_every_envelope() -> None:
 
 
 def test_lower_refuses_what_the_target_cannot_express() -> None:
-    rec = FIXTURES / "json" / "mcp_recursive_tree.json"
+    rec = FIXTURES / "json" / "lowering" / "mcp_recursive_tree.json"
     p = run("to-json", str(rec), "-f", "gemini", "--lower")
     assert p.returncode == 1 and p.stdout == ""
     assert "#/$defs/Node" in p.stderr and "[PS413]" in p.stderr

@@ -19,7 +19,9 @@ from plistspec.lowering import lower_tools, to_target_json  # noqa: E402
 from plistspec.lowering.rawjson import raw_tools  # noqa: E402
 from plistspec.lowering.rules import rules  # noqa: E402
 
-JSON_INPUTS = sorted((FIXTURES / "json").glob("*.json"))
+JSON_INPUTS = sorted((FIXTURES / "json").glob("*.json")) + sorted(
+    (FIXTURES / "json" / "lowering").glob("*.json")
+)
 ELISP_INPUTS = sorted((FIXTURES / "elisp").glob("*.el")) + sorted(
     (FIXTURES / "corpus").glob("*.el")
 )
@@ -74,7 +76,7 @@ def test_own_output_is_a_fixed_point(target: str) -> None:
 
 
 def test_recursive_schema_is_an_error_for_gemini_not_for_jsonschema() -> None:
-    tools = _json_tools(FIXTURES / "json" / "mcp_recursive_tree.json")
+    tools = _json_tools(FIXTURES / "json" / "lowering" / "mcp_recursive_tree.json")
     _out, diags = lower_tools(tools, "gemini")
     assert any(d.code == "PS413" and d.is_error and "Node" in d.message for d in diags)
     lower_ok(tools, "gemini-jsonschema")

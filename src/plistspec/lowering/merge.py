@@ -56,7 +56,11 @@ def _merge_two(a: dict[str, Any], b: dict[str, Any], losses: list[str]) -> dict[
                 continue
             out[k] = both[0] if len(both) == 1 else both
         elif k == "enum" and isinstance(av, list) and isinstance(v, list):
-            out[k] = [x for x in av if any(jeq(x, y) for y in v)]
+            both = [x for x in av if any(jeq(x, y) for y in v)]
+            if both:
+                out[k] = both
+            else:
+                losses.append(f"the enums {brief(av)} and {brief(v)} have no value in common")
         elif k in _TEXT and isinstance(av, str) and isinstance(v, str):
             out[k] = f"{av} {v}"
         elif k in _MIN and _num(av) and _num(v):
@@ -66,7 +70,7 @@ def _merge_two(a: dict[str, Any], b: dict[str, Any], losses: list[str]) -> dict[
         elif k == "items" and isinstance(av, dict) and isinstance(v, dict):
             out[k] = {"allOf": [av, v]}
         else:
-            losses.append(f"{k} {brief(v, 120)} (kept {brief(av, 120)})")
+            losses.append(f"{k}: {brief(v, 10**9)} (kept {brief(av, 120)})")
     return out
 
 

@@ -172,7 +172,17 @@ def _const(node: dict, p: str, ctx: Ctx) -> None:
         return
     v = node.pop("const")
     if isinstance(node.get("enum"), list):
-        node["enum"] = [e for e in node["enum"] if jeq(e, v)]
+        both = [e for e in node["enum"] if jeq(e, v)]
+        if not both:
+            add_note(
+                node, f"const {brief(v, 80)} and enum {brief(node['enum'], 120)}: no value fits"
+            )
+            node["enum"] = [v]
+            ctx.add(
+                p, "PS415", "warning", "const outside enum (no value was valid): kept the const"
+            )
+            return
+        node["enum"] = both
     else:
         node["enum"] = [v]
     ctx.add(p, "PS415", "info", f"const {brief(v, 80)} written as a one-value enum")
@@ -369,10 +379,10 @@ def _keywords(node: dict, p: str, root: bool, ctx: Ctx) -> None:
                 "does not constrain the value)",
             )
         elif key in ctx.rules.annotations:
-            ctx.note(node, root, f"{key}: {brief(v, 200)}")
+            ctx.note(node, root, f"{key}: {brief(v, 10**9)}")
             ctx.add(p, "PS419", "info", f"{key} moved into the description")
         elif key in ctx.rules.json_schema_keywords:
-            ctx.note(node, root, f"{key}: {brief(v, 300)}")
+            ctx.note(node, root, f"{key}: {brief(v, 10**9)}")
             ctx.add(
                 p,
                 "PS419",
@@ -460,6 +470,7 @@ def _null_in_enum(node: dict, e: list, p: str, ctx: Ctx) -> None:
         else:
             del node["enum"]
             node["type"] = "null"
+            ctx.add(p, "PS416", "info", "enum [null]: only null fits, the other keywords are moot")
         node["nullable"] = True
         ctx.add(p, "PS416", "info", "null in enum written as nullable: true")
         return
@@ -469,6 +480,8 @@ def _null_in_enum(node: dict, e: list, p: str, ctx: Ctx) -> None:
     node.update(keep)
     if not rest:
         node["type"] = "null"
+        ctx.add(p, "PS416", "info", "enum [null]: only null fits, the other keywords are moot")
+        return
     else:
         inner["enum"] = rest
         if types is not None:
