@@ -96,7 +96,13 @@ def _nullability(node: dict, p: str, ctx: Ctx) -> None:
                 node["type"] = [t, "null"]
             elif v is True and isinstance(t, list) and "null" not in t:
                 node["type"] = [*t, "null"]
-            ctx.add(p, "PS414", "info", "OpenAPI nullable written as a type union with null")
+            ctx.add(
+                p,
+                "PS414",
+                "warning",
+                "OpenAPI nullable written as a type union with null (JSON Schema ignores "
+                "nullable, so the schema now accepts null where it did not)",
+            )
         return
     members = node.get("anyOf")
     if isinstance(members, list) and any(_is_null_schema(m) for m in members):
