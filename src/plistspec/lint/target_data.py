@@ -11,14 +11,14 @@ name mapped to the target's rule (in :mod:`plistspec.lint.targets`).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from plistspec.diagnostics import Fix
 
 if TYPE_CHECKING:
     from plistspec.lint._util import Sink
 
-__all__ = ["NAME_RULES", "const_fix", "nullable_fix"]
+__all__ = ["NAME_RULES", "const_fix", "nullable_fix", "json_brief"]
 
 
 def _name_rule(target: str) -> tuple[re.Pattern[str], str, str] | None:
@@ -95,3 +95,13 @@ def nullable_fix(sink: Sink, node, types: list, llm_rules: bool) -> Fix | None:
     if not (sink.written(k) and sink.written(v)) or v.start < k.end:
         return None
     return Fix(k.start, v.end, f":type {rest[0]} :nullable t")
+
+
+def json_brief(x: Any) -> str:
+    import json
+
+    try:
+        s = json.dumps(x, ensure_ascii=False)
+    except (TypeError, ValueError):
+        s = repr(x)
+    return "`" + (s if len(s) <= 40 else s[:39] + "…") + "`"

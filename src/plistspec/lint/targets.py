@@ -34,6 +34,7 @@ from plistspec.lint.target_data import (
     _STRICT_REJECTS,
     NAME_RULES,
     const_fix,
+    json_brief,
     nullable_fix,
 )
 
@@ -504,13 +505,3 @@ def _strict(sink: Sink, node: _Node, types: list[str] | None, props: list) -> No
                 f"OpenAI strict mode needs every property in required; {pname!r} is not listed",
                 (anchor, None),
             )
-
-
-def json_brief(x: Any) -> str:
-    import json
-
-    try:
-        s = json.dumps(x, ensure_ascii=False)
-    except (TypeError, ValueError):
-        s = repr(x)
-    return "`" + (s if len(s) <= 40 else s[:39] + "…") + "`"
