@@ -514,6 +514,14 @@ CODES: dict[str, Code] = {
         "positional items became one items schema",
         'Gemini `parameters` and Ollama refuse `prefixItems` (or draft-4 `items` arrays): `items` becomes the `anyOf` of the positional schemas and the description says how many items are in a fixed order. Example: `"prefixItems": [{"type": "number"}, {"type": "number"}]`.',
     ),
+    "PS431": Code(
+        "warning",
+        "outputSchema wrapped in an object",
+        "MCP before 2026-07-28 needs `outputSchema` rooted at `type: object`: another schema "
+        'becomes `{"type": "object", "properties": {"result": ...}, "required": ["result"]}` '
+        "(the structured result must then be wrapped the same way). Example: "
+        '`"outputSchema": {"type": "array"}` for `mcp-2025-06-18`.',
+    ),
     # --- PS5xx: JSON input / Elisp output ------------------------------------------
     "PS500": Code(
         "error",

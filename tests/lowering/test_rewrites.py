@@ -197,3 +197,18 @@ def test_grammar_files_are_generated_from_the_rules() -> None:
         on_disk = json.loads((d / name).read_text(encoding="utf-8"))
         assert on_disk == schema, f"{name} is stale: run python -m plistspec.lowering.grammar"
     assert set(TARGETS) == set(targets())
+
+
+def test_mcp_output_schema_is_object_rooted_before_2026() -> None:
+    tool = {
+        "type": "function",
+        "name": "x",
+        "description": "d",
+        "parameters": None,
+        "metadata": {"output_schema": {"type": "array", "items": {"type": "string"}}},
+    }
+    for target, wrapped in (("mcp-2025-06-18", True), ("mcp-2025-11-25", True), ("mcp", False)):
+        out, diags = lower_tools([tool], target)
+        entry = to_target_json(out, target)[0]
+        assert (entry["outputSchema"]["type"] == "object") is wrapped
+        assert any(d.code == "PS431" for d in diags) is wrapped

@@ -88,6 +88,21 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
     for p, msg in tool_violations(new_name, desc, r):
         add(p, "PS428", "error", msg)
     meta = dict(tool.get("metadata") or {})
+    out_schema = meta.get("output_schema")
+    if r.get("output_schema") == "object" and isinstance(out_schema, dict):
+        if out_schema.get("type") != "object":
+            meta["output_schema"] = {
+                "type": "object",
+                "properties": {"result": out_schema},
+                "required": ["result"],
+            }
+            add(
+                "/outputSchema",
+                "PS431",
+                "warning",
+                f"{r.name} needs an object outputSchema: "
+                'wrapped as {result: ...} (the server must return {"result": value})',
+            )
     low = dict(meta.get("lowered") or {})
     low["target"] = r.name
     low["strict"] = strict
