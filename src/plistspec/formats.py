@@ -32,6 +32,12 @@ TARGETS = (
     "bedrock",
     "ollama",
     "mcp",
+    # judged by the rules table alone (grammars/providers/rules.json)
+    "gemini-jsonschema",
+    "anthropic-strict",
+    "mcp-2025-06-18",
+    "mcp-2025-11-25",
+    "mcp-2026-07-28",
 )
 
 DIALECTS = ("gptel", "llm")

@@ -185,3 +185,31 @@ def test_lint_rules_come_from_the_lowering_table() -> None:
     assert target_data._STRICT_REJECTS == frozenset(table()["strict"]["openai"]["reject"])
     assert rules("gemini").keywords <= target_data._GEMINI_KEYS
     assert target_data.NAME_RULES["openai"][0].pattern in rules("openai")["name"]["pattern"]
+
+
+@pytest.mark.parametrize(
+    "text,target,code",
+    [
+        (tool(':name "x" :type string :const "a"'), "gemini-jsonschema", "PS403"),
+        (tool(':name "x" :type integer :minimum 2'), "anthropic-strict", "PS403"),
+        (tool(':name "x" :type string'), "anthropic-strict", "PS405"),  # object not closed
+        (tool(':name "x" :type string', name="a b"), "mcp-2025-06-18", "PS401"),
+    ],
+)
+def test_rules_table_targets(text, target, code) -> None:
+    """Targets judged by grammars/providers/rules.json alone: the same checks --lower uses."""
+    assert code in codes(text, target)
+    assert code not in codes(text, "mcp-2026-07-28") or code == "PS401"
+
+
+def test_rules_table_target_accepts_lowered_specs() -> None:
+    assert not [
+        c
+        for c in codes(tool(':name "x" :type string :description "d"'), "mcp")
+        if c.startswith("PS4")
+    ]
+    assert not [
+        c
+        for c in codes(tool(':name "x" :type string :description "d"'), "gemini-jsonschema")
+        if c.startswith("PS4")
+    ]

@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from plistspec.diagnostics import Fix
+from plistspec.formats import TARGETS
 
 if TYPE_CHECKING:
     from plistspec.lint._util import Sink
@@ -25,14 +26,14 @@ def _name_rule(target: str) -> tuple[re.Pattern[str], str, str] | None:
     """The tool-name rule of a check target, from grammars/providers/rules.json."""
     from plistspec.lowering.rules import rules
 
-    r = rules("mcp" if target == "mcp" else target)
+    r = rules(target)
     rule = r["name"]
     if rule is None:
         return None
     text = {"gemini": "a letter or _, then [A-Za-z0-9_.:-], at most 64 characters"}.get(
         target, rule["pattern"]
     )
-    if target == "mcp":
+    if target.startswith("mcp"):
         text = f"1-{rule['max']} characters of [A-Za-z0-9_.-]"
     return re.compile(rule["pattern"].strip("^$")), text, rule["severity"]
 
@@ -51,19 +52,7 @@ def _rules_sets() -> tuple[frozenset[str], re.Pattern[str], frozenset[str], froz
     )
 
 
-NAME_RULES: dict[str, tuple[re.Pattern[str], str, str] | None] = {
-    t: _name_rule(t)
-    for t in (
-        "openai",
-        "openai-strict",
-        "openai-responses",
-        "anthropic",
-        "bedrock",
-        "gemini",
-        "mcp",
-        "ollama",
-    )
-}
+NAME_RULES: dict[str, tuple[re.Pattern[str], str, str] | None] = {t: _name_rule(t) for t in TARGETS}
 # Gemini `parameters` keys and property names, OpenAI strict's refusals and what Ollama
 # keeps: the same table --lower uses (grammars/providers/rules.json).
 _GEMINI_KEYS, _GEMINI_PROP_RE, _STRICT_REJECTS, _OLLAMA_KEEPS = _rules_sets()

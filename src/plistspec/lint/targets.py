@@ -47,6 +47,10 @@ def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Di
     ``tool`` is the IR lowered from ``form`` (None when the library itself fails on the
     spec: then only the tool-level rules run, the failure being reported already).
     """
+    if target in _BY_RULES:
+        from plistspec.lint.target_rules import lint_by_rules
+
+        return lint_by_rules(form, tool, target)
     sink = Sink(form.text)
     _name(sink, form, target)
     _description(sink, form, target)
@@ -65,6 +69,10 @@ def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Di
         _check_node(sink, node, target, llm_rules, work)
     return sink.diags
 
+
+_BY_RULES = frozenset(
+    ("gemini-jsonschema", "anthropic-strict", "mcp-2025-06-18", "mcp-2025-11-25", "mcp-2026-07-28")
+)
 
 #: check target -> the emitter's wire format whose JSON it judges
 _WIRE = {"openai-strict": "openai"}

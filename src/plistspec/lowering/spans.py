@@ -15,7 +15,7 @@ from typing import Any
 
 from plistspec.diagnostics import Diagnostic
 
-__all__ = ["place"]
+__all__ = ["place", "follow"]
 
 
 def _unescape(part: str) -> str:
@@ -26,8 +26,6 @@ def place(diags: list[Diagnostic], records: list, tools: list[dict[str, Any]], t
     """Give each diagnostic (made from ``records``, same order) the span of its datum."""
     from plistspec.elisp.recover import read_recovering
     from plistspec.extract import find_tools
-    from plistspec.lint._util import is_plist
-    from plistspec.lint.targets import _arg_map
 
     datums, _ = read_recovering(text)
     forms, _ = find_tools(datums, text)
@@ -41,13 +39,17 @@ def place(diags: list[Diagnostic], records: list, tools: list[dict[str, Any]], t
         form = by_pos.get((src.get("line"), src.get("column")))
         if form is None:
             continue
-        datum = _follow(form, rec.pointer, tool, is_plist, _arg_map)
+        datum = follow(form, rec.pointer, tool)
         d.start, d.end = datum.start, datum.end
 
 
-def _follow(form, pointer: str, tool: dict, is_plist, arg_map) -> Any:
+def follow(form, pointer: str, tool: dict | None) -> Any:
+    """The datum of ``form`` that the tool JSON at ``pointer`` came from (at worst the head)."""
     from plistspec.elisp.datum import List, Symbol, Vector
-    from plistspec.lint._util import key_name, plist_pairs
+    from plistspec.lint._util import is_plist, key_name, plist_pairs
+    from plistspec.lint.targets import _arg_map as arg_map
+
+    tool = tool or {}
 
     head = Symbol(form.head, form.start, min(form.end, form.start + 1 + len(form.head)))
     parts = [_unescape(x) for x in pointer.split("/")[1:]]
