@@ -421,6 +421,109 @@ CODES: dict[str, Code] = {
         "Gemini and OpenAI answer HTTP 400 for an array schema without `items`. Example: "
         "`:type array` with `--target openai`.",
     ),
+    "PS412": Code(
+        "info",
+        "$ref inlined for the target",
+        '`--lower` replaced a `$ref` by the schema it points at (the target does not resolve references, or not beside other keywords), and removed `$defs` once nothing refers to them. Lossless. Example: `{"$ref": "#/$defs/Path"}` for `gemini`.',
+    ),
+    "PS413": Code(
+        "error",
+        "$ref the target cannot take",
+        "A recursive `$ref` on a target that cannot express recursion (`gemini`, MCP before 2026-07-28; `ollama` loosens it with a warning), a `$ref` that is not local or points at nothing, or inlining that would make the schema too large. Example: a tree node whose `children` refer back to `#/$defs/Node`, for `gemini` (use `gemini-jsonschema`).",
+    ),
+    "PS414": Code(
+        "info",
+        "type list or null union rewritten",
+        'A type list or `anyOf [T, {"type": "null"}]` written the way the target says it (Gemini `parameters`: `T` + `nullable: true`, several types as `anyOf`), or OpenAPI `nullable` written as a JSON Schema type union. Example: `"type": ["string", "null"]` for `gemini`.',
+    ),
+    "PS415": Code(
+        "info",
+        "const written as a one-value enum",
+        'The target refuses `const` (Gemini, Ollama): `{"const": "x"}` becomes `{"enum": ["x"]}`. Lossless.',
+    ),
+    "PS416": Code(
+        "warning",
+        "enum values the target cannot hold",
+        'Gemini `parameters` takes strings only in `enum` (`gemini-jsonschema` strings and numbers): other values move into the description (the schema accepts more). `null` in an enum becomes nullability (lossless). Example: `"enum": [1, 2, 3]` for `gemini`.',
+    ),
+    "PS417": Code(
+        "warning",
+        "oneOf written as anyOf",
+        'The target refuses `oneOf` (Gemini `parameters`, OpenAI strict, Ollama): the members become an `anyOf`, so a value matching several members is now accepted. Example: `"oneOf": [{"type": "string"}, {"type": "integer"}]`.',
+    ),
+    "PS418": Code(
+        "info",
+        "allOf merged into one schema",
+        'The target refuses `allOf` (Gemini, OpenAI strict, Ollama): the members are merged (properties united, `required` united, types and enums intersected, bounds tightened). A warning when something could not be merged exactly (it goes into the description). Example: `"allOf": [{"$ref": "#/$defs/Base"}, {"properties": {...}}]`.',
+    ),
+    "PS419": Code(
+        "warning",
+        "keyword moved into the description",
+        'The target refuses or drops a keyword, so `--lower` writes it into the description text instead of losing it: a warning for constraints (`minLength`, `pattern`, `not`...: the schema accepts more), info for annotations (`default`, `format`, `examples`). Example: `"minLength": 3` for `ollama`.',
+    ),
+    "PS420": Code(
+        "info",
+        "items added to an array",
+        'The target rejects an array schema without `items` (Gemini, OpenAI): `items: {}` is added, which accepts the same. Example: `{"type": "array"}` for `openai`.',
+    ),
+    "PS421": Code(
+        "warning",
+        "type added to a schema",
+        'Gemini needs a `type` on every schema node: an untyped node is typed from its keywords (`properties` \u2192 object, `items` \u2192 array) or, when it accepted any value, as a string holding JSON text. Also: the root typed `object`, `properties` removed from a schema that is not an object (info). Example: `"items": {}` for `gemini`.',
+    ),
+    "PS422": Code(
+        "warning",
+        "additionalProperties changed",
+        "Gemini `parameters` and Ollama refuse `additionalProperties` (removed; `false` or a schema is said in the description); strict modes need `additionalProperties: false` on every object (added: the object accepts fewer keys). Example: a nested object without `additionalProperties` for `openai-strict`.",
+    ),
+    "PS423": Code(
+        "warning",
+        "tool name mapped to the target's rule",
+        "The name breaks the target's rule (OpenAI/Anthropic/Bedrock `^[a-zA-Z0-9_-]{1,64}$`, Gemini, MCP): refused characters become `_`, too long or colliding names get a hash suffix; the original is kept in `metadata.lowered.original_name` so a call can be mapped back. Example: `github.create_issue` \u2192 `github_create_issue` for `openai`.",
+    ),
+    "PS424": Code(
+        "info",
+        "description adjusted",
+        "Bedrock requires a non-empty description (the tool name is used); a description that is not a string (gptel's `{}`) is left out. Example: a tool without `:description` for `bedrock`.",
+    ),
+    "PS425": Code(
+        "warning",
+        "optional property made required and nullable",
+        "OpenAI strict mode needs every property in `required`: an optional property becomes required with `null` allowed, so the model sends `null` instead of leaving it out. Example: `:optional t` with `--lower -f openai-strict`.",
+    ),
+    "PS426": Code(
+        "warning",
+        "tool not sent in strict mode",
+        'The schema cannot be made strict (a free-form object, recursion for Anthropic, too deep or too large...): `openai-strict` and `anthropic-strict` leave `strict` out, `openai-responses` sends `strict: false`, and the plain lowering is used. Example: `"additionalProperties": {"type": "string"}` for `openai-strict`.',
+    ),
+    "PS427": Code(
+        "warning",
+        "root union flattened into one object",
+        'The target refuses `anyOf`/`oneOf` at the root: one object with the union of the members\' properties, requiring only what every member requires (the schema accepts more). Example: `{"type": "object", "anyOf": [{...}, {...}]}` for `anthropic`.',
+    ),
+    "PS428": Code(
+        "error",
+        "tool the target cannot express",
+        'After lowering, the tool still breaks a rule of the target (the arguments are not an object, a schema is not an object...): `--lower` writes nothing and exits 1. Example: `"parameters": {"type": "string"}`.',
+    ),
+    "PS429": Code(
+        "info",
+        "keyword removed",
+        'A keyword that does not constrain the value (`$schema`, `$id`, `$comment`, `title`, an unknown `x-` extension) is removed for a target that does not take it. Lossless. Example: `"$schema"` for `gemini`.',
+    ),
+    "PS430": Code(
+        "warning",
+        "positional items became one items schema",
+        'Gemini `parameters` and Ollama refuse `prefixItems` (or draft-4 `items` arrays): `items` becomes the `anyOf` of the positional schemas and the description says how many items are in a fixed order. Example: `"prefixItems": [{"type": "number"}, {"type": "number"}]`.',
+    ),
+    "PS431": Code(
+        "warning",
+        "outputSchema wrapped in an object",
+        "MCP before 2026-07-28 needs `outputSchema` rooted at `type: object`: another schema "
+        'becomes `{"type": "object", "properties": {"result": ...}, "required": ["result"]}` '
+        "(the structured result must then be wrapped the same way). Example: "
+        '`"outputSchema": {"type": "array"}` for `mcp-2025-06-18`.',
+    ),
     # --- PS5xx: JSON input / Elisp output ------------------------------------------
     "PS500": Code(
         "error",

@@ -7,7 +7,7 @@ importing the code behind them.
 
 from __future__ import annotations
 
-__all__ = ["FORMATS", "TARGETS", "DIALECTS"]
+__all__ = ["FORMATS", "TARGETS", "DIALECTS", "LOWER_TARGETS"]
 
 # What to-json / from-py emit and from-json reads: the IR, or a provider's tools array.
 FORMATS = (
@@ -32,6 +32,30 @@ TARGETS = (
     "bedrock",
     "ollama",
     "mcp",
+    # judged by the rules table alone (grammars/providers/rules.json)
+    "gemini-jsonschema",
+    "anthropic-strict",
+    "mcp-2025-06-18",
+    "mcp-2025-11-25",
+    "mcp-2026-07-28",
 )
 
 DIALECTS = ("gptel", "llm")
+
+# What `to-json --lower` and `from-json --target` lower for (grammars/providers/rules.json;
+# `mcp` is the latest revision, 2026-07-28).
+LOWER_TARGETS = (
+    "gemini",
+    "gemini-jsonschema",
+    "openai",
+    "openai-strict",
+    "openai-responses",
+    "anthropic",
+    "anthropic-strict",
+    "bedrock",
+    "ollama",
+    "mcp",
+    "mcp-2025-06-18",
+    "mcp-2025-11-25",
+    "mcp-2026-07-28",
+)

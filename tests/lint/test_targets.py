@@ -132,3 +132,84 @@ def test_lints_read_the_emitters_json(monkeypatch: pytest.MonkeyPatch) -> None:
     assert found and '"const"' in found[0].message
     # no datum for it: the finding points at the arg plist's opening parenthesis
     assert text[found[0].start] == "("
+
+
+# --- fixes for the findings whose lowering is lossless in the source (issue 9) ----------
+
+FIXABLE = [
+    # (spec, target, code, expected replacement)
+    (tool(':name "x" :type string :const "fast"'), "gemini", "PS403", ':enum ["fast"]'),
+    (tool(':name "x" :type string :const "fast"'), "ollama", "PS404", ':enum ["fast"]'),
+    (tool(':name "x" :type ["string" "null"]'), "gemini", "PS405", ":type string :nullable t"),
+    (tool(':name "x" :type string', name="fs.read"), "openai", "PS401", '"fs_read"'),
+    (tool(':name "x" :type string', name="9lives"), "gemini", "PS401", '"_9lives"'),
+]
+
+
+@pytest.mark.parametrize("text,target,code,replacement", FIXABLE)
+def test_lossless_rewrite_is_offered_as_a_fix(text, target, code, replacement) -> None:
+    diags = [d for d in check_text(text, "t.el", target=target) if d.code == code]
+    assert diags and diags[0].fix is not None
+    fix = diags[0].fix
+    assert fix.replacement == replacement
+    fixed = text[: fix.start] + fix.replacement + text[fix.end :]
+    assert code not in codes(fixed, target), fixed
+    # the fixed spec sends JSON that the target's rules (grammars/providers) accept
+    import plistspec
+    from plistspec.lint.targets import parameters_sent
+    from plistspec.lowering.rules import rules
+    from plistspec.lowering.validate import schema_violations, tool_violations
+
+    tools, _ = plistspec.read_tools(fixed, "t.el")
+    wire = rules(target)["wire"]
+    params = parameters_sent(tools[0], wire)
+    assert not schema_violations(params, target, wire=True)
+    assert not tool_violations(tools[0]["name"], tools[0]["description"], target)
+
+
+def test_no_fix_where_the_rewrite_would_lose_meaning() -> None:
+    # llm drops :nullable, so [T null] has no lossless rewrite for llm-make-tool
+    text = tool(':name "x" :type ["string" "null"]', head="llm-make-tool")
+    diags = [d for d in check_text(text, "t.el", target="gemini") if d.code == "PS405"]
+    assert all(d.fix is None for d in diags)
+    # an optional arg under OpenAI strict: making it required changes what is accepted
+    text = tool(':name "x" :type string :optional t')
+    diags = [d for d in check_text(text, "t.el", target="openai-strict") if d.code == "PS407"]
+    assert diags and all(d.fix is None for d in diags)
+
+
+def test_lint_rules_come_from_the_lowering_table() -> None:
+    from plistspec.lint import target_data
+    from plistspec.lowering.rules import rules, table
+
+    assert target_data._STRICT_REJECTS == frozenset(table()["strict"]["openai"]["reject"])
+    assert rules("gemini").keywords <= target_data._GEMINI_KEYS
+    assert target_data.NAME_RULES["openai"][0].pattern in rules("openai")["name"]["pattern"]
+
+
+@pytest.mark.parametrize(
+    "text,target,code",
+    [
+        (tool(':name "x" :type string :const "a"'), "gemini-jsonschema", "PS403"),
+        (tool(':name "x" :type integer :minimum 2'), "anthropic-strict", "PS403"),
+        (tool(':name "x" :type string'), "anthropic-strict", "PS405"),  # object not closed
+        (tool(':name "x" :type string', name="a b"), "mcp-2025-06-18", "PS401"),
+    ],
+)
+def test_rules_table_targets(text, target, code) -> None:
+    """Targets judged by grammars/providers/rules.json alone: the same checks --lower uses."""
+    assert code in codes(text, target)
+    assert code not in codes(text, "mcp-2026-07-28") or code == "PS401"
+
+
+def test_rules_table_target_accepts_lowered_specs() -> None:
+    assert not [
+        c
+        for c in codes(tool(':name "x" :type string :description "d"'), "mcp")
+        if c.startswith("PS4")
+    ]
+    assert not [
+        c
+        for c in codes(tool(':name "x" :type string :description "d"'), "gemini-jsonschema")
+        if c.startswith("PS4")
+    ]

@@ -82,6 +82,16 @@ def _place(diags: list, text: str) -> None:
 )
 @feature_option
 @variable_option
+@click.option(
+    "--target",
+    type=click.Choice(
+        ("gemini", "openai", "openai-strict", "openai-responses")
+        + ("anthropic", "anthropic-strict", "bedrock", "ollama")
+    ),
+    default=None,
+    help="Lower the tools first so that what gptel/llm send this provider is accepted "
+    "(every change is reported).",
+)
 @output_option
 @stdin_filename_option
 @diagnostics_format_option
@@ -99,6 +109,7 @@ def from_json_cmd(
     diagnostics_format: str,
     from_emacs: str | None,
     llm_variable: str | None,
+    target: str | None = None,
 ) -> None:
     """Write an Emacs Lisp file defining the tools in FILE (- for stdin).
 
@@ -149,6 +160,11 @@ def from_json_cmd(
         )
     tools, more = from_json(value, from_, trust_functions=trust_functions, dialect=dialect)
     diags.extend(more)
+    if target is not None and not any(d.is_error for d in diags):
+        from plistspec.lowering.run import lower_for_elisp
+
+        tools, more = lower_for_elisp(tools, target)
+        diags.extend(more)
     if not any(d.is_error for d in diags):
         import os
 
@@ -162,6 +178,10 @@ def from_json_cmd(
             variable=variable,
         )
         diags.extend(more)
+        if target is not None and elisp is not None:
+            from plistspec.lowering.run import verify_elisp
+
+            diags.extend(verify_elisp(elisp, target, dialect))
     _place(diags, text)
     locate(diags, text, name)
     print_diagnostics(diags, diagnostics_format)

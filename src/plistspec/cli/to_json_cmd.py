@@ -12,7 +12,7 @@ import click
 
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
-from plistspec.formats import FORMATS
+from plistspec.formats import FORMATS, LOWER_TARGETS
 
 
 @click.command("to-json")
@@ -21,10 +21,16 @@ from plistspec.formats import FORMATS
     "-f",
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=click.Choice(FORMATS + tuple(t for t in LOWER_TARGETS if t not in FORMATS)),
     default="ir",
     show_default=True,
     help="ir (plistspec's JSON Schema IR) or the provider whose tools array to print.",
+)
+@click.option(
+    "--lower",
+    is_flag=True,
+    help="Rewrite the tools into what the -f target accepts, reporting every change "
+    "(FILE may then be tool JSON ending in .json).",
 )
 @click.option(
     "-d",
@@ -47,6 +53,7 @@ def to_json_cmd(
     diagnostics_format: str,
     from_emacs: str | None,
     llm_variable: str | None,
+    lower: bool = False,
 ) -> None:
     """Compile the tool definitions in FILE... (- for stdin) to JSON.
 
@@ -56,6 +63,11 @@ def to_json_cmd(
     from plistspec.api import read_tools, to_provider
     from plistspec.cli._io import InputError, print_diagnostics, write_output
 
+    if fmt not in FORMATS and not lower:
+        raise click.UsageError(f"-f {fmt} is a lowering target: add --lower")
+    if lower and fmt not in LOWER_TARGETS:
+        raise click.UsageError(f"--lower needs a target ({', '.join(LOWER_TARGETS)})")
+    inputs = []
     tools = []
     diags = []
     failed = False
@@ -65,6 +77,8 @@ def to_json_cmd(
         from plistspec.cli._from_emacs import registry_tools
 
         tools, diags = registry_tools(from_emacs, llm_variable)
+        if lower:  # lowered like JSON input: each diagnostic names the Emacs, by pointer
+            inputs.append((f"emacs:{from_emacs}", "", list(tools), False))
     for path in files:
         from plistspec.cli._io import read_text
 
@@ -74,11 +88,22 @@ def to_json_cmd(
             click.echo(str(e), err=True)
             failed = True
             continue
-        found, more = read_tools(text, name, dialect, fmt=fmt)
+        if lower:
+            from plistspec.lowering.run import read_for_lowering
+
+            found, more, is_elisp = read_for_lowering(text, name, dialect)
+            inputs.append((name, text, found, is_elisp))
+        else:
+            found, more = read_tools(text, name, dialect, fmt=fmt)
         tools.extend(found)
         diags.extend(more)
     if not failed and not any(d.is_error for d in diags):
-        value, more = to_provider(tools, fmt)
+        if lower:
+            from plistspec.lowering.run import lower_inputs
+
+            value, more = lower_inputs(inputs, fmt)
+        else:
+            value, more = to_provider(tools, fmt)
         diags.extend(more)
     print_diagnostics(diags, diagnostics_format)
     if failed or any(d.is_error for d in diags):

@@ -77,7 +77,8 @@ def lint(
             if not (d.code in replaced and (d.start, d.end, replaced[d.code]) in codes)
             and not (d.code == "PS307" and (d.start, d.end) in spans)
         ]
-        if target in ("ollama", "mcp", "gemini"):  # their own name rules replace PS307
+        if target in ("ollama", "mcp", "gemini") or target.startswith(("mcp-", "gemini-")):
+            # their own name rules replace PS307
             diags = [d for d in diags if d.code != "PS307"]
         diags.extend(more)
     return diags

@@ -15,7 +15,6 @@ description) read the form's slots. Generic mistakes are the spec lints' (PS3xx)
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
@@ -28,37 +27,18 @@ from plistspec.lint._util import (
     key_name,
     plist_pairs,
 )
+from plistspec.lint.target_data import (
+    _GEMINI_KEYS,
+    _GEMINI_PROP_RE,
+    _OLLAMA_KEEPS,
+    _STRICT_REJECTS,
+    NAME_RULES,
+    const_fix,
+    json_brief,
+    nullable_fix,
+)
 
 __all__ = ["lint_target", "NAME_RULES"]
-
-_COMMON_NAME = (re.compile(r"[a-zA-Z0-9_-]{1,64}"), "^[a-zA-Z0-9_-]{1,64}$", "error")
-NAME_RULES: dict[str, tuple[re.Pattern[str], str, str] | None] = {
-    "openai": _COMMON_NAME,
-    "openai-strict": _COMMON_NAME,
-    "openai-responses": _COMMON_NAME,
-    "anthropic": _COMMON_NAME,
-    "bedrock": _COMMON_NAME,
-    "gemini": (
-        re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,63}"),
-        "a letter or _, then [A-Za-z0-9_.:-], at most 64 characters",
-        "error",
-    ),
-    "mcp": (re.compile(r"[A-Za-z0-9_.-]{1,128}"), "1-128 characters of [A-Za-z0-9_.-]", "warning"),
-    "ollama": None,
-}
-
-_GEMINI_KEYS = frozenset(
-    """anyOf default description enum example format items maximum maxItems maxLength
-    maxProperties minimum minItems minLength minProperties nullable pattern properties
-    propertyOrdering required title type""".split()
-)
-_GEMINI_PROP_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-_STRICT_REJECTS = frozenset(
-    "default allOf oneOf not if then else dependentRequired dependentSchemas".split()
-)
-_OLLAMA_KEEPS = frozenset("anyOf type items description enum properties required $defs".split())
-_LLM_ARG_KEYS = ("type", "description", "enum", "items", "properties")
-_OPENAI_FAMILY = ("openai", "openai-strict", "openai-responses", "ollama", "bedrock")
 
 
 def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Diagnostic]:
@@ -67,6 +47,10 @@ def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Di
     ``tool`` is the IR lowered from ``form`` (None when the library itself fails on the
     spec: then only the tool-level rules run, the failure being reported already).
     """
+    if target in _BY_RULES:
+        from plistspec.lint.target_rules import lint_by_rules
+
+        return lint_by_rules(form, tool, target)
     sink = Sink(form.text)
     _name(sink, form, target)
     _description(sink, form, target)
@@ -85,6 +69,10 @@ def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Di
         _check_node(sink, node, target, llm_rules, work)
     return sink.diags
 
+
+_BY_RULES = frozenset(
+    ("gemini-jsonschema", "anthropic-strict", "mcp-2025-06-18", "mcp-2025-11-25", "mcp-2026-07-28")
+)
 
 #: check target -> the emitter's wire format whose JSON it judges
 _WIRE = {"openai-strict": "openai"}
@@ -195,11 +183,20 @@ def _name(sink: Sink, form: ToolForm, target: str) -> None:
         return
     regex, text, severity = rule
     if not regex.fullmatch(s.value.value):
+        from plistspec.elisp.printer import print_string
+        from plistspec.lowering.names import map_names
+        from plistspec.lowering.rules import rules
+
+        new = map_names([s.value.value], rules(target))[0]
+        fix = sink.replace(s.value, print_string(new)) if isinstance(new, str) else None
+        hint = f" (fix: {elisp_string(new)}, which gptel/llm dispatch by itself)" if fix else ""
         sink.add(
             "PS401",
             severity,
-            f"{target} rejects the tool name {elisp_string(s.value.value)}: it must match {text}",
+            f"{target} rejects the tool name {elisp_string(s.value.value)}: it must match {text}"
+            + hint,
             s.value,
+            fix=fix,
         )
 
 
@@ -227,7 +224,7 @@ def _description(sink: Sink, form: ToolForm, target: str) -> None:
 
 def _add(sink: Sink, code: str, severity: str, message: str, at: tuple[Datum, Datum | None]):
     d, end = at
-    sink.add(code, severity, message, d, end=end)
+    return sink.add(code, severity, message, d, end=end)
 
 
 def _types(node: dict) -> list[str] | None:
@@ -299,7 +296,7 @@ def _check_node(sink: Sink, node: _Node, target: str, llm_rules: bool, work: lis
             _strict(sink, node, types, props)
         return
     if target == "gemini":
-        _gemini(sink, node, types, props)
+        _gemini(sink, node, types, props, llm_rules)
     elif target in ("openai", "openai-strict", "openai-responses"):
         if types is not None and "array" in types and "items" not in j and "prefixItems" not in j:
             _add(
@@ -314,14 +311,16 @@ def _check_node(sink: Sink, node: _Node, target: str, llm_rules: bool, work: lis
     elif target == "ollama":
         for name in j:
             if name not in _OLLAMA_KEEPS:
+                fix = const_fix(sink, node) if name == "const" else None
                 _add(
                     sink,
                     "PS404",
                     "warning",
                     f"Ollama drops {name} (its tool schema keeps only type, description, "
-                    "enum, items, properties, required, anyOf)",
+                    "enum, items, properties, required, anyOf)"
+                    + ("; :enum [VALUE] says the same" if fix else ""),
                     node.key(name),
-                )
+                ).fix = fix
 
 
 def _optional_anchor(arg: Datum | None, fallback: Datum) -> tuple[Datum, Datum | None]:
@@ -368,18 +367,22 @@ def _root_rules(sink: Sink, node: _Node, props: list, target: str, llm_rules: bo
             )
 
 
-def _gemini(sink: Sink, node: _Node, types: list[str] | None, props: list) -> None:
+def _gemini(
+    sink: Sink, node: _Node, types: list[str] | None, props: list, llm_rules: bool = False
+) -> None:
     j = node.json
     for name, v in j.items():
         if name not in _GEMINI_KEYS:
-            _add(
+            fix = const_fix(sink, node) if name == "const" else None
+            d = _add(
                 sink,
                 "PS403",
                 "error",
                 f'Gemini rejects the keyword "{name}" in function parameters (HTTP 400 for '
-                "the whole request)",
+                "the whole request)" + ("; :enum [VALUE] says the same" if fix else ""),
                 node.key(name),
             )
+            d.fix = fix
         elif name == "default":
             _add(
                 sink,
@@ -413,13 +416,16 @@ def _gemini(sink: Sink, node: _Node, types: list[str] | None, props: list) -> No
                     )
                     break
         elif name == "type" and isinstance(v, list):
-            _add(
+            fix = nullable_fix(sink, node, v, llm_rules)
+            d = _add(
                 sink,
                 "PS405",
                 "error",
-                'Gemini rejects a type array; drop "null" and leave the property out of required',
+                'Gemini rejects a type array; drop "null" and leave the property out of required'
+                + (" (or :nullable t, which the fix writes)" if fix else ""),
                 node.value(name),
             )
+            d.fix = fix
     if types is not None and "object" not in types:
         for name in ("properties", "required"):
             if name in j:
@@ -507,13 +513,3 @@ def _strict(sink: Sink, node: _Node, types: list[str] | None, props: list) -> No
                 f"OpenAI strict mode needs every property in required; {pname!r} is not listed",
                 (anchor, None),
             )
-
-
-def json_brief(x: Any) -> str:
-    import json
-
-    try:
-        s = json.dumps(x, ensure_ascii=False)
-    except (TypeError, ValueError):
-        s = repr(x)
-    return "`" + (s if len(s) <= 40 else s[:39] + "…") + "`"

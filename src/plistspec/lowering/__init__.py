@@ -1,0 +1,52 @@
+"""Lowering: IR tools → IR tools that one provider accepts (``to-json --lower``).
+
+Owns: the public entry points. :func:`lower_tools` rewrites each tool's parameters
+(and name/description where needed) to what ``target`` accepts, by the rules in
+``grammars/providers/rules.json`` (:mod:`.rules`), reporting every rewrite as a
+diagnostic (info: lossless; warning: the schema accepts more or less; error: the target
+cannot express the tool, and nothing should be emitted); :func:`to_target_json` gives
+the final JSON with the target's envelope; :data:`TARGETS` names the targets.
+
+Modules: :mod:`.rules` (the table), :mod:`.schema` (the walk and per-node rewrites),
+:mod:`.merge` (``allOf`` and root unions), :mod:`.names` (tool names),
+:mod:`.validate` (the checks), :mod:`.tools` (whole tools, strict mode),
+:mod:`.emit` (envelopes), :mod:`.spans` (rewrites placed in Elisp source),
+:mod:`.grammar` (the JSON Schemas written from the table).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+from plistspec.formats import LOWER_TARGETS as TARGETS
+
+__all__ = ["lower_tools", "to_target_json", "TARGETS", "diagnostics_of"]
+
+
+def lower_tools(
+    tools: list[dict[str, Any]], target: str
+) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+    """``tools`` lowered for ``target`` and one diagnostic per rewrite (see module doc)."""
+    from plistspec.lowering.tools import lower_tools_detailed
+
+    out, records = lower_tools_detailed(tools, target)
+    return out, diagnostics_of(records, target)
+
+
+def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
+    """Diagnostics (no span) for :class:`plistspec.lowering.tools.Rewrite` records."""
+    out = []
+    for x in records:
+        name = x.name if isinstance(x.name, str) else f"#{x.tool + 1}"
+        out.append(
+            Diagnostic(x.code, x.severity, f"{target}: tool {name!r}, {x.pointer}: {x.message}")
+        )
+    return out
+
+
+def to_target_json(tools: list[dict[str, Any]], target: str) -> Any:
+    """The JSON ``target`` receives for lowered ``tools``."""
+    from plistspec.lowering.emit import to_target_json as _emit
+
+    return _emit(tools, target)

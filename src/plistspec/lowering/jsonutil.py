@@ -1,0 +1,202 @@
+"""Small JSON helpers for the lowering stage, all iterative (schemas may nest deeply).
+
+Owns: copying a JSON value without recursion (:func:`jcopy`), JSON equality that keeps
+``1``, ``1.0`` and ``true`` apart (:func:`jeq`), a short JSON text for messages and
+descriptions (:func:`brief`), JSON pointers (:func:`ptr`, :func:`resolve_pointer`),
+the subschema positions of JSON Schema (:func:`subschemas`) and the description notes
+that carry what a target cannot hold (:func:`add_note`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = [
+    "jcopy",
+    "jeq",
+    "brief",
+    "ptr",
+    "resolve_pointer",
+    "subschemas",
+    "add_note",
+    "types_of",
+    "Ptr",
+    "ROOT",
+]
+
+_SCHEMA_VALUED = ("items", "not", "if", "then", "else", "contains", "additionalProperties")
+_SCHEMA_VALUED += ("propertyNames", "additionalItems", "unevaluatedItems")
+_SCHEMA_VALUED += ("unevaluatedProperties", "contentSchema")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
+_SCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+
+
+def jcopy(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists, scalars), at any depth."""
+    if not isinstance(value, (dict, list)):
+        return value
+    root: Any = {} if isinstance(value, dict) else []
+    work = [(value, root)]
+    while work:
+        src, dst = work.pop()
+        if isinstance(src, dict):
+            for k, v in src.items():
+                if isinstance(v, (dict, list)):
+                    new: Any = {} if isinstance(v, dict) else []
+                    dst[k] = new
+                    work.append((v, new))
+                else:
+                    dst[k] = v
+        else:
+            for v in src:
+                if isinstance(v, (dict, list)):
+                    new = {} if isinstance(v, dict) else []
+                    dst.append(new)
+                    work.append((v, new))
+                else:
+                    dst.append(v)
+    return root
+
+
+def _tag(x: Any) -> Any:
+    if isinstance(x, bool):
+        return ("b", x)
+    if isinstance(x, (int, float)):
+        return ("n", x)
+    return ("o", x)
+
+
+def jeq(a: Any, b: Any) -> bool:
+    """JSON equality: ``true != 1``; ``1 == 1.0`` (JSON Schema compares numbers by value)."""
+    work = [(a, b)]
+    while work:
+        x, y = work.pop()
+        if isinstance(x, dict) and isinstance(y, dict):
+            if x.keys() != y.keys():
+                return False
+            work.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list) and isinstance(y, list):
+            if len(x) != len(y):
+                return False
+            work.extend(zip(x, y, strict=True))
+        elif isinstance(x, (dict, list)) or isinstance(y, (dict, list)):
+            return False
+        else:
+            tx, ty = _tag(x), _tag(y)
+            if tx[0] != ty[0] or tx[1] != ty[1]:
+                return False
+    return True
+
+
+def brief(value: Any, limit: int = 400) -> str:
+    """Compact JSON text of ``value`` (cut at ``limit`` characters with an ellipsis)."""
+    try:
+        s = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError, RecursionError):
+        s = repr(value)
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+class Ptr:
+    """A JSON pointer built one step at a time in O(1) (a parent link), written out only
+    when a diagnostic needs it, and then at most :data:`SHOWN` steps deep (deeper ones
+    start with ``/…``): deep schemas stay linear."""
+
+    __slots__ = ("parent", "part")
+
+    def __init__(self, parent: Ptr | None, part: Any) -> None:
+        self.parent = parent
+        self.part = part
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        cur: Ptr | None = self
+        while cur is not None and cur.parent is not None and len(parts) <= SHOWN:
+            parts.append(str(cur.part).replace("~", "~0").replace("/", "~1"))
+            cur = cur.parent
+        cut = cur is not None and cur.parent is not None
+        head = "/…" if cut else ""
+        return head + "".join("/" + x for x in reversed(parts[:SHOWN] if cut else parts))
+
+    def endswith(self, part: str) -> bool:
+        return self.parent is not None and self.part == part
+
+
+SHOWN = 64
+ROOT = Ptr(None, None)
+
+
+def ptr(base: Any, *parts: Any) -> Any:
+    """``base`` extended by ``parts`` (a :class:`Ptr` for a Ptr, else a string)."""
+    if isinstance(base, Ptr):
+        for p in parts:
+            base = Ptr(base, p)
+        return base
+    out = base
+    for p in parts:
+        out += "/" + str(p).replace("~", "~0").replace("/", "~1")
+    return out
+
+
+def resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
+    """``(found, value)`` for a local ``$ref`` (``#``, ``#/$defs/X``...) in ``root``."""
+    if not ref.startswith("#"):
+        return False, None
+    frag = ref[1:]
+    if frag == "":
+        return True, root
+    if not frag.startswith("/"):
+        return False, None  # an $anchor: not resolved here
+    cur = root
+    from urllib.parse import unquote
+
+    for raw in frag[1:].split("/"):
+        part = unquote(raw).replace("~1", "/").replace("~0", "~")
+        if isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+            cur = cur[int(part)]
+        else:
+            return False, None
+    return True, cur
+
+
+def subschemas(node: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], Any, Any]]:
+    """``(path parts, container, key)`` of every subschema directly under ``node``."""
+    for k in _SCHEMA_VALUED:
+        v = node.get(k)
+        if isinstance(v, (dict, bool)) and not (k == "items" and isinstance(v, list)):
+            yield (k,), node, k
+    for k in _SCHEMA_LISTS:
+        v = node.get(k)
+        if isinstance(v, list):
+            for i, _ in enumerate(v):
+                yield (k, i), v, i
+    for k in _SCHEMA_MAPS:
+        v = node.get(k)
+        if isinstance(v, dict):
+            for name in v:
+                yield (k, name), v, name
+    dep = node.get("dependencies")
+    if isinstance(dep, dict):
+        for name, v in dep.items():
+            if isinstance(v, dict):
+                yield ("dependencies", name), dep, name
+
+
+def types_of(node: dict[str, Any]) -> list[str] | None:
+    t = node.get("type")
+    if isinstance(t, str):
+        return [t]
+    if isinstance(t, list) and all(isinstance(x, str) for x in t):
+        return list(t)
+    return None
+
+
+def add_note(node: dict[str, Any], note: str) -> None:
+    """Append ``(note)`` to ``node``'s description (made a string if it was not one)."""
+    d = node.get("description")
+    text = d if isinstance(d, str) else ""
+    node["description"] = f"{text} ({note})" if text else f"({note})"

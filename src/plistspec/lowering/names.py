@@ -1,0 +1,53 @@
+"""Tool names mapped to a target's name rule, reversibly.
+
+Owns: :func:`map_names`. A name the rule accepts is kept. Otherwise every character the
+rule refuses becomes ``_``, a first character the rule refuses gets a ``_`` (or ``t``)
+in front, and a name that is too long, or that would collide with another tool's, is cut
+and given 8 hex digits of its SHA-1; the mapping is returned so the caller can report it
+and keep it in the tool's metadata (``metadata.lowered.original_name``): a call that
+comes back under the new name is mapped back through it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from plistspec.lowering.rules import Rules
+
+__all__ = ["map_names"]
+
+
+def _fix(name: str, r: Rules) -> str:
+    rule = r["name"]
+    allowed = re.compile(rule["allowed"])
+    first = re.compile(rule["first"])
+    out = "".join(c if allowed.fullmatch(c) else "_" for c in name) or "_"
+    if not first.fullmatch(out[0]):
+        out = ("_" if first.fullmatch("_") else "t") + out
+    return out
+
+
+def _hashed(name: str, base: str, limit: int) -> str:
+    h = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+    return base[: max(1, limit - 9)] + "_" + h
+
+
+def map_names(names: list[Any], r: Rules) -> list[Any]:
+    """The name each tool gets on target ``r`` (non-strings are returned as they are)."""
+    if r.name_re is None:
+        return list(names)
+    limit = r["name"]["max"]
+    taken = {n for n in names if isinstance(n, str) and r.name_re.fullmatch(n)}
+    out: list[Any] = []
+    for n in names:
+        if not isinstance(n, str) or not n or r.name_re.fullmatch(n):
+            out.append(n)
+            continue
+        new = _fix(n, r)
+        if len(new) > limit or new in taken:
+            new = _hashed(n, new, limit)
+        taken.add(new)
+        out.append(new)
+    return out

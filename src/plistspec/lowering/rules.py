@@ -1,0 +1,108 @@
+"""The lowering targets' rules, read from ``grammars/providers/rules.json``.
+
+Owns: loading that table once, resolving a target's ``base`` chain and the ``mcp`` alias,
+and the small typed view (:class:`Rules`) the rewrites, the validator and the lints read.
+Nothing here knows a provider by name: every provider fact is in the JSON file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Rules", "rules", "targets", "canonical", "table", "grammar_dir"]
+
+
+def grammar_dir() -> Path:
+    """``grammars/providers`` of the source tree (or of the installed package's data)."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        cand = parent / "grammars" / "providers"
+        if (cand / "rules.json").is_file():
+            return cand
+    raise FileNotFoundError("grammars/providers/rules.json not found")
+
+
+@lru_cache(maxsize=1)
+def table() -> dict[str, Any]:
+    with open(grammar_dir() / "rules.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def targets() -> tuple[str, ...]:
+    """Every lowering target name, aliases included, in the table's order."""
+    t = table()
+    return tuple(t["targets"]) + tuple(t.get("aliases", {}))
+
+
+def canonical(target: str) -> str:
+    return table().get("aliases", {}).get(target, target)
+
+
+class Rules:
+    """One target's rules (``base`` chain merged), with derived helpers."""
+
+    def __init__(self, name: str, data: dict[str, Any], strict: dict[str, Any] | None) -> None:
+        self.name = name
+        self.data = data
+        self.strict = strict  # the strict-mode table of the flavour, or None
+        flag = data.get("strict") or {}
+        self.strict_flag: str | None = flag.get("flag")
+        self.strict_flavor: str | None = flag.get("flavor")
+        kw = data.get("keywords")
+        self.keywords: frozenset[str] | None = frozenset(kw) if kw is not None else None
+        rk = data.get("root_keywords")
+        self.root_keywords: frozenset[str] | None = frozenset(rk) if rk is not None else None
+        fm = data.get("formats")
+        self.formats: frozenset[str] | None = frozenset(fm) if fm is not None else None
+        name_rule = data.get("name")
+        self.name_re = re.compile(name_rule["pattern"]) if name_rule else None
+        prop = data.get("property_name")
+        self.property_re = re.compile(prop["pattern"]) if prop else None
+        self.annotations = frozenset(table()["annotations"])
+        self.json_schema_keywords = frozenset(table()["json_schema_keywords"])
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def allowed(self, key: str, root: bool) -> bool:
+        """May a schema node (the root when ``root``) hold ``key``?"""
+        if root and self.root_keywords is not None:
+            return key in self.root_keywords
+        if self.keywords is None:
+            return True
+        return key in self.keywords
+
+    @property
+    def strict_formats(self) -> frozenset[str] | None:
+        if self.strict_flavor is None:
+            return None
+        return frozenset(table()["strict_formats"][self.strict_flavor])
+
+
+@cache
+def rules(target: str) -> Rules:
+    """The rules of ``target`` (``KeyError`` for an unknown one)."""
+    name = canonical(target)
+    t = table()["targets"]
+    chain = []
+    cur: str | None = name
+    while cur is not None:
+        entry = t[cur]
+        chain.append(entry)
+        cur = entry.get("base")
+    merged: dict[str, Any] = {}
+    for entry in reversed(chain):
+        merged.update({k: v for k, v in entry.items() if k != "base"})
+    flavor = (merged.get("strict") or {}).get("flavor")
+    strict = None
+    if flavor:
+        strict = dict(table()["strict"][flavor])
+        strict["reject"] = list(strict["reject"]) + list(strict.get("avoid", ()))
+    return Rules(name, merged, strict)

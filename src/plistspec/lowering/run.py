@@ -1,0 +1,121 @@
+"""The lowering jobs the command line runs, as pure functions (the CLI only prints/exits).
+
+Owns: ``to-json --lower`` (:func:`read_for_lowering`: Elisp, or tool JSON when the file
+name ends in ``.json``; :func:`lower_inputs`: lower every tool, place each rewrite in its
+file, emit the target's JSON, or nothing when an error remains) and ``from-json
+--target`` (:func:`lower_for_elisp`: lower for the target, and :func:`verify_elisp`:
+read the written Elisp back, emit what gptel/llm would send the target, and check it
+against the target's rules, so a rewrite that Elisp cannot carry is an error, not a 400).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic, locate
+
+__all__ = ["read_for_lowering", "lower_inputs", "lower_for_elisp", "verify_elisp", "ELISP_TARGETS"]
+
+#: from-json --target: the targets gptel/llm have a backend for
+ELISP_TARGETS = (
+    "gemini",
+    "openai",
+    "openai-strict",
+    "openai-responses",
+    "anthropic",
+    "anthropic-strict",
+    "bedrock",
+    "ollama",
+)
+
+
+def read_for_lowering(
+    text: str, name: str, dialect: str | None
+) -> tuple[list[dict[str, Any]], list[Diagnostic], bool]:
+    """``(tools, diagnostics, is_elisp)`` for one input of ``to-json --lower``."""
+    if not name.endswith(".json"):
+        from plistspec.api import read_tools
+
+        tools, diags = read_tools(text, name, dialect)
+        return list(tools), list(diags), True
+    import json
+
+    from plistspec.lowering.rawjson import raw_tools
+
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        return [], [Diagnostic("PS500", "error", f"invalid JSON: {e}", path=name)], False
+    tools, diags = raw_tools(value)
+    for d in diags:
+        d.path = d.path or name
+    return tools, diags, False
+
+
+def lower_inputs(
+    inputs: list[tuple[str, str, list[dict[str, Any]], bool]], target: str
+) -> tuple[Any, list[Diagnostic]]:
+    """``inputs`` is ``(name, text, tools, is_elisp)`` per file. The target's JSON (None
+    when an error remains) and one diagnostic per rewrite, placed in its file."""
+    from plistspec.lowering import diagnostics_of
+    from plistspec.lowering.emit import to_target_json
+    from plistspec.lowering.spans import place
+    from plistspec.lowering.tools import lower_tools_detailed
+
+    all_tools = [t for _n, _t, tools, _e in inputs for t in tools]
+    lowered, records = lower_tools_detailed(all_tools, target)
+    diags: list[Diagnostic] = []
+    offset = 0
+    for name, text, tools, is_elisp in inputs:
+        mine = [
+            r._replace(tool=r.tool - offset)
+            for r in records
+            if offset <= r.tool < offset + len(tools)
+        ]
+        ds = diagnostics_of(mine, target)
+        if is_elisp:
+            place(ds, mine, tools, text)
+            locate(ds, text, name)
+        else:
+            for d in ds:
+                d.path = name
+        diags.extend(ds)
+        offset += len(tools)
+    if any(d.is_error for d in diags):
+        return None, diags
+    return to_target_json(lowered, target), diags
+
+
+def lower_for_elisp(
+    tools: list[dict[str, Any]], target: str
+) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+    """``tools`` lowered for ``target`` before they are written as Elisp."""
+    from plistspec.lowering import lower_tools
+
+    return lower_tools(tools, target)
+
+
+def verify_elisp(elisp: str, target: str, dialect: str) -> list[Diagnostic]:
+    """Errors for what gptel/llm would send ``target`` from ``elisp`` that it would reject."""
+    from plistspec.api import read_tools
+    from plistspec.lint.targets import parameters_sent
+    from plistspec.lowering.rules import rules
+    from plistspec.lowering.validate import schema_violations
+
+    r = rules(target)
+    tools, diags = read_tools(elisp, "<written>", dialect)
+    out = [d for d in diags if d.is_error]
+    for tool in tools:
+        params = parameters_sent(tool, r["wire"])
+        if params is None:
+            continue
+        for p, msg in schema_violations(params, r, strict=False, wire=True):
+            out.append(
+                Diagnostic(
+                    "PS428",
+                    "error",
+                    f"{target}: tool {tool.get('name')!r}: the JSON {dialect} would send breaks "
+                    f"a rule, {p or '/'}: {msg}",
+                )
+            )
+    return out

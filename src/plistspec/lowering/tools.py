@@ -1,0 +1,186 @@
+"""Lowering whole IR tools for one target: name, description, parameters, strict mode.
+
+Owns: :func:`lower_tools_detailed` (the rewrites as :class:`Rewrite` records with the
+tool index and JSON pointer, for callers that place them in source text) and the policy
+around the schema walk: the root must be an object; a strict target first tries its
+strict mode and keeps it only when the result passes every strict check, otherwise it
+falls back to the plain lowering with a warning (``strict`` false); whatever still
+violates the target's rules after lowering is an error, and the caller emits nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from plistspec.lowering.jsonutil import brief, jcopy, types_of
+from plistspec.lowering.names import map_names
+from plistspec.lowering.rules import Rules, rules
+from plistspec.lowering.schema import Change, lower_schema
+from plistspec.lowering.validate import schema_violations, tool_violations
+
+__all__ = ["Rewrite", "lower_tools_detailed"]
+
+
+class Rewrite(NamedTuple):
+    tool: int  # index in the input list
+    name: Any  # the tool's original name
+    pointer: str  # "/parameters/..." for the schema, "/name", "/description"
+    code: str
+    severity: str
+    message: str
+
+
+def lower_tools_detailed(
+    tools: list[dict[str, Any]], target: str
+) -> tuple[list[dict[str, Any]], list[Rewrite]]:
+    r = rules(target)
+    names = [t.get("name") for t in tools]
+    new_names = map_names(names, r)
+    out: list[dict[str, Any]] = []
+    records: list[Rewrite] = []
+    for i, tool in enumerate(tools):
+        new, recs = _lower_tool(i, tool, new_names[i], r)
+        out.append(new)
+        records.extend(recs)
+    return out, records
+
+
+def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
+    name = tool.get("name")
+    recs: list[Rewrite] = []
+
+    def add(pointer: str, code: str, severity: str, message: str) -> None:
+        recs.append(Rewrite(i, name, pointer, code, severity, message))
+
+    params = tool.get("parameters")
+    if params is None:
+        params = {"type": "object", "properties": {}}
+    params = _root_object(params, add)
+    strict = False
+    lowered: Any = params
+    notes: list[str] = []
+    if isinstance(params, dict):
+        if r.strict_flag is not None:
+            lowered, changes, notes = lower_schema(params, r, strict=True)
+            bad = [c for c in changes if c.severity == "error"]
+            viol = schema_violations(lowered, r, strict=True)
+            if not bad and not viol:
+                strict = True
+            else:
+                why = bad[0].message if bad else f"{viol[0][0] or '/'}: {viol[0][1]}"
+                add("/parameters", "PS426", "warning", f"not sent as strict: {why}")
+        if not strict:
+            lowered, changes, notes = lower_schema(params, r, strict=False)
+        for c in changes:
+            add("/parameters" + c.pointer, c.code, c.severity, c.message)
+        if not any(c.severity == "error" for c in changes):
+            for p, msg in schema_violations(lowered, r, strict=strict):
+                add("/parameters" + p, "PS428", "error", f"{r.name} would reject this: {msg}")
+    desc = _description(tool.get("description"), notes, new_name, r, add)
+    if new_name != name:
+        add(
+            "/name",
+            "PS423",
+            "warning",
+            f"renamed to {new_name!r} for {r.name} "
+            f"({r['name']['pattern']}); map calls of {new_name!r} back to {name!r}",
+        )
+    for p, msg in tool_violations(new_name, desc, r):
+        add(p, "PS428", "error", msg)
+    meta = dict(tool.get("metadata") or {})
+    out_schema = meta.get("output_schema")
+    if r.get("output_schema") == "object" and isinstance(out_schema, dict):
+        if out_schema.get("type") != "object":
+            meta["output_schema"] = {
+                "type": "object",
+                "properties": {"result": out_schema},
+                "required": ["result"],
+            }
+            add(
+                "/outputSchema",
+                "PS431",
+                "warning",
+                f"{r.name} needs an object outputSchema: "
+                'wrapped as {result: ...} (the server must return {"result": value})',
+            )
+    low = dict(meta.get("lowered") or {})
+    low["target"] = r.name
+    low["strict"] = strict
+    if new_name != name and "original_name" not in low:
+        low["original_name"] = name
+    meta["lowered"] = low
+    new = {
+        "type": "function",
+        "name": new_name,
+        "description": desc,
+        "parameters": lowered,
+        "metadata": meta,
+    }
+    return new, recs
+
+
+def _root_object(params: Any, add) -> Any:
+    if not isinstance(params, dict):
+        add(
+            "/parameters",
+            "PS428",
+            "error",
+            f"parameters must be an object schema, not {brief(params, 60)}",
+        )
+        return params
+    t = types_of(params)
+    if t is not None and any(x != x.lower() for x in t):
+        params = {
+            **params,
+            "type": params["type"].lower()
+            if isinstance(params["type"], str)
+            else [x.lower() for x in t],
+        }
+        t = types_of(params)
+    if "type" not in params:
+        params = {"type": "object", **jcopy(params)}
+        add(
+            "/parameters",
+            "PS421",
+            "info",
+            'the root schema typed "object" (tool arguments are one)',
+        )
+    elif t is not None and t != ["object"] and "object" in t:
+        params = {**jcopy(params), "type": "object"}
+        add("/parameters/type", "PS421", "info", 'the root type narrowed to "object"')
+    elif t != ["object"]:
+        add(
+            "/parameters/type",
+            "PS428",
+            "error",
+            f"the arguments must be an object, not {brief(params.get('type'), 60)}",
+        )
+    return params
+
+
+def _description(desc: Any, notes: list[str], name: Any, r: Rules, add) -> Any:
+    if desc is not None and not isinstance(desc, str):
+        add(
+            "/description",
+            "PS424",
+            "info",
+            f"the description {brief(desc, 40)} is not a string: left out",
+        )
+        desc = None
+    if notes:
+        text = "; ".join(notes)
+        desc = f"{desc} ({text})" if desc else f"({text})"
+        add(
+            "/description",
+            "PS419",
+            "info",
+            "what the root schema cannot hold went into the description",
+        )
+    if r["description"] == "nonempty" and not desc:
+        desc = name if isinstance(name, str) and name else "Tool"
+        add("/description", "PS424", "info", f"{r.name} needs a description: used {desc!r}")
+    return desc
+
+
+def changes_of(records: list[Rewrite]) -> list[Change]:
+    return [Change(x.pointer, x.code, x.severity, x.message) for x in records]

@@ -1,0 +1,135 @@
+"""``to-json --lower`` and ``from-json --target``: exit codes, placed diagnostics, envelopes,
+and Elisp that the REAL gptel turns into JSON each target accepts."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _lowering_support import FIXTURES  # noqa: E402
+
+from plistspec.lowering.rawjson import raw_tools  # noqa: E402
+from plistspec.lowering.validate import schema_violations, tool_violations  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+EVERYTHING = FIXTURES / "json" / "mcp_everything_server.json"
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    return subprocess.run(
+        [sys.executable, "-m", "plistspec", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_lower_elisp_places_rewrites_at_the_arg() -> None:
+    el = FIXTURES / "elisp" / "init.el"
+    p = run("to-json", str(el), "-f", "openai-strict", "--lower")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert all(e["type"] == "function" for e in out)
+    # search_notes' optional `limit` is made required+nullable, reported at its arg plist
+    line = next(
+        i for i, t in enumerate(el.read_text().splitlines(), 1) if '"limit"' in t and ":name" in t
+    )
+    assert f"{el}:{line}:" in p.stderr and "[PS425]" in p.stderr
+    strict = [e["function"].get("strict") for e in out]
+    assert all(s is True for s in strict)
+
+
+def test_lower_json_for_every_envelope() -> None:
+    p = run("to-json", str(EVERYTHING), "-f", "gemini-jsonschema", "--lower")
+    assert p.returncode == 0, p.stderr
+    decls = json.loads(p.stdout)[0]["functionDeclarations"]
+    assert all("parameters" not in d for d in decls)
+    assert any("parametersJsonSchema" in d for d in decls)
+    assert not any("parametersJsonSchema" in d for d in decls if d["name"] == "getTinyImage")
+    p = run("to-json", str(EVERYTHING), "-f", "openai-responses", "--lower")
+    out = json.loads(p.stdout)
+    assert all(isinstance(e["strict"], bool) for e in out)
+    by_name = {e["name"]: e for e in out}
+    assert by_name["echo"]["strict"] is True
+    assert by_name["calendar_create_event"]["strict"] is False  # a free-form object
+    assert "calendar.create_event" in p.stderr and "[PS423]" in p.stderr
+    p = run("to-json", str(EVERYTHING), "-f", "openai-strict", "--lower")
+    out = json.loads(p.stdout)
+    assert (
+        "strict" not in {e["function"]["name"]: e for e in out}["calendar_create_event"]["function"]
+    )
+    p = run("to-json", str(EVERYTHING), "-f", "bedrock", "--lower")
+    assert all(e["toolSpec"]["description"] for e in json.loads(p.stdout))
+
+
+def test_lower_refuses_what_the_target_cannot_express() -> None:
+    rec = FIXTURES / "json" / "lowering" / "mcp_recursive_tree.json"
+    p = run("to-json", str(rec), "-f", "gemini", "--lower")
+    assert p.returncode == 1 and p.stdout == ""
+    assert "#/$defs/Node" in p.stderr and "[PS413]" in p.stderr
+    p = run("to-json", str(rec), "-f", "gemini-jsonschema", "--lower")
+    assert p.returncode == 0 and "$ref" in p.stdout
+
+
+def test_lowering_target_needs_the_flag() -> None:
+    p = run("to-json", str(FIXTURES / "elisp" / "get_weather.el"), "-f", "gemini-jsonschema")
+    assert p.returncode == 2 and "--lower" in p.stderr
+
+
+def test_from_json_target_reports_and_writes(tmp_path: Path) -> None:
+    out = tmp_path / "tools.el"
+    p = run("from-json", str(EVERYTHING), "--target", "gemini", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    assert "[PS416]" in p.stderr  # numeric enums moved into descriptions, reported
+    text = out.read_text(encoding="utf-8")
+    assert ":nullable t" in text and ":const" not in text
+
+
+#: backend constructor, feature, and how to find each tool's schema in what gptel sends
+BACKENDS = {
+    "gemini": ('(gptel-make-gemini "g" :key "k")', "gptel-gemini"),
+    "openai": ('(gptel-make-openai "o" :key "k")', "gptel-openai"),
+    "anthropic": ('(gptel-make-anthropic "a" :key "k")', "gptel-anthropic"),
+    "ollama": ('(gptel-make-ollama "l")', "gptel-ollama"),
+}
+
+
+@pytest.mark.emacs
+@pytest.mark.parametrize("target", list(BACKENDS))
+def test_real_gptel_sends_what_the_target_accepts(target, emacs, elisp_deps_dir, tmp_path):
+    """MCP tools → from-json --target → the real gptel 0.9.9.5 → JSON the target accepts."""
+    from support import elisp_deps_preamble
+
+    out = tmp_path / "tools.el"
+    p = run("from-json", str(EVERYTHING), "--target", target, "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    make, feature = BACKENDS[target]
+    code = (
+        elisp_deps_preamble(elisp_deps_dir)
+        + f"(require 'gptel) (require '{feature})\n"
+        + "(defvar pt-tools nil)\n"
+        + "(advice-add 'gptel-make-tool :filter-return (lambda (tl) (push tl pt-tools) tl))\n"
+        + f'(load "{out.as_posix()}" nil t)\n'
+        + f"(princ (gptel--json-encode (gptel--parse-tools {make} (reverse pt-tools))))\n"
+    )
+    sent = json.loads(emacs.run(code))
+    tools, diags = raw_tools(sent)
+    assert not [d for d in diags if d.is_error]
+    assert len(tools) == 10
+    for t in tools:
+        if t["parameters"] is None:  # a Gemini declaration without arguments
+            assert target == "gemini" and t["name"] == "getTinyImage"
+        else:
+            assert not schema_violations(t["parameters"], target, wire=True), t["name"]
+        assert not tool_violations(t["name"], t["description"], target), t["name"]
