@@ -42,7 +42,6 @@ def settings_for(config: Config, cli: Layer, target: str | None, dialect: str | 
 def findings(text: str, path: str | None, settings: Settings) -> list[Diagnostic]:
     """The findings of ``text`` (named ``path``) under ``settings``, sorted by position."""
     from plistspec.checker import check_text
-    from plistspec.suppress import apply_suppressions
 
     selection = settings.selection
     cache: dict[str, bool] = {}
@@ -58,6 +57,10 @@ def findings(text: str, path: str | None, settings: Settings) -> list[Diagnostic
     diags = [
         d for d in check_text(text, path, settings.target, settings.dialect) if enabled(d.code)
     ]
+    if "plistspec" not in text:  # no directive can be there: no need to load suppress.py
+        return diags
+    from plistspec.suppress import apply_suppressions
+
     kept, about = apply_suppressions(text, diags, enabled, path=path)
     about = [d for d in about if enabled(d.code)]
     if not about:

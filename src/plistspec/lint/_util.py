@@ -5,7 +5,6 @@ Owns: nothing public. Everything here is iterative-free (no walks) and cheap.
 
 from __future__ import annotations
 
-import difflib
 from functools import lru_cache
 
 from plistspec.diagnostics import Diagnostic, Fix
@@ -96,6 +95,8 @@ def suggest(name: str, known: tuple[str, ...] | frozenset[str]) -> str | None:
     alias = _ALIASES.get(n)
     if alias is not None and alias in known:
         return alias
+    import difflib  # only for a name that is not known: kept off the start-up path
+
     close = difflib.get_close_matches(n, list(table), n=1, cutoff=0.75)
     if close and table[close[0]] != bare:
         return table[close[0]]
@@ -109,6 +110,8 @@ def suggest_type(name: str) -> str | None:
         return n
     if n in _TYPE_ALIASES:
         return _TYPE_ALIASES[n]
+    import difflib
+
     close = difflib.get_close_matches(n, JSON_TYPES, n=1, cutoff=0.7)
     return close[0] if close else None
 
