@@ -4,8 +4,9 @@ prints after the explanation, as ``ruff rule`` does, and what docs/codes.md list
 Owns: :data:`EXAMPLES`, code → :class:`Example`. An example's ``kind`` says what its
 text is: ``tool`` (a whole Elisp text), ``arg`` (one arg plist of a ``gptel-make-tool``
 form; ``arg-llm``: of an ``llm-make-tool`` form), ``json``, ``python``, ``toml`` or
-``shell``; ``target`` is the ``check --target`` it needs. The tests check every Elisp
-example with ``check``: the wrong one gets its code, the right one does not.
+``shell``; ``target`` is the ``check --target`` (or ``-f``) it needs and ``via`` what
+reports the code. The tests run every Elisp example, and every JSON example lowered
+(``via="lower"``), through its ``via``: the wrong one gets its code, the right one does not.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ class Example(NamedTuple):
     right: str
     kind: str = "arg"
     target: str | None = None
-    via: str = "check"  # what reports the code: check, fmt or to-json (--format target)
+    # what reports the code: check, fmt, to-json (-f target) or lower (to-json --lower -f
+    # target: the Elisp, or for kind json the tool JSON, lowered for the target)
+    via: str = "check"
 
 
 def _t(body: str, head: str = "gptel-make-tool") -> str:
@@ -285,6 +288,154 @@ EXAMPLES: dict[str, Example] = {
         '(:name "l" :type array :description "L" :items (:type string))',
         "arg",
         "openai",
+    ),
+    # --- PS412-PS431: to-json --lower ---------------------------------------------------
+    "PS412": Example(
+        '{"name": "t", "inputSchema": {"type": "object",\n'
+        ' "properties": {"p": {"$ref": "#/$defs/Path"}}, "$defs": {"Path": {"type": "string"}}}}',
+        '{"name": "t", "inputSchema": {"type": "object",\n "properties": {"p": {"type": "string"}}}}',
+        "json",
+        "gemini",
+        "lower",
+    ),
+    "PS413": Example(
+        '{"name": "t", "inputSchema": {"type": "object",\n'
+        ' "properties": {"kids": {"type": "array", "items": {"$ref": "#"}}}}}',
+        '{"name": "t", "inputSchema": {"type": "object",\n'
+        ' "properties": {"kids": {"type": "array", "items": {"type": "string"}}}}}',
+        "json",
+        "gemini",
+        "lower",
+    ),
+    "PS414": Example(
+        '(:name "s" :type ["string" "null"] :description "S")',
+        '(:name "s" :type string :description "S" :optional t)',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS415": Example(
+        '(:name "k" :type string :description "Kind" :const "x")',
+        '(:name "k" :type string :description "Kind" :enum ["x"])',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS416": Example(
+        '(:name "n" :type integer :description "N" :enum [1 2 3])',
+        '(:name "n" :type integer :description "N" :minimum 1 :maximum 3)',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS417": Example(
+        '(:name "v" :description "V" :oneOf [(:type string) (:type integer)])',
+        '(:name "v" :description "V" :anyOf [(:type string) (:type integer)])',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS418": Example(
+        '(:name "v" :description "V" :allOf [(:type string) (:minLength 1)])',
+        '(:name "v" :type string :description "V" :minLength 1)',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS419": Example(
+        '(:name "q" :type string :description "Query" :minLength 3)',
+        '(:name "q" :type string :description "Query, 3 characters or more")',
+        "arg",
+        "ollama",
+        "lower",
+    ),
+    "PS420": Example(
+        '(:name "l" :type array :description "L")',
+        '(:name "l" :type array :description "L" :items (:type string))',
+        "arg",
+        "openai",
+        "lower",
+    ),
+    "PS421": Example(
+        '(:name "l" :type array :description "L" :items (:description "A tag"))',
+        '(:name "l" :type array :description "L" :items (:type string :description "A tag"))',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS422": Example(
+        '(:name "o" :type object :description "O"\n'
+        " :properties (:x (:type string)) :additionalProperties :json-false)",
+        '(:name "o" :type object :description "O"\n :properties (:x (:type string)))',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS423": Example(
+        _t(f':name "github.create_issue" :description "File an issue" {_F}'),
+        _t(f':name "github_create_issue" :description "File an issue" {_F}'),
+        "tool",
+        "openai",
+        "lower",
+    ),
+    "PS424": Example(
+        _t(f':name "t" :description "" {_F}'), _t(f"{_ND} {_F}"), "tool", "bedrock", "lower"
+    ),
+    "PS425": Example(
+        '(:name "s" :type string :description "S" :optional t)',
+        '(:name "s" :type string :description "S")',
+        "arg",
+        "openai-strict",
+        "lower",
+    ),
+    "PS426": Example(
+        '(:name "o" :type object :description "O" :additionalProperties (:type string))',
+        '(:name "o" :type object :description "O"\n'
+        ' :properties (:x (:type string)) :required ["x"])',
+        "arg",
+        "openai-strict",
+        "lower",
+    ),
+    "PS427": Example(
+        '{"name": "t", "inputSchema": {"type": "object",\n'
+        ' "properties": {"id": {"type": "string"}, "name": {"type": "string"}},\n'
+        ' "anyOf": [{"required": ["id"]}, {"required": ["name"]}]}}',
+        '{"name": "t", "inputSchema": {"type": "object",\n'
+        ' "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}}',
+        "json",
+        "anthropic",
+        "lower",
+    ),
+    "PS428": Example(
+        '(:name "l" :type array :description "L" :items "string")',
+        '(:name "l" :type array :description "L" :items (:type string))',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS429": Example(
+        '(:name "s" :type string :description "S" :title "Size")',
+        '(:name "s" :type string :description "Size")',
+        "arg",
+        "ollama",
+        "lower",
+    ),
+    "PS430": Example(
+        '(:name "p" :type array :description "Point"\n'
+        " :prefixItems [(:type number) (:type number)])",
+        '(:name "p" :type array :description "Point: x, then y"\n'
+        " :items (:type number) :minItems 2 :maxItems 2)",
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS431": Example(
+        '{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "array"}}',
+        '{"name": "t", "inputSchema": {"type": "object"},\n'
+        ' "outputSchema": {"type": "object", "properties": {"items": {"type": "array"}}}}',
+        "json",
+        "mcp-2025-06-18",
+        "lower",
     ),
     # --- PS5xx: JSON in, Elisp out ---------------------------------------------------------
     "PS500": Example('{"foo": 1}', '{"type": "function", "function": {"name": "f"}}', "json"),

@@ -30,6 +30,13 @@ def _codes(text: str, ex) -> set[str]:
         from plistspec.fmt import format_text
 
         return {d.code for d in format_text(text, "x.el")[1]}
+    if ex.via == "lower":
+        import plistspec
+        from plistspec.lowering import lower_tools
+
+        tools, diags = plistspec.read_tools(text, path="x.el")
+        _, more = lower_tools(list(tools), ex.target)
+        return {d.code for d in list(diags) + list(more)}
     if ex.via == "to-json":
         import plistspec
 
@@ -58,9 +65,36 @@ def test_elisp_examples_cover_the_elisp_codes() -> None:
     """Codes that check/fmt/to-json report on Elisp are shown on Elisp examples."""
     for code in CODES:
         # PS8xx (serve, a running Emacs) and PS9xx (the command line: files, streams,
-        # configuration) are shown as shell commands
+        # configuration) are shown as shell commands; a lowering code shown on tool JSON
+        # (what only JSON holds: a $ref, a root union, an outputSchema) is proven real by
+        # test_lowering_json_examples_are_real instead
+        ex = EXAMPLES.get(code)
+        if ex is not None and ex.kind == "json" and ex.via == "lower":
+            continue
         if code[2] in "01234" and code not in ("PS204", "PS332"):
             assert code in ELISP, code
+
+
+def _lowered_json_codes(text: str, target: str) -> set[str]:
+    """The codes ``to-json x.json -f TARGET --lower`` reports, read as it reads .json."""
+    from plistspec.lowering import lower_tools
+    from plistspec.lowering.run import read_for_lowering
+
+    tools, diags, is_elisp = read_for_lowering(text, "x.json", None)
+    assert not is_elisp and tools and not diags, (text, diags)
+    _, more = lower_tools(tools, target)
+    return {d.code for d in more}
+
+
+LOWER_JSON = [c for c, ex in EXAMPLES.items() if ex.kind == "json" and ex.via == "lower"]
+
+
+@pytest.mark.parametrize("code", LOWER_JSON)
+def test_lowering_json_examples_are_real(code: str) -> None:
+    ex = EXAMPLES[code]
+    assert ex.target, code
+    assert code in _lowered_json_codes(ex.wrong, ex.target), f"{code}: wrong lacks {code}"
+    assert code not in _lowered_json_codes(ex.right, ex.target), f"{code}: right gets {code}"
 
 
 def test_explain_prints_documentation_and_examples() -> None:
