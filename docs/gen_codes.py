@@ -59,6 +59,8 @@ def render() -> str:
                 ex.kind, "elisp"
             )
             target = f" (`--target {ex.target}`)" if ex.target else ""
+            if ex.via == "lower":  # reported by the lowering stage, not by check --target
+                target = f" (`to-json --lower -f {ex.target}`)"
             out.append(f"\nWrong{target}:\n\n```{lang}\n{ex.wrong}\n```\n")
             out.append(f"\nRight:\n\n```{lang}\n{ex.right}\n```\n")
     return "".join(out)

@@ -691,6 +691,8 @@ def render_example(code: str) -> str:
         "text": "Emacs Lisp",
     }.get(ex.kind, ex.kind)
     target = f", with --target {ex.target}" if ex.target else ""
+    if ex.via == "lower":  # reported by the lowering stage, not by check --target
+        target = f", with to-json --lower -f {ex.target}"
 
     def block(s: str) -> str:
         return "".join("    " + line + "\n" for line in s.splitlines())
