@@ -131,23 +131,13 @@ class _Node:
 def comments_in(text: str, datum: Any, lo: int | None = None, hi: int | None = None) -> list[int]:
     """Offsets of the ``;`` starting each comment in ``text[lo:hi]`` (default: ``datum``'s
     span), not counting ``;`` inside the atoms of ``datum`` (a datum or a list of them)."""
-    from plistspec.elisp.datum import List, Vector
+    from plistspec.elisp.datum import atom_spans
 
     if lo is None or hi is None:
         lo, hi = datum.start, datum.end
     if text.find(";", lo, hi) < 0:
         return []
-    atoms: list[tuple[int, int]] = []
-    todo = list(datum) if isinstance(datum, list) else [datum]
-    while todo:
-        d = todo.pop()
-        if isinstance(d, (List, Vector)):
-            todo.extend(d.items)
-            if isinstance(d, List) and d.tail is not None:
-                todo.append(d.tail)
-        elif d.start >= 0:
-            atoms.append((d.start, d.end))
-    atoms.sort()
+    atoms = atom_spans(datum if isinstance(datum, list) else [datum])
     starts = [a[0] for a in atoms]
     out = []
     pos = text.find(";", lo, hi)

@@ -53,20 +53,9 @@ class Directive:
 
 
 def _atoms_and_tree(datums: list[Any]) -> list[tuple[int, int]]:
-    from plistspec.elisp.datum import List, Vector
+    from plistspec.elisp.datum import atom_spans
 
-    atoms = []
-    todo = list(datums)
-    while todo:
-        d = todo.pop()
-        if isinstance(d, (List, Vector)):
-            todo.extend(d.items)
-            if isinstance(d, List) and d.tail is not None:
-                todo.append(d.tail)
-        elif d.start >= 0:
-            atoms.append((d.start, d.end))
-    atoms.sort()
-    return atoms
+    return atom_spans(datums)
 
 
 def _children(d: Any) -> list[Any] | None:

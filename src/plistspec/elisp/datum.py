@@ -31,9 +31,10 @@ The model follows Emacs, not Python:
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 __all__ = [
+    "atom_spans",
     "Datum",
     "Symbol",
     "String",
@@ -395,3 +396,22 @@ def quoted(d: Datum, what: str = "quote") -> Datum | None:
     ):
         return d.items[1]
     return None
+
+
+def atom_spans(roots: Iterable[Datum]) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of every atom inside ``roots`` (lists and vectors opened, a
+    dotted tail included; atoms without a place left out), in text order. Iterative: any
+    depth. Where a ``;`` or a line break falls inside one of these spans it is part of a
+    string or symbol, not a comment or layout."""
+    out: list[tuple[int, int]] = []
+    todo = list(roots)
+    while todo:
+        d = todo.pop()
+        if isinstance(d, (List, Vector)):
+            todo.extend(d.items)
+            if isinstance(d, List) and d.tail is not None:
+                todo.append(d.tail)
+        elif d.start >= 0:
+            out.append((d.start, d.end))
+    out.sort()
+    return out

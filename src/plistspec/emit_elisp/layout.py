@@ -77,19 +77,9 @@ def _token_spans(text: str) -> list[tuple[int, int]] | None:
         datums = read_all(text)
     except Exception:  # noqa: BLE001 - unreadable slot text is kept verbatim
         return None
-    from plistspec.elisp.datum import List, Vector
+    from plistspec.elisp.datum import atom_spans
 
-    spans = []
-    todo = list(datums)
-    while todo:
-        d = todo.pop()
-        if isinstance(d, (List, Vector)):
-            todo.extend(d.items)
-            if isinstance(d, List) and d.tail is not None:
-                todo.append(d.tail)
-        elif d.start >= 0 and "\n" in text[d.start : d.end]:
-            spans.append((d.start, d.end))
-    spans.sort()
+    spans = [(a, b) for a, b in atom_spans(datums) if "\n" in text[a:b]]
     return spans
 
 
