@@ -33,6 +33,7 @@ __all__ = [
     "write_stdout",
     "show_path",
     "print_diagnostics",
+    "finish",
     "fail",
 ]
 
@@ -412,6 +413,22 @@ def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "gnu", stream=None
     from plistspec.report import render
 
     (stream if stream is not None else sys.stderr).write(render(list(diags), fmt))
+
+
+def finish(
+    diags: list[Diagnostic], diagnostics_format: str, output, out: str | None, failed: bool = False
+) -> None:
+    """The end of a command that writes one output: print the diagnostics; when one is an
+    error (or ``failed``) exit 1 with nothing written; else write ``output`` (text, or a
+    function making it, called only then) to ``out`` atomically, exiting 1 if it cannot be."""
+    print_diagnostics(diags, diagnostics_format)
+    if failed or any(d.is_error for d in diags):
+        sys.exit(1)
+    try:
+        write_output(output() if callable(output) else output, out)
+    except InputError as e:
+        sys.stderr.write(str(e) + "\n")
+        sys.exit(1)
 
 
 def fail(message: str, code: int = 1) -> None:

@@ -120,7 +120,7 @@ def from_json_cmd(
     file would run nothing; --trust-functions keeps any). The file provides FEATURE, so
     (require 'FEATURE) loads it; llm tools are kept in a variable.
     """
-    from plistspec.cli._io import InputError, print_diagnostics, read_text, write_output
+    from plistspec.cli._io import InputError, finish, read_text
     from plistspec.diagnostics import Diagnostic, locate
     from plistspec.emit_elisp import to_elisp
     from plistspec.providers.detect import from_json
@@ -132,14 +132,7 @@ def from_json_cmd(
 
         tools, diags = registry_tools(from_emacs, llm_variable)
         elisp, more = to_elisp(tools, dialect)
-        print_diagnostics(diags + list(more), diagnostics_format)
-        if any(d.is_error for d in diags + list(more)):
-            sys.exit(1)
-        try:
-            write_output(elisp, out)
-        except InputError as e:
-            click.echo(str(e), err=True)
-            sys.exit(1)
+        finish(diags + list(more), diagnostics_format, elisp, out)
         return
     try:
         name, text = read_text(file, stdin_name=stdin_filename)
@@ -165,6 +158,7 @@ def from_json_cmd(
 
         tools, more = lower_for_elisp(tools, target)
         diags.extend(more)
+    elisp = None
     if not any(d.is_error for d in diags):
         import os
 
@@ -184,11 +178,4 @@ def from_json_cmd(
             diags.extend(verify_elisp(elisp, target, dialect))
     _place(diags, text)
     locate(diags, text, name)
-    print_diagnostics(diags, diagnostics_format)
-    if any(d.is_error for d in diags):
-        sys.exit(1)
-    try:
-        write_output(elisp, out)
-    except InputError as e:
-        click.echo(str(e), err=True)
-        sys.exit(1)
+    finish(diags, diagnostics_format, elisp, out)

@@ -128,7 +128,6 @@ def from_py_cmd(
             param_hint="'--function'",
         )
 
-    from plistspec.cli._io import InputError, print_diagnostics, write_output
     from plistspec.pyfunc import from_python
 
     # whatever the user's module prints while it is imported must not end up in the output
@@ -149,14 +148,9 @@ def from_py_cmd(
     if not any(d.is_error for d in diags):
         text, more = _render(tools, fmt, dialect, out, feature, variable)
         diags.extend(more)
-    print_diagnostics(diags, diagnostics_format)
-    if text is None or any(d.is_error for d in diags):
-        sys.exit(1)
-    try:
-        write_output(text, out)
-    except InputError as e:
-        click.echo(str(e), err=True)
-        sys.exit(1)
+    from plistspec.cli._io import finish
+
+    finish(diags, diagnostics_format, text, out, failed=text is None)
 
 
 def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None):

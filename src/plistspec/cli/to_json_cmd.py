@@ -6,8 +6,6 @@ in source order; diagnostics go to standard error; with any error nothing is wri
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from plistspec.cli._from_emacs import from_emacs_options
@@ -61,7 +59,7 @@ def to_json_cmd(
     (for gptel-make-tool forms) or llm 0.31.1 sends (llm-make-tool forms).
     """
     from plistspec.api import read_tools, to_provider
-    from plistspec.cli._io import InputError, print_diagnostics, write_output
+    from plistspec.cli._io import InputError
 
     if fmt not in FORMATS and not lower:
         raise click.UsageError(f"-f {fmt} is a lowering target: add --lower")
@@ -105,13 +103,7 @@ def to_json_cmd(
         else:
             value, more = to_provider(tools, fmt)
         diags.extend(more)
-    print_diagnostics(diags, diagnostics_format)
-    if failed or any(d.is_error for d in diags):
-        sys.exit(1)
+    from plistspec.cli._io import finish
     from plistspec.jsonout import dumps
 
-    try:
-        write_output(dumps(value), out)
-    except InputError as e:
-        click.echo(str(e), err=True)
-        sys.exit(1)
+    finish(diags, diagnostics_format, lambda: dumps(value), out, failed)
