@@ -189,8 +189,10 @@ def write_stdout(data: bytes) -> None:
         buf.flush()
 
 
-def write_output(text: str, out: str | None) -> None:
+def write_output(text: str | bytes | bytearray, out: str | None) -> None:
     """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None/``-``.
+
+    ``text`` may be the UTF-8 bytes already (as :func:`_encode` makes them).
 
     ``out`` must be a regular file or not exist; a symbolic link is followed to the regular
     file it names (the link stays, its target is replaced); a dangling link, a link into
@@ -201,11 +203,11 @@ def write_output(text: str, out: str | None) -> None:
     owner kept); on any failure the temporary file is removed and the target is untouched.
     """
     if out is None or out == "-":
-        write_stdout(_encode(text, "<stdout>"))
+        write_stdout(text if not isinstance(text, str) else _encode(text, "<stdout>"))
         return
     shown = show_path(out)
     target = _output_target(out, shown)
-    write_atomic(target, _encode(text, shown), shown)
+    write_atomic(target, text if not isinstance(text, str) else _encode(text, shown), shown)
 
 
 def _refuse(shown: str, why: str, verb: str = "write") -> InputError:

@@ -54,7 +54,7 @@ def to_json_cmd(
     (for gptel-make-tool forms) or llm 0.31.1 sends (llm-make-tool forms).
     """
     from plistspec.api import read_tools, to_provider
-    from plistspec.cli._io import InputError, print_diagnostics, write_output
+    from plistspec.cli._io import InputError, print_diagnostics
 
     tools = []
     diags = []
@@ -74,19 +74,38 @@ def to_json_cmd(
             click.echo(str(e), err=True)
             failed = True
             continue
+        if len(files) == 1 and from_emacs is None:
+            from plistspec.streaming import provider_json_bytes
+
+            streamed = provider_json_bytes(text, fmt, name, dialect)
+            if streamed is not None:  # a big file, one form at a time: the same output
+                _finish(streamed[0], streamed[1], out, diagnostics_format)
+                return
         found, more = read_tools(text, name, dialect, fmt=fmt)
         tools.extend(found)
         diags.extend(more)
     if not failed and not any(d.is_error for d in diags):
         value, more = to_provider(tools, fmt)
         diags.extend(more)
-    print_diagnostics(diags, diagnostics_format)
     if failed or any(d.is_error for d in diags):
+        print_diagnostics(diags, diagnostics_format)
         sys.exit(1)
     from plistspec.jsonout import dumps
 
+    _finish(dumps(value), diags, out, diagnostics_format)
+
+
+def _finish(
+    data: str | bytes | None, diags: list, out: str | None, diagnostics_format: str
+) -> None:
+    """Print the diagnostics; write ``data`` (None: an error prevented it) or exit 1."""
+    from plistspec.cli._io import InputError, print_diagnostics, write_output
+
+    print_diagnostics(diags, diagnostics_format)
+    if data is None or any(d.is_error for d in diags):
+        sys.exit(1)
     try:
-        write_output(dumps(value), out)
+        write_output(data, out)
     except InputError as e:
         click.echo(str(e), err=True)
         sys.exit(1)
