@@ -308,7 +308,9 @@ def _call_form(
     """A call's slots; ``lead`` are the pairs a same-file wrapper puts before them."""
     pairs, dangling = _pairs(d.items[1 + skip :], text, diags)
     slots = _make_slots([*lead, *pairs], text, diags, True, env)
-    return ToolForm(head, dialect, d.start, d.end, slots, text, dangling)
+    form = ToolForm(head, dialect, d.start, d.end, slots, text, dangling)
+    form.datum = d
+    return form
 
 
 def _apply_form(
