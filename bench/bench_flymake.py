@@ -10,7 +10,12 @@ Prints the median of ``--runs`` of:
 * server: one ``plistspec check --server`` process kept running (as the Emacs package
   keeps it), each request timed from sending the buffer to the end of the reply; the
   reply is checked to be the one-shot output byte for byte. The server's start-up (once
-  per Emacs session) is printed separately.
+  per Emacs session) is printed separately;
+* from Emacs through the package: ``emacs --batch`` visiting the file and calling the
+  ``plistspec-flymake`` backend of ``elisp/plistspec.el``, timed from the call to the
+  report of the diagnostics (sending the buffer, the check, parsing the JSON and making
+  Flymake diagnostics included), with ``plistspec-use-server`` on (after the server's
+  first check) and off (a process per check). Skipped when there is no ``emacs``.
 
     python bench/bench_flymake.py [FILE] [--runs 21]
 """
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -88,6 +94,60 @@ def main() -> None:
         f"{statistics.median(served) * 1000:7.1f} ms"
     )
     print(f"check --server, start-up + first request (once)        : {started * 1000:7.1f} ms")
+    emacs = shutil.which("emacs")
+    if emacs is None:
+        print("from Emacs through the package: skipped (no emacs)")
+        return
+    for server in (True, False):
+        times = from_emacs(emacs, Path(a.file).resolve(), a.runs, server)
+        label = "server" if server else "one-shot"
+        print(
+            f"from Emacs, plistspec-flymake ({label:8})             : "
+            f"{statistics.median(times) * 1000:7.1f} ms"
+        )
+
+
+EMACS_BENCH = """(progn
+(setq load-prefer-newer t)
+(load {package} nil t)
+(setq plistspec-executable (list {python} "-m" "plistspec"))
+(setq plistspec-use-server {server})
+(defun bench-check ()
+  (let ((reported 'none) (deadline (+ (float-time) 60)) (t0 (float-time)))
+    (plistspec-flymake (lambda (d &rest _) (setq reported d)))
+    (while (and (eq reported 'none) (< (float-time) deadline))
+      (accept-process-output nil 0.001))
+    (unless (listp reported) (error "plistspec-flymake reported %S" reported))
+    (- (float-time) t0)))
+(with-current-buffer (find-file-noselect {file})
+  (bench-check)
+  (dotimes (_ {runs})
+    (princ (format "%f\n" (bench-check))))))
+"""
+
+
+def lisp_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def from_emacs(emacs: str, file: Path, runs: int, server: bool) -> list[float]:
+    """Seconds of each ``plistspec-flymake`` check of ``file`` in a batch Emacs."""
+    code = EMACS_BENCH.format(
+        package=lisp_string(str(ROOT / "elisp" / "plistspec.el")),
+        python=lisp_string(sys.executable),
+        server="t" if server else "nil",
+        file=lisp_string(str(file)),
+        runs=runs,
+    )
+    out = subprocess.run(
+        [emacs, "--batch", "-Q", "--eval", code],
+        capture_output=True,
+        env=ENV,
+        timeout=600,
+        check=True,
+        text=True,
+    ).stdout
+    return [float(x) for x in out.split()]
 
 
 if __name__ == "__main__":

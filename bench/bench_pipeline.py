@@ -3,8 +3,10 @@
 Numbers, not pass/fail. Each job runs in its own Python process (the library call the
 command makes, on text already in memory), ``--runs`` times (min kept), and prints
 seconds, MB/s (a rate that falls with size shows a super-linear path), CPU seconds of
-the process (steadier than wall time on a shared machine) and the peak memory of the
-process as a multiple of the input size. The last lines give check and fmt as
+the process (steadier than wall time on a shared machine) and the peak memory (maximum
+resident set) of a whole ``plistspec`` command doing the job on the file (``to-json -f
+openai FILE -o OUT``, ``check FILE``, ``fmt FILE``: start-up, reading and writing
+included) as a multiple of the input size. The last lines give check and fmt as
 multiples of to-json on the largest size (goals of issue 11: check <= 1.5x, fmt <= 2x,
 peak memory <= 8x the input).
 
@@ -50,6 +52,54 @@ print(json.dumps({{"wall": wall, "cpu": r.ru_utime + r.ru_stime - base.ru_utime 
 """
 
 
+COMMANDS = {
+    "to-json openai": ["to-json", "-f", "openai", "{file}", "-o", "{out}"],
+    "check": ["check", "--exit-zero", "{file}"],
+    "check --target gemini": ["check", "--exit-zero", "--target", "gemini", "{file}"],
+    "fmt": ["fmt", "{file}"],
+}
+
+
+# Runs the command and records its own peak (VmHWM): a child's ru_maxrss on Linux starts
+# from its parent's peak at exec, so the bench's own memory would show instead.
+PEAK_CHILD = """
+import atexit, resource, sys
+report = sys.argv.pop(1)
+def peak():
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                kb = int(line.split()[1])
+    except OSError:
+        pass
+    open(report, "w").write(str(kb))
+atexit.register(peak)
+sys.argv[0] = "plistspec"
+from plistspec.cli import main
+main()
+"""
+
+
+def command_peak_kb(job: str, path: Path) -> int:
+    """Peak resident memory (KB) of the whole ``plistspec`` command of ``job`` on ``path``."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    out = path.with_suffix(".json")
+    report = path.with_suffix(".peak")
+    args = [a.format(file=path, out=out) for a in COMMANDS[job]]
+    r = subprocess.run(
+        [sys.executable, "-c", PEAK_CHILD, str(report), *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        timeout=900,
+    )
+    if r.returncode != 0:
+        raise SystemExit(f"plistspec {' '.join(args)} exited {r.returncode}")
+    return int(report.read_text())
+
+
 def run(job: str, path: Path) -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
@@ -87,7 +137,7 @@ def main() -> None:
                     for k in ("wall", "cpu", "rss_kb"):
                         best[k] = min(best.get(k, r[k]), r[k])
             for job, r in results.items():
-                mem = r["rss_kb"] * 1024 / nbytes
+                mem = command_peak_kb(job, path) * 1024 / nbytes
                 print(
                     f"{size:>6} {job:22} {r['wall']:8.3f} {mb / r['wall']:7.2f} "
                     f"{r['cpu']:7.3f} {mem:8.1f}x"

@@ -51,6 +51,7 @@
 
 (declare-function project-root "project" (project))
 (declare-function json-read-from-string "json" (string))
+(declare-function json-encode "json" (object))
 (defvar json-object-type)
 (defvar json-array-type)
 (defvar json-key-type)
@@ -80,6 +81,14 @@ then plistspec on variable `exec-path', then runs `plistspec-python' with
 (defcustom plistspec-timeout 30
   "Seconds a plistspec command may run before it is stopped."
   :type 'number)
+
+(defcustom plistspec-use-server t
+  "Non-nil to check buffers with one long-lived \"plistspec check --server\".
+Flymake then starts no new plistspec for each check: one process per
+plistspec program answers the checks of every buffer, with the same
+findings.  When that process cannot start (e.g. an older plistspec),
+each check runs its own \"plistspec check\", as when this is nil."
+  :type 'boolean)
 
 (defcustom plistspec-target nil
   "Provider whose rules `plistspec-flymake' also checks, or nil for none.
@@ -276,12 +285,16 @@ Signal `plistspec-unavailable' when it cannot run at all."
               (_ (format "exit %s" exit)))
             (if (string-empty-p err) "" (concat ": " err)))))
 
-(defun plistspec--check-args (&rest args)
-  "The arguments of \"plistspec check\" with ARGS, reading the buffer from stdin."
-  (append (list "check") args
+(defun plistspec--check-options (file &rest args)
+  "The options of \"plistspec check\" with ARGS, reading FILE's text from stdin."
+  (append args
           (and plistspec-target (list "--target" plistspec-target))
           (and plistspec-dialect (list "--dialect" plistspec-dialect))
-          (list "--stdin-filename" (plistspec--stdin-name) "-")))
+          (list "--stdin-filename" file "-")))
+
+(defun plistspec--check-args (&rest args)
+  "The arguments of \"plistspec check\" with ARGS, reading the buffer from stdin."
+  (cons "check" (apply #'plistspec--check-options (plistspec--stdin-name) args)))
 
 (defun plistspec--buffer-text ()
   "The whole text of the buffer, without properties, ignoring any narrowing."
@@ -330,7 +343,8 @@ Signal `plistspec-unavailable' when it cannot run at all."
 ;;;; Flymake
 
 (defvar-local plistspec--flymake-process nil
-  "The plistspec process checking this buffer, if any.")
+  "The check of this buffer in progress, if any.
+A plistspec process, or the token of a request to the check server.")
 
 (defun plistspec--position (line column)
   "Buffer position of 1-based LINE and COLUMN (characters), clamped to the line."
@@ -380,22 +394,17 @@ Use the native JSON parser, or json.el in an Emacs built without it."
         (if (listp data) data 'fail))
     (error 'fail)))
 
-(defun plistspec--flymake-done (proc source report-fn stderr)
-  "Report the findings of PROC, which checked SOURCE, through REPORT-FN.
-STDERR is the buffer holding the process's standard error."
-  (let* ((output (with-current-buffer (process-buffer proc) (buffer-string)))
-         (data (plistspec--parse output))
-         (exit (if (eq (process-status proc) 'exit) (process-exit-status proc)
-                 (process-status proc))))
+(defun plistspec--flymake-report (source report-fn base result)
+  "Report RESULT, (EXIT STDOUT STDERR) of checking SOURCE, through REPORT-FN.
+BASE is the command that ran plistspec, for the message when it failed."
+  (pcase-let* ((`(,exit ,output ,err) result)
+               (data (plistspec--parse output)))
     (if (and (eql exit 0) (not (eq data 'fail)))
         (progn
           (with-current-buffer source (setq plistspec--problem nil))
           (funcall report-fn
                    (mapcar (lambda (item) (plistspec--diagnostic source item)) data)))
-      (let* ((err (if (buffer-live-p stderr)
-                      (with-current-buffer stderr (string-trim (buffer-string)))
-                    ""))
-             (base (process-get proc 'plistspec-base))
+      (let* ((err (string-trim err))
              (reason (plistspec--failure
                       (append base '("check"))
                       (list exit output (if (string-empty-p err) output err)))))
@@ -406,30 +415,236 @@ STDERR is the buffer holding the process's standard error."
            (list 'failed base (if (memql exit '(127 256)) 'not-started exit)) reason))
         (funcall report-fn :panic :explanation reason)))))
 
+(defun plistspec--flymake-done (proc source report-fn stderr)
+  "Report the findings of PROC, which checked SOURCE, through REPORT-FN.
+STDERR is the buffer holding the process's standard error."
+  (plistspec--flymake-report
+   source report-fn (process-get proc 'plistspec-base)
+   (list (if (eq (process-status proc) 'exit) (process-exit-status proc)
+           (process-status proc))
+         (with-current-buffer (process-buffer proc) (buffer-string))
+         (if (buffer-live-p stderr) (with-current-buffer stderr (buffer-string)) ""))))
+
+(defun plistspec--flymake-forget ()
+  "Forget this buffer's check in progress, ending its process if it has one."
+  (let ((old plistspec--flymake-process))
+    ;; Forget it first: its sentinel may run inside `delete-process'.
+    (setq plistspec--flymake-process nil)
+    (when (and (processp old) (process-live-p old))
+      (delete-process old))))
+
 ;;;###autoload
 (defun plistspec-flymake (report-fn &rest _args)
   "Flymake backend: check the buffer with plistspec and call REPORT-FN.
 It runs \"plistspec check --format json\" with the buffer's file name
-as --stdin-filename, so the project's configuration applies."
-  (let ((old plistspec--flymake-process))
-    ;; Forget it first: its sentinel may run inside `delete-process'.
-    (setq plistspec--flymake-process nil)
-    (when (process-live-p old)
-      (delete-process old)))
+as --stdin-filename, so the project's configuration applies.  With
+`plistspec-use-server', one \"plistspec check --server\" kept running
+answers instead of a new process for each check."
+  (plistspec--flymake-forget)
   (let ((base (condition-case e
                   (plistspec-command)
                 (plistspec-unavailable
                  (plistspec--problem 'unavailable (cadr e))
                  nil))))
-    (if (null base)
-        ;; Not disabled: the next check looks again, e.g. after a pip install.
-        (funcall report-fn nil)
-      (condition-case e
-          (plistspec--flymake-start base report-fn)
-        (file-error
-         (let ((reason (format "cannot run %s: %s" (car base) (error-message-string e))))
-           (plistspec--problem (cons 'failed base) reason)
-           (funcall report-fn :panic :explanation reason)))))))
+    (cond
+     ;; Not disabled: the next check looks again, e.g. after a pip install.
+     ((null base) (funcall report-fn nil))
+     ((and plistspec-use-server (plistspec--server-check base report-fn)))
+     (t (plistspec--flymake-one-shot base report-fn)))))
+
+(defun plistspec--flymake-one-shot (base report-fn)
+  "Check the buffer with a new \"plistspec check\" run by BASE; report to REPORT-FN."
+  (condition-case e
+      (plistspec--flymake-start base report-fn)
+    (file-error
+     (let ((reason (format "cannot run %s: %s" (car base) (error-message-string e))))
+       (plistspec--problem (cons 'failed base) reason)
+       (funcall report-fn :panic :explanation reason)))))
+
+;;;; The check server
+
+(defvar plistspec--servers (make-hash-table :test #'equal)
+  "The \"plistspec check --server\" process of each command running plistspec.")
+
+(defvar plistspec--server-failed nil
+  "Alist of (COMMAND . TIME): COMMAND's server could not start at TIME.")
+
+(defconst plistspec--server-retry 60
+  "Seconds before a command whose server could not start is tried again.")
+
+(defun plistspec--server (base)
+  "The live check server of BASE, started now if need be, or nil.
+Nil when it cannot start, or could not start recently."
+  (let ((proc (gethash base plistspec--servers))
+        (failed (assoc base plistspec--server-failed)))
+    (cond ((process-live-p proc) proc)
+          ((and failed (< (- (float-time) (cdr failed)) plistspec--server-retry)) nil)
+          (t (plistspec--server-start base)))))
+
+(defun plistspec--server-start (base)
+  "Start \"plistspec check --server\" with BASE; return its process, or nil."
+  (let* ((default-directory (plistspec--directory))
+         (buffer (generate-new-buffer " *plistspec-server*"))
+         (stderr (make-pipe-process :name "plistspec-server-stderr" :buffer nil
+                                    :noquery t :filter #'ignore :sentinel #'ignore))
+         (proc (condition-case nil
+                   (make-process :name "plistspec-server" :buffer buffer
+                                 :command (append base '("check" "--server"))
+                                 :connection-type 'pipe :coding 'binary :noquery t
+                                 :stderr stderr
+                                 :filter #'plistspec--server-filter
+                                 :sentinel #'plistspec--server-sentinel)
+                 (file-error nil))))
+    (if (null proc)
+        (progn
+          (delete-process stderr)
+          (kill-buffer buffer)
+          (plistspec--server-failed base)
+          nil)
+      (with-current-buffer buffer (set-buffer-multibyte nil))
+      (process-put proc 'plistspec-base base)
+      (process-put proc 'plistspec-stderr stderr)
+      (puthash base proc plistspec--servers)
+      proc)))
+
+(defun plistspec--server-failed (base)
+  "Remember that the server of BASE could not start."
+  (setq plistspec--server-failed
+        (cons (cons base (float-time)) (assoc-delete-all base plistspec--server-failed))))
+
+(defun plistspec--json-encode (value)
+  "VALUE as JSON text encoded in UTF-8 (a unibyte string), on one line."
+  (require 'json)
+  (encode-coding-string (json-encode value) 'utf-8-unix))
+
+(defun plistspec--server-check (base report-fn)
+  "Send the buffer to the check server of BASE, to report its reply to REPORT-FN.
+Return nil when there is no server to send it to."
+  (let ((proc (plistspec--server base)))
+    (when proc
+      (let* ((token (list 'plistspec-request))
+             ;; the server runs elsewhere: configuration is found from an absolute name
+             (file (expand-file-name (plistspec--stdin-name) (plistspec--directory)))
+             (data (encode-coding-string (plistspec--buffer-text) 'utf-8-unix t))
+             (head (plistspec--json-encode
+                    `((args . ,(vconcat (plistspec--check-options
+                                         file "--format" "json" "--exit-zero")))
+                      (length . ,(length data)))))
+             (timer (run-at-time plistspec-timeout nil
+                                 #'plistspec--server-timeout proc token)))
+        (setq plistspec--flymake-process token)
+        (process-put proc 'plistspec-queue
+                     (append (process-get proc 'plistspec-queue)
+                             (list (list token (current-buffer) report-fn timer))))
+        ;; A server that died at once: its sentinel checks the request another way.
+        (ignore-errors (process-send-string proc (concat head "\n" data)))
+        t))))
+
+(defun plistspec--current-request-p (source token)
+  "Non-nil when TOKEN is still the check in progress of buffer SOURCE."
+  (and (buffer-live-p source)
+       (eq token (buffer-local-value 'plistspec--flymake-process source))))
+
+(defun plistspec--server-timeout (proc token)
+  "End server PROC when the request TOKEN is still unanswered."
+  (when (assq token (process-get proc 'plistspec-queue))
+    (flymake-log :warning "plistspec check --server did not answer within %s seconds"
+                 plistspec-timeout)
+    (delete-process proc)))
+
+(defun plistspec--server-take-reply ()
+  "Remove the first complete reply from the current buffer and return it.
+The value is (EXIT STDOUT STDERR), nil when no reply is complete yet,
+or `bad' when the output is not a reply."
+  (goto-char (point-min))
+  (when (search-forward "\n" nil t)
+    (let* ((head (plistspec--parse (buffer-substring (point-min) (1- (point)))))
+           (exit (and (consp head) (alist-get 'exit head)))
+           (out (and (consp head) (alist-get 'stdout head)))
+           (err (and (consp head) (alist-get 'stderr head)))
+           (start (point)))
+      (cond ((not (and (integerp exit) (natnump out) (natnump err))) 'bad)
+            ((<= (+ start out err) (point-max))
+             (prog1 (list exit
+                          (decode-coding-string (buffer-substring start (+ start out))
+                                                'utf-8-unix)
+                          (decode-coding-string (buffer-substring (+ start out)
+                                                                  (+ start out err))
+                                                'utf-8-unix))
+               (delete-region (point-min) (+ start out err))))))))
+
+(defun plistspec--server-filter (proc string)
+  "Take STRING, output of server PROC, and answer each request it completes."
+  (let ((buffer (process-buffer proc))
+        (replies nil) (reply nil))
+    (when (buffer-live-p buffer)
+      (with-current-buffer buffer
+        (goto-char (point-max))
+        (insert string)
+        (while (consp (setq reply (plistspec--server-take-reply)))
+          (push reply replies)))
+      (dolist (reply (nreverse replies))
+        (plistspec--server-answer proc reply))
+      (when (eq reply 'bad)
+        (flymake-log :warning "plistspec check --server sent something else than a reply")
+        (unless (process-get proc 'plistspec-answered)
+          (plistspec--server-failed (process-get proc 'plistspec-base)))
+        (delete-process proc)))))
+
+(defun plistspec--server-answer (proc reply)
+  "Hand REPLY, (EXIT STDOUT STDERR) from server PROC, to its request."
+  (process-put proc 'plistspec-answered t)
+  (let* ((queue (process-get proc 'plistspec-queue))
+         (request (car queue)))
+    (when request
+      (process-put proc 'plistspec-queue (cdr queue))
+      (pcase-let ((`(,token ,source ,report-fn ,timer) request))
+        (cancel-timer timer)
+        (if (plistspec--current-request-p source token)
+            (progn
+              (with-current-buffer source (setq plistspec--flymake-process nil))
+              (plistspec--flymake-report source report-fn
+                                         (process-get proc 'plistspec-base) reply))
+          (flymake-log :debug "Ignoring the reply to an obsolete check"))))))
+
+(defun plistspec--server-sentinel (proc _event)
+  "Clean up after server PROC ended; check its unanswered requests another way.
+A server that never answered is remembered as one that cannot start."
+  (unless (process-live-p proc)
+    (let ((base (process-get proc 'plistspec-base))
+          (queue (process-get proc 'plistspec-queue))
+          (stderr (process-get proc 'plistspec-stderr)))
+      (process-put proc 'plistspec-queue nil)
+      (when (eq (gethash base plistspec--servers) proc)
+        (remhash base plistspec--servers))
+      (unless (process-get proc 'plistspec-answered)
+        (plistspec--server-failed base))
+      (when (process-live-p stderr) (delete-process stderr))
+      (when (buffer-live-p (process-buffer proc)) (kill-buffer (process-buffer proc)))
+      (dolist (request queue)
+        (pcase-let ((`(,token ,source ,report-fn ,timer) request))
+          (cancel-timer timer)
+          (when (plistspec--current-request-p source token)
+            (with-current-buffer source
+              (plistspec--flymake-one-shot base report-fn))))))))
+
+(defun plistspec--stop-servers ()
+  "End every check server, without checking their unanswered requests again."
+  (maphash (lambda (_base proc)
+             (process-put proc 'plistspec-queue nil)
+             (when (process-live-p proc) (delete-process proc)))
+           plistspec--servers)
+  (clrhash plistspec--servers))
+
+;;;###autoload
+(defun plistspec-restart-server ()
+  "End the \"plistspec check --server\" processes (started again when needed).
+Use it after upgrading plistspec, so that checks run the new version."
+  (interactive)
+  (plistspec--stop-servers)
+  (setq plistspec--server-failed nil))
+
+(add-hook 'kill-emacs-hook #'plistspec--stop-servers)
 
 (defmacro plistspec--or-clean-up (things &rest body)
   "Run BODY; if it signals, delete the processes and kill the buffers in THINGS."
@@ -513,10 +728,7 @@ Emacs Lisp buffer with:
           (flymake-mode 1)))
     (remove-hook 'flymake-diagnostic-functions #'plistspec-flymake t)
     (setq plistspec--problem nil)
-    (let ((proc plistspec--flymake-process))
-      ;; Forget it first, so that its sentinel reports nothing.
-      (setq plistspec--flymake-process nil)
-      (when (process-live-p proc) (delete-process proc)))
+    (plistspec--flymake-forget)
     (when (bound-and-true-p flymake-mode)
       (if plistspec--started-flymake
           (flymake-mode -1)

@@ -36,3 +36,63 @@ def test_to_json_gives_the_provider_value():
 def test_check_can_be_called_twice():
     # plistspec.check once got shadowed by a submodule of the same name
     assert plistspec.check(TOOL) == plistspec.check(TOOL)
+
+
+# --- bytes: decoded exactly as the command line decodes a file -----------------------------
+
+BYTES_CASES = {
+    "crlf-bom": b"\xef\xbb\xbf;; tools\r\n"
+    + b'(gptel-make-tool :name "t" :description "line\r\nbreak" :function #\'ignore\r\n'
+    + b'  :args (list \'(:name "x" :type strng)))\r\n',
+    "cr": b'(gptel-make-tool :name "t"\r:description "d\rx" :function #\'ignore)\r',
+    "raw-byte": b'(gptel-make-tool :name "t\xff" :description "d\xe9" :function #\'ignore\n'
+    + b'  :args (list \'(:name "x" :type strng)))\n',
+    "utf-8": '(gptel-make-tool :name "t" :description "é😀" :function #\'ignore)\n'.encode(),
+}
+
+
+def _cli(args: list[str], data: bytes) -> tuple[int, str, str]:
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "plistspec", *args], input=data, capture_output=True, timeout=120
+    )
+    return r.returncode, r.stdout.decode("utf-8", "surrogateescape"), r.stderr.decode()
+
+
+def test_bytes_are_decoded_as_the_command_line_decodes_a_file() -> None:
+    import json
+
+    from plistspec.elisp.source import buffer_text
+
+    for name, data in BYTES_CASES.items():
+        text = buffer_text(data).text
+        assert "\r" not in text and not text.startswith("\ufeff"), name
+        # check: the same findings, places and order as `plistspec check` on those bytes
+        found = plistspec.check(data, path="f.el")
+        _, out, _ = _cli(
+            ["check", "--format", "json", "--exit-zero", "--stdin-filename", "f.el", "-"], data
+        )
+        cli = json.loads(out)
+        assert [(d.code, d.line, d.column) for d in found] == [
+            (d["code"], d["line"], d["column"]) for d in cli
+        ], name
+        # read_tools / to_json: the tools of the decoded text, the warning of the decoding
+        tools, diags = plistspec.read_tools(data, path="f.el")
+        assert tools == plistspec.read_tools(text, path="f.el").tools, name
+        assert any(d.code == "PS001" for d in diags) == (name == "raw-byte"), name
+        if name != "raw-byte":  # the command refuses invalid UTF-8; the API warns
+            status, out, err = _cli(["to-json", "-f", "openai", "-"], data)
+            assert status == 0, err
+            assert plistspec.to_json(data, "openai").value == json.loads(out), name
+    assert (
+        plistspec.to_json(BYTES_CASES["cr"], "openai").value[0]["function"]["description"] == "d\nx"
+    )
+
+
+def test_elisp_text_must_be_str_or_bytes() -> None:
+    import pytest
+
+    with pytest.raises(TypeError):
+        plistspec.check(123)  # type: ignore[arg-type]

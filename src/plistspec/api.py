@@ -8,6 +8,14 @@ pipeline's pure stages::
 
 Every function returns its diagnostics as values (with 1-based line/column filled in
 when they come from text); heavy modules are imported only when a function needs them.
+
+Elisp given as ``str`` is taken as Emacs buffer text: what the buffer holds after
+visiting the file (line feeds only, no byte-order mark). :func:`read_tools`,
+:func:`to_json` and :func:`check` also take the file's ``bytes``, decoded exactly as the
+command line decodes a file (:func:`plistspec.elisp.source.buffer_text`: UTF-8 with
+invalid bytes kept as raw bytes and a PS001 warning at the first, BOM dropped, CRLF/CR
+line endings decoded); lines, columns and offsets of the diagnostics are then those of
+that decoded text.
 """
 
 from __future__ import annotations
@@ -56,6 +64,18 @@ class TextResult(NamedTuple):
     diagnostics: list[Diagnostic]
 
 
+def _buffer(text: str | bytes) -> tuple[str, list[Diagnostic]]:
+    """``text`` as buffer text, and the decoding's warning when given invalid UTF-8."""
+    if isinstance(text, str):
+        return text, []
+    if not isinstance(text, (bytes, bytearray, memoryview)):
+        raise TypeError(f"Elisp text must be str or bytes, not {type(text).__name__}")
+    from plistspec.elisp.source import buffer_text
+
+    buf = buffer_text(bytes(text))
+    return buf.text, [buf.warning] if buf.warning is not None else []
+
+
 def read_elisp(text: str) -> list[Any]:
     """Every top-level datum of ``text``, as Emacs's ``read`` sees it.
 
@@ -67,7 +87,11 @@ def read_elisp(text: str) -> list[Any]:
 
 
 def read_tools(
-    text: str, path: str | None = None, dialect: str | None = None, *, fmt: str | None = None
+    text: str | bytes,
+    path: str | None = None,
+    dialect: str | None = None,
+    *,
+    fmt: str | None = None,
 ) -> ToolsResult:
     """The tools defined in Emacs Lisp ``text``, in the IR.
 
@@ -84,10 +108,11 @@ def read_tools(
     from plistspec.gcpause import paused
     from plistspec.lower import lower
 
+    text, decoding = _buffer(text)
     with paused():
         datums, read_diags = read_recovering(text)
         forms, diags = find_tools(datums, text)
-        diags = read_diags + diags
+        diags = decoding + read_diags + diags
         tools: list[Tool] = []
         for form in forms:
             tool, more = lower(form, dialect, path, full=fmt in (None, "ir"))
@@ -110,7 +135,7 @@ def to_provider(tools: list[Tool], fmt: str) -> JsonResult:
 
 
 def to_json(
-    text: str, fmt: str = "ir", path: str | None = None, dialect: str | None = None
+    text: str | bytes, fmt: str = "ir", path: str | None = None, dialect: str | None = None
 ) -> JsonResult:
     """Read Elisp ``text`` and emit its tools for ``fmt`` (the whole ``to-json`` job).
 
@@ -154,13 +179,22 @@ def format_elisp(text: str, path: str | None = None) -> TextResult:
 
 
 def check(
-    text: str, path: str | None = None, target: str | None = None, dialect: str | None = None
+    text: str | bytes,
+    path: str | None = None,
+    target: str | None = None,
+    dialect: str | None = None,
 ) -> list[Diagnostic]:
     """Every diagnostic for Emacs Lisp ``text``: syntax, static reading, library failures,
     spec lints and, with ``target``, what that provider would reject."""
     from plistspec.checker import check_text
 
-    return check_text(text, path, target=target, dialect=dialect)
+    text, decoding = _buffer(text)
+    found = check_text(text, path, target=target, dialect=dialect)
+    # as the check command: the decoding's warning first, unless the reader says it there
+    decoding = [
+        w for w in decoding if not any(d.code == w.code and d.start == w.start for d in found)
+    ]
+    return locate(decoding, text, path) + found if decoding else found
 
 
 def from_python(target: str, **options: Any) -> ToolsResult:

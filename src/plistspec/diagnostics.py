@@ -14,6 +14,7 @@ Columns count characters (code points), 1-based, as Emacs's flymake does.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
 from typing import Any, Literal
@@ -179,7 +180,8 @@ class LineIndex:
         while i >= 0:
             starts.append(i + 1)
             i = find("\n", i + 1)
-        self._starts = starts
+        # an array of machine integers: a fifth of a list of ints (a 10 MB file's index)
+        self._starts = array("q", starts)
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect_right(self._starts, offset)

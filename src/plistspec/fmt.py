@@ -67,6 +67,8 @@ def _lists_by_span(datums: list[Any], spans: set[tuple[int, int]]) -> dict[tuple
     from plistspec.elisp.datum import List, Vector
 
     found: dict[tuple[int, int], Any] = {}
+    if not spans:
+        return found
     todo = list(datums)
     while todo:
         d = todo.pop()
@@ -88,12 +90,15 @@ def _rest_of_line_blank(text: str, pos: int) -> bool:
     return not rest or rest.startswith(";")
 
 
-def _comment_words(text: str, datums: Any, lo: int, hi: int) -> list[str]:
-    """The words of the comments in ``text[lo:hi]``, sorted (what fmt must keep)."""
+def _comment_words(
+    text: str, datums: Any, lo: int, hi: int, offsets: list[int] | None = None
+) -> list[str]:
+    """The words of the comments in ``text[lo:hi]``, sorted (what fmt must keep).
+    ``offsets``: where they start, when already known (:attr:`CommentPlan.offsets`)."""
     from plistspec.fmt_comments import comments_in
 
     words: list[str] = []
-    for p in comments_in(text, datums, lo, hi):
+    for p in offsets if offsets is not None else comments_in(text, datums, lo, hi):
         eol = text.find("\n", p)
         words.extend(text[p : eol if eol >= 0 else len(text)].split())
     return sorted(words)
@@ -229,7 +234,9 @@ def _verify(
     start, end = form.start, form.end
     if p.plan:
         after = None if back is None else _comment_words(back[0], back[1], back[2], back[3])
-        if _comment_words(text, p.datum, start, end) != after:
+        # the plan's offsets are those of the datum, whose span is the form's
+        known = p.plan.offsets if (p.datum.start, p.datum.end) == (start, end) else None
+        if _comment_words(text, p.datum, start, end, known) != after:
             return None, _info("its comments could not all be kept by the layout", start, end, path)
     again = _relower(None if back is None else (back[0], back[1]), dialect, p.nested, form)
     if again is True or (again is not None and _sent(again) == _sent(p.tool)):
@@ -380,11 +387,13 @@ def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list
             last_end = f.end
             if i + 1 < len(forms) and forms[i + 1].start < f.end:
                 has_inner.add(id(f))
-    by_span = _lists_by_span(datums, {(f.start, f.end) for f in chosen})
+    # a call knows its list; the other forms' lists are looked up by span
+    by_span = _lists_by_span(datums, {(f.start, f.end) for f in chosen if f.datum is None})
     results: list[Any] = []
     for f in chosen:
         nested = id(f) in has_inner
-        results.append(_format_form(f, by_span.get((f.start, f.end)), text, dialect, path, nested))
+        datum = f.datum if f.datum is not None else by_span.get((f.start, f.end))
+        results.append(_format_form(f, datum, text, dialect, path, nested))
     pending = [r for r in results if isinstance(r, _Pending)]
     checked = {
         id(p): _verify(p, back, text, path)

@@ -41,7 +41,18 @@ _SCHEMA_SLOTS = (":name", ":description", ":args")
 class CommentPlan:
     """Comments by node id (see the module doc); ``hot`` ids must not be written flat."""
 
-    __slots__ = ("ids", "leading", "trailing", "end", "open", "hot", "parent", "unplaced", "count")
+    __slots__ = (
+        "ids",
+        "leading",
+        "trailing",
+        "end",
+        "open",
+        "hot",
+        "parent",
+        "unplaced",
+        "count",
+        "offsets",
+    )
 
     def __init__(self) -> None:
         self.ids: dict[tuple[int, tuple], int] = {}
@@ -53,6 +64,8 @@ class CommentPlan:
         self.hot: set[int] = set()
         self.unplaced: list[int] = []
         self.count = 0
+        # where each comment of the form starts (:func:`comments_in`), for fmt's check
+        self.offsets: list[int] = []
 
     def child(self, parent: int | None, key: tuple) -> int | None:
         """The id of ``parent``'s child ``key`` (None when nothing below it has comments)."""
@@ -294,6 +307,7 @@ def plan_comments(form: Any, datum: Any, text: str) -> CommentPlan:
     offsets = comments_in(text, datum)
     if not offsets:
         return plan
+    plan.offsets = offsets
     root = _tree(form, datum, plan, offsets)
     for p in offsets:
         eol = text.find("\n", p)

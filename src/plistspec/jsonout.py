@@ -96,7 +96,12 @@ def _indented(value: Any) -> str:
         else:
             raise TypeError(t)
 
-    enc(value, "")
+    try:
+        enc(value, "")
+    finally:
+        # ``enc`` refers to itself: without this the pieces would wait for the cyclic
+        # garbage collector, which a run pauses (many small dumps would pile up)
+        enc = None  # type: ignore[assignment]  # noqa: F841
     app("\n")  # joined here: adding it to the result would copy the whole text once more
     return "".join(out)
 

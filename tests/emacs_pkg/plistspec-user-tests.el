@@ -253,10 +253,12 @@
 ;;;; What the backend runs
 
 (ert-deftest plistspec-user-flymake-passes-the-real-file-name ()
-  "The backend names the buffer's file with --stdin-filename and runs in its directory."
+  "The backend names the buffer's file with --stdin-filename and runs in its directory.
+\(The one-shot command: this fake program cannot be a check server.)"
   (plistspec-user-tests--in-dir tmp
     (let* ((log (expand-file-name "args.txt" tmp))
            (plistspec-executable nil)
+           (plistspec-use-server nil)
            (file (plistspec-user-tests--write (expand-file-name "proj/sub/tools.el" tmp)
                                               plistspec-user-tests--typo)))
       (make-directory (expand-file-name "proj/.git" tmp) t)

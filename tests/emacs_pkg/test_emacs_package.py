@@ -17,7 +17,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ELISP = ROOT / "elisp"
 HERE = Path(__file__).resolve().parent
-ERT_FILES = [ELISP / "plistspec-tests.el", HERE / "plistspec-user-tests.el"]
+ERT_FILES = [
+    ELISP / "plistspec-tests.el",
+    HERE / "plistspec-user-tests.el",
+    HERE / "plistspec-server-tests.el",
+]
 
 
 def lisp_string(s: str) -> str:

@@ -109,7 +109,6 @@ def read_buffer(
 ) -> tuple[str, str | None, Diagnostic | None, Layout]:
     """:func:`read_source` plus the file's :class:`Layout` (BOM, line endings)."""
     from plistspec.diagnostics import locate
-    from plistspec.elisp.eol import decode_eol, detect_eol, encode_eol
 
     layout = Layout()
     if path == "-":
@@ -135,34 +134,11 @@ def read_buffer(
             msg = f"cannot read: {getattr(e, 'strerror', None) or e}"
             return name, None, Diagnostic("PS901", "error", msg, path=name), layout
         _INPUTS.add((st.st_dev, st.st_ino))
-    diag: Diagnostic | None = None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        text = data.decode("utf-8", "surrogateescape")
-        prefix = data[: e.start].decode("utf-8", "replace")
-        diag = Diagnostic(
-            "PS001",
-            "warning",
-            f"invalid UTF-8 (byte 0x{data[e.start]:02x}): Emacs reads this file as utf-8-emacs "
-            "or Latin-1; the rest is read with the invalid bytes as raw bytes",
-            len(prefix),
-            len(prefix) + 1,
-        )
-    if text.startswith("\ufeff"):
-        text = text[1:]
-        layout.bom = True
-        if diag is not None:
-            diag.start -= 1
-            diag.end -= 1
-    layout.eol = detect_eol(text)
-    if layout.eol != "unix":
-        if diag is not None:
-            diag.start = diag.end = len(decode_eol(text[: diag.start], layout.eol))
-            diag.end += 1
-        decoded = decode_eol(text, layout.eol)
-        layout.exact = encode_eol(decoded, layout.eol) == text
-        text = decoded
+    from plistspec.elisp.source import buffer_text
+
+    buf = buffer_text(data)
+    text, diag = buf.text, buf.warning
+    layout.bom, layout.eol, layout.exact = buf.bom, buf.eol, buf.exact
     if diag is not None:
         diag = locate([diag], text, name)[0]
     return name, text, diag, layout
@@ -214,8 +190,10 @@ def write_stdout(data: bytes) -> None:
         buf.flush()
 
 
-def write_output(text: str, out: str | None) -> None:
+def write_output(text: str | bytes | bytearray, out: str | None) -> None:
     """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None/``-``.
+
+    ``text`` may be the UTF-8 bytes already (as :func:`_encode` makes them).
 
     ``out`` must be a regular file or not exist; a symbolic link is followed to the regular
     file it names (the link stays, its target is replaced); a dangling link, a link into
@@ -226,11 +204,11 @@ def write_output(text: str, out: str | None) -> None:
     owner kept); on any failure the temporary file is removed and the target is untouched.
     """
     if out is None or out == "-":
-        write_stdout(_encode(text, "<stdout>"))
+        write_stdout(text if not isinstance(text, str) else _encode(text, "<stdout>"))
         return
     shown = show_path(out)
     target = _output_target(out, shown)
-    write_atomic(target, _encode(text, shown), shown)
+    write_atomic(target, text if not isinstance(text, str) else _encode(text, shown), shown)
 
 
 def _refuse(shown: str, why: str, verb: str = "write") -> InputError:

@@ -86,6 +86,16 @@ def to_json_cmd(
             click.echo(str(e), err=True)
             failed = True
             continue
+        if len(files) == 1 and from_emacs is None and not lower:
+            from plistspec.streaming import provider_json_bytes
+
+            streamed = provider_json_bytes(text, fmt, name, dialect)
+            if streamed is not None:  # a big file, one form at a time: the same output
+                from plistspec.cli._io import finish
+
+                data, sdiags = streamed
+                finish(sdiags, diagnostics_format, data, out, failed=data is None)
+                return
         if lower:
             from plistspec.lowering.run import read_for_lowering
 

@@ -26,6 +26,11 @@ _FRONT_SLOTS = (":function",)
 _HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
 
 
+# the keyword text of each IR key already written (a few dozen names recur in every tool)
+_KEYS: dict[str, str] = {}
+_KEYS_MAX = 4096
+
+
 def _printer():
     from plistspec.elisp import printer
 
@@ -154,9 +159,13 @@ class Writer:
         self.diags.append(Diagnostic(code, severity, f"tool {self.label}: {message}"))  # type: ignore[arg-type]
 
     def key(self, k: str) -> str:
-        if k == "":
-            return "##"
-        return self.p.print_symbol(":" + k)
+        text = _KEYS.get(k)
+        if text is None:
+            text = "##" if k == "" else self.p.print_symbol(":" + k)
+            if len(_KEYS) >= _KEYS_MAX:
+                _KEYS.clear()
+            _KEYS[k] = text
+        return text
 
     # -- atoms -------------------------------------------------------------------------
     def atom(self, v: Any, ctx: str) -> str | None:

@@ -30,11 +30,11 @@ from plistspec.extract.wrappers import (
     has_unquote,
 )
 
-__all__ = ["find_tools", "call_form"]
+__all__ = ["find_tools", "call_form", "needs_whole_file", "CONTEXT_HEADS"]
 
 
 def find_tools(
-    datums: list[Datum], text: str, *, constants: bool = True
+    datums: list[Datum], text: str, *, constants: bool = True, alone: bool = False
 ) -> tuple[list[ToolForm], list[Diagnostic]]:
     """Every tool definition in ``datums`` (the top-level forms of ``text``), in source order.
 
@@ -42,11 +42,12 @@ def find_tools(
     With ``constants`` (the default), a slot may read a constant of the same file (see
     :func:`file_constants`); its :attr:`Slot.via` then names it. A caller that rewrites
     tool forms from their values (and so would inline the constant) passes False or
-    leaves alone the forms whose slots have a ``via``.
+    leaves alone the forms whose slots have a ``via``. ``alone``: the caller found
+    :func:`needs_whole_file` False for ``datums`` (it is not surveyed again).
     """
     tools: list[ToolForm] = []
     diags: list[Diagnostic] = []
-    spec_dialect, defines, defuns = _survey(datums)
+    spec_dialect, defines, defuns = (None, False, False) if alone else _survey(datums)
     wrappers = file_wrappers(datums) if defuns else {}
     env = Env(file_constants(datums, readers=wrappers) if constants and defines else {})
     # Iterative pre-order walk over lists and vectors only (atoms define nothing);
@@ -172,6 +173,18 @@ def _survey(datums: list[Datum]) -> tuple[str | None, bool, bool]:
 _DEFINERS = ("defconst", "defvar")
 _FUNCTION_DEFINERS = frozenset((*WRAPPER_DEFINERS, *WRAPPER_MACROS))
 _SURVEYED = frozenset(("apply", "apply-partially", *_DEFINERS, *_FUNCTION_DEFINERS))
+# the heads that make the tools of one top-level form depend on the other forms
+CONTEXT_HEADS = _SURVEYED
+
+
+def needs_whole_file(datums: list[Datum]) -> bool:
+    """True when ``datums`` define constants or wrappers, or hand spec plists to
+    ``apply``: then the tools of a form depend on the other forms of the file. When no
+    top-level form of a file needs it, :func:`find_tools` of the whole file is the
+    concatenation of :func:`find_tools` of each form (what :mod:`plistspec.streaming`
+    relies on)."""
+    spec, defines, defuns = _survey(datums)
+    return bool(spec or defines or defuns)
 
 
 def _is_spec_plist(items: list[Datum]) -> bool:
@@ -295,7 +308,9 @@ def _call_form(
     """A call's slots; ``lead`` are the pairs a same-file wrapper puts before them."""
     pairs, dangling = _pairs(d.items[1 + skip :], text, diags)
     slots = _make_slots([*lead, *pairs], text, diags, True, env)
-    return ToolForm(head, dialect, d.start, d.end, slots, text, dangling)
+    form = ToolForm(head, dialect, d.start, d.end, slots, text, dangling)
+    form.datum = d
+    return form
 
 
 def _apply_form(

@@ -54,10 +54,11 @@ class ToolForm:
     (``"gptel"`` or ``"llm"``), ``start``/``end`` the span of the whole form, ``slots``
     every keyword/value pair in order (repeated keys kept: the libraries use the first),
     ``text`` the whole source text (to slice ``form`` spans from), and ``dangling`` the
-    key of an odd trailing keyword without a value, if any.
+    key of an odd trailing keyword without a value, if any. ``datum``: the list the form
+    was read from when it is a call (its span is the form's), else None.
     """
 
-    __slots__ = ("head", "dialect", "start", "end", "slots", "text", "dangling")
+    __slots__ = ("head", "dialect", "start", "end", "slots", "text", "dangling", "datum")
 
     def __init__(
         self,
@@ -76,6 +77,7 @@ class ToolForm:
         self.slots = slots
         self.text = text
         self.dangling = dangling
+        self.datum: Datum | None = None
 
     def slot(self, key: str) -> Slot | None:
         """The first slot named ``key`` (e.g. ``":args"``), as Emacs's plist lookup finds it."""

@@ -1,0 +1,116 @@
+"""``to-json`` of a big file one top-level form at a time: memory of one form, not of all.
+
+Owns: :func:`provider_json_bytes`. The whole-file path holds every datum, every IR tool
+and the whole JSON text at once (about 20 times the input for a 10 MB file); here each
+top-level form is read (:func:`plistspec.elisp.reader.read_one`), its tools found,
+lowered and emitted, and their JSON appended as UTF-8 bytes before the next form is
+read, so what is held is the text, the output bytes and one form.
+
+It gives exactly the bytes and diagnostics of the whole-file path, or None to say "use
+the whole-file path", which it does whenever the per-form result could differ or the
+shortcut does not apply: a syntax error or syntax plistspec refuses anywhere (the
+recovering reader decides what is read), a form defining constants or wrappers or
+handing spec plists to ``apply`` (tools then depend on other forms:
+:func:`plistspec.extract.find.needs_whole_file`), a format whose array is not one entry
+per tool (``ir``, ``gemini``, ``vertex``), or output that has no UTF-8 encoding.
+"""
+
+from __future__ import annotations
+
+from plistspec.diagnostics import Diagnostic, ReadError, locate
+
+__all__ = ["provider_json_bytes", "STREAMED_FORMATS", "MIN_SIZE", "CONTEXT_WORDS"]
+
+# formats whose JSON is a flat array with one entry per tool, each made from its tool alone
+STREAMED_FORMATS = frozenset(
+    ("openai", "openai-responses", "anthropic", "bedrock", "ollama", "mcp")
+)
+# below this many characters the whole-file path costs little memory: not worth a path
+MIN_SIZE = 1 << 20
+
+
+# every head of CONTEXT_HEADS contains one of these (checked by the tests)
+CONTEXT_WORDS = ("apply", "defconst", "defvar", "defun", "defsubst", "defmacro")
+
+
+def provider_json_bytes(
+    text: str, fmt: str, path: str | None = None, dialect: str | None = None
+) -> tuple[bytearray | None, list[Diagnostic]] | None:
+    """What ``to-json -f fmt`` writes for ``text`` (UTF-8 bytes, None when an error
+    prevents it) and its diagnostics, exactly as the whole-file path
+    (:func:`plistspec.api.to_json` then :func:`plistspec.jsonout.dumps`) gives them; or
+    None when this path does not apply (see module doc)."""
+    if fmt not in STREAMED_FORMATS or len(text) < MIN_SIZE:
+        return None
+    # A quick look first: a file that has a context head's name anywhere (even in a
+    # string) goes the whole-file way at once instead of after a useless partial pass.
+    # Only speed depends on it; the survey of each form below decides.
+    if any(w in text for w in CONTEXT_WORDS):
+        return None
+    from plistspec.gcpause import paused
+
+    with paused():
+        return _stream(text, fmt, path, dialect)
+
+
+def _stream(
+    text: str, fmt: str, path: str | None, dialect: str | None
+) -> tuple[bytearray | None, list[Diagnostic]] | None:
+    from plistspec.elisp.reader import read_one
+    from plistspec.extract import find_tools
+    from plistspec.extract.find import needs_whole_file
+    from plistspec.jsonout import dumps
+    from plistspec.lower import lower
+    from plistspec.providers import emit
+
+    out = bytearray(b"[")
+    # as the whole-file path orders them: every form's finding first, then the lowering
+    found_diags: list[Diagnostic] = []
+    lower_diags: list[Diagnostic] = []
+    emitted: list[Diagnostic] = []  # the emitters': they count only without errors above
+    erred = False  # an error while reading a tool: nothing is emitted any more
+    void = False  # an emitter refused a tool: nothing is written, its diagnostics are
+    first = True
+    pos = 0
+    while True:
+        try:
+            datum, pos = read_one(text, pos)
+        except ReadError:
+            return None
+        if datum is None:
+            break
+        if needs_whole_file([datum]):
+            return None
+        forms, found = find_tools([datum], text, alone=True)
+        del datum
+        found_diags.extend(found)
+        erred = erred or any(d.is_error for d in found)
+        for form in forms:
+            tool, more = lower(form, dialect, path, full=False)
+            lower_diags.extend(more)
+            erred = erred or any(d.is_error for d in more)
+            if tool is None or erred:
+                continue
+            entries, more = emit([tool], fmt)
+            emitted.extend(more)
+            if entries is None or any(d.is_error for d in more):
+                void = True
+            if void:
+                continue
+            for entry in entries:
+                chunk = dumps(entry)[:-1].replace("\n", "\n  ")  # JSON strings hold no newline
+                try:
+                    data = chunk.encode("utf-8", "surrogateescape")
+                except UnicodeEncodeError:
+                    return None  # the whole-file path says so, with the output's name
+                out += b"\n  " if first else b",\n  "
+                out += data
+                first = False
+    located = locate(found_diags + lower_diags, text, path)
+    if erred or any(d.is_error for d in located):
+        return None, located
+    located += emitted
+    if void:
+        return None, located
+    out += b"]\n" if first else b"\n]\n"
+    return out, located
