@@ -7,7 +7,8 @@ Owns the public entry points of the Python side:
   ``module:qualname`` target, plus diagnostics.
 
 The pieces: :mod:`.target` (import and resolve), :mod:`.build` (signature walk),
-:mod:`.schema` (annotation → schema), :mod:`.docs` (comments and docstrings),
+:mod:`.schema` (annotation → schema: the dispatch table; one ``schema_*`` module per kind
+of annotation), :mod:`.docs` (comments and docstrings),
 :mod:`.constraints` (``Annotated`` metadata), :mod:`.elisp_bridge` (the generated lambdas and
 the Elisp-facing form of a tool), :mod:`.errors`.
 """

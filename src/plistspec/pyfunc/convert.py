@@ -367,9 +367,9 @@ def _pydantic_type(self: Converter, value: Any, tp: Any, where: str) -> Any:
 
 def _generic_class(self: Converter, value: Any, tp: Any, where: str) -> Any:
     origin = typing.get_origin(tp)
-    from plistspec.pyfunc.schema import _class_kind
+    from plistspec.pyfunc.schema_kinds import class_kind
 
-    return _CONVERTERS.get(_class_kind(origin), _same)(self, value, origin, where)
+    return _CONVERTERS.get(class_kind(origin), _same)(self, value, origin, where)
 
 
 def _iso(cls_name: str) -> Any:

@@ -67,8 +67,6 @@ __all__ = [
 
 Schema = dict[str, Any]
 
-_class_kind = class_kind  # the name plistspec.pyfunc.convert imports
-
 
 class SchemaBuilder:
     """Turns annotations into schemas for one tool; ``defs`` collects recursive definitions."""
