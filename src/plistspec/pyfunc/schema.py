@@ -39,7 +39,6 @@ from plistspec.pyfunc.schema_defs import Definitions
 from plistspec.pyfunc.schema_hints import own_doc, resolve_hints
 from plistspec.pyfunc.schema_kinds import (
     MISSING,
-    class_kind,
     init_fields,
     is_dataclass_type,
     is_namedtuple,
