@@ -12,7 +12,7 @@ Prints the median of ``--runs`` of:
   reply is checked to be the one-shot output byte for byte. The server's start-up (once
   per Emacs session) is printed separately;
 * from Emacs through the package: ``emacs --batch`` visiting the file and calling the
-  ``plistspec-flymake`` backend of ``elisp/plistspec.el``, timed from the call to the
+  ``plistspec-flymake`` backend of the package in ``elisp/``, timed from the call to the
   report of the diagnostics (sending the buffer, the check, parsing the JSON and making
   Flymake diagnostics included), with ``plistspec-use-server`` on (after the server's
   first check) and off (a process per check). Skipped when there is no ``emacs``.
@@ -109,6 +109,7 @@ def main() -> None:
 
 EMACS_BENCH = """(progn
 (setq load-prefer-newer t)
+(add-to-list 'load-path (file-name-directory {package}))
 (load {package} nil t)
 (setq plistspec-executable (list {python} "-m" "plistspec"))
 (setq plistspec-use-server {server})

@@ -3,7 +3,7 @@
 ;;; Commentary:
 
 ;; Run in batch Emacs from the repository (tests/emacs_pkg runs them):
-;;   Emacs --batch -Q -l elisp/plistspec.el -l elisp/plistspec-tests.el \
+;;   Emacs --batch -Q -L elisp -l elisp/plistspec.el -l elisp/plistspec-tests.el \
 ;;     --eval '(setq plistspec-executable (list "python3" "-m" "plistspec"))' \
 ;;     -f ert-run-tests-batch-and-exit
 ;; (with the program's name in lower case).
@@ -22,6 +22,11 @@
    (directory-file-name
     (file-name-directory (or load-file-name buffer-file-name default-directory))))
   "The repository root (the parent of elisp/).")
+
+(defconst plistspec-tests--package-files
+  '("plistspec-custom.el" "plistspec-exec.el" "plistspec-server.el"
+    "plistspec-flymake.el" "plistspec-commands.el" "plistspec.el")
+  "The files of the package in elisp/, each requiring only files before it.")
 
 (let ((exe (getenv "PLISTSPEC_EXECUTABLE")))
   (when (and exe (not (string-empty-p exe)))
@@ -171,14 +176,18 @@ Wait at most TIMEOUT seconds (default 60)."
       (delete-file file))))
 
 (ert-deftest plistspec-byte-compiles-cleanly ()
-  "The file plistspec.el byte-compiles with `byte-compile-error-on-warn'."
+  "The package's files byte-compile with `byte-compile-error-on-warn'.
+They are compiled together, in the order they require each other."
   (let* ((dir (make-temp-file "plistspec-bc" t))
-         (src (expand-file-name "plistspec.el" dir)))
+         (load-path (cons dir load-path)))
     (unwind-protect
-        (progn
-          (copy-file (expand-file-name "elisp/plistspec.el" plistspec-tests--root) src)
-          (let ((byte-compile-error-on-warn t))
-            (should (byte-compile-file src))))
+        (let ((byte-compile-error-on-warn t))
+          (dolist (name plistspec-tests--package-files)
+            (copy-file (expand-file-name (concat "elisp/" name) plistspec-tests--root)
+                       (expand-file-name name dir)))
+          (dolist (name plistspec-tests--package-files)
+            (should (equal (list name t)
+                           (list name (byte-compile-file (expand-file-name name dir)))))))
       (delete-directory dir t))))
 
 ;;;; Fixes
@@ -262,7 +271,7 @@ Wait at most TIMEOUT seconds (default 60)."
 (ert-deftest plistspec-checkdoc-clean ()
   "The package and its tests pass `checkdoc' without a warning."
   (require 'checkdoc)
-  (dolist (name '("plistspec.el" "plistspec-tests.el"))
+  (dolist (name (append plistspec-tests--package-files '("plistspec-tests.el")))
     (let ((warnings nil)
           (file (expand-file-name (concat "elisp/" name) plistspec-tests--root)))
       (cl-letf (((symbol-function 'display-warning)

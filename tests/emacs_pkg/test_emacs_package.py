@@ -17,6 +17,25 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ELISP = ROOT / "elisp"
 HERE = Path(__file__).resolve().parent
+# The package's files, each requiring only files before it (plistspec.el, the entry point, last).
+PACKAGE_FILES = [
+    ELISP / "plistspec-custom.el",
+    ELISP / "plistspec-exec.el",
+    ELISP / "plistspec-server.el",
+    ELISP / "plistspec-flymake.el",
+    ELISP / "plistspec-commands.el",
+    ELISP / "plistspec.el",
+]
+# What users call: each has an autoload cookie, so the README's one line is enough once installed.
+COMMANDS = {
+    "plistspec-mode",
+    "plistspec-show-problem",
+    "plistspec-restart-server",
+    "plistspec-fix-at-point",
+    "plistspec-fix-buffer",
+    "plistspec-show-json",
+    "plistspec-insert-from-json",
+}
 ERT_FILES = [
     ELISP / "plistspec-tests.el",
     HERE / "plistspec-user-tests.el",
@@ -117,21 +136,38 @@ def test_ert(ert_results, name: str) -> None:
     assert r["status"] == "passed", f"{r['condition']}\nmessages:\n{r['messages']}"
 
 
+def test_package_files_are_all_listed() -> None:
+    """Every plistspec*.el in elisp/ (but the tests and plistspec-serve.el) is a package file."""
+    found = {p for p in ELISP.glob("plistspec*.el") if not p.name.endswith("-tests.el")}
+    assert found - {ELISP / "plistspec-serve.el"} == set(PACKAGE_FILES)
+
+
+def test_requires_follow_the_file_order() -> None:
+    """Each file requires only package files before it: no cycles, one loading order."""
+    features = [p.stem for p in PACKAGE_FILES]
+    for i, path in enumerate(PACKAGE_FILES):
+        text = path.read_text(encoding="utf-8")
+        required = re.findall(r"^\(require '(plistspec[^\s)]*)\)", text, re.M)
+        assert set(required) <= set(features[:i]), (path.name, required)
+        assert len(text.splitlines()) <= 500, path.name
+    # the entry point loads them all, so `(require 'plistspec)` gives every command
+    entry = PACKAGE_FILES[-1].read_text(encoding="utf-8")
+    assert set(re.findall(r"^\(require '(plistspec[^\s)]*)\)", entry, re.M)) == set(features[:-1])
+
+
 @pytest.mark.emacs
-def test_package_headers_and_prefixes() -> None:
-    text = (ELISP / "plistspec.el").read_text(encoding="utf-8")
+@pytest.mark.parametrize("path", PACKAGE_FILES, ids=lambda p: p.name)
+def test_package_headers_and_prefixes(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
     first = text.splitlines()[0]
-    assert first.startswith(";;; plistspec.el --- ") and "lexical-binding: t" in first
-    for header in (
-        ";; Version:",
-        ';; Package-Requires: ((emacs "28.1"))',
-        ";; URL:",
-        ";;; Commentary:",
-        ";;; Code:",
-    ):
+    assert first.startswith(f";;; {path.name} --- ") and "lexical-binding: t" in first
+    headers = [";;; Commentary:", ";;; Code:", ";; SPDX-License-Identifier: GPL-3.0-or-later"]
+    if path.name == "plistspec.el":
+        headers += [";; Version:", ';; Package-Requires: ((emacs "28.1"))', ";; URL:"]
+    for header in headers:
         assert header in text
-    assert text.rstrip().endswith(";;; plistspec.el ends here")
-    assert "(provide 'plistspec)" in text
+    assert text.rstrip().endswith(f";;; {path.name} ends here")
+    assert f"(provide '{path.stem})" in text
     names = re.findall(
         r"^\((?:defun|defmacro|defvar|defvar-local|defcustom|defconst|defgroup|define-minor-mode"
         r"|define-error) '?([^\s)]+)(?=\s)",
@@ -143,21 +179,54 @@ def test_package_headers_and_prefixes() -> None:
     assert "json-object-type" not in names
 
 
+def compile_in_fresh_emacs(emacs, tmp_path: Path, names: list[str]) -> str:
+    """Byte-compile ``names`` (copies of the package files, in that order) in one new batch Emacs
+    with ``byte-compile-error-on-warn``; return its messages."""
+    import subprocess
+
+    for p in PACKAGE_FILES:
+        (tmp_path / p.name).write_bytes(p.read_bytes())
+    proc = subprocess.run(
+        [emacs.exe, "--batch", "-Q", "-L", str(tmp_path)]
+        + ["--eval", "(setq byte-compile-error-on-warn t)", "-f", "batch-byte-compile"]
+        + [str(tmp_path / n) for n in names],
+        capture_output=True,
+        timeout=300,
+    )
+    out = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+    assert proc.returncode == 0, out
+    for n in names:
+        assert (tmp_path / n).with_suffix(".elc").exists(), (n, out)
+    return out
+
+
+@pytest.mark.emacs
+@pytest.mark.parametrize("path", PACKAGE_FILES, ids=lambda p: p.name)
+def test_each_file_byte_compiles_alone(emacs, tmp_path, path: Path) -> None:
+    """Compiled by itself in a new Emacs: its requires bring in everything it uses."""
+    compile_in_fresh_emacs(emacs, tmp_path, [path.name])
+
+
+@pytest.mark.emacs
+def test_all_files_byte_compile_together(emacs, tmp_path) -> None:
+    compile_in_fresh_emacs(emacs, tmp_path, [p.name for p in PACKAGE_FILES])
+
+
 @pytest.mark.emacs
 def test_every_command_is_autoloaded() -> None:
     """package-lint's rule: each interactive command and the mode have an autoload cookie."""
-    text = (ELISP / "plistspec.el").read_text(encoding="utf-8")
-    forms = re.split(r"\n(?=\()", text)
     commands = []
-    for i, form in enumerate(forms):
-        m = re.match(r"\((defun|define-minor-mode) (plistspec-[^\s-][^\s]*)", form)
-        if not m or "--" in m.group(2):
-            continue
-        if m.group(1) == "define-minor-mode" or "(interactive" in form:
-            commands.append(m.group(2))
-            before = forms[i - 1].rstrip().splitlines()[-1] if i else ""
-            assert before == ";;;###autoload", f"{m.group(2)} has no ;;;###autoload cookie"
-    assert {"plistspec-mode", "plistspec-fix-buffer", "plistspec-insert-from-json"} <= set(commands)
+    for path in PACKAGE_FILES:
+        forms = re.split(r"\n(?=\()", path.read_text(encoding="utf-8"))
+        for i, form in enumerate(forms):
+            m = re.match(r"\((defun|define-minor-mode) (plistspec-[^\s-][^\s]*)", form)
+            if not m or "--" in m.group(2):
+                continue
+            if m.group(1) == "define-minor-mode" or "(interactive" in form:
+                commands.append(m.group(2))
+                before = forms[i - 1].rstrip().splitlines()[-1] if i else ""
+                assert before == ";;;###autoload", f"{m.group(2)} has no ;;;###autoload cookie"
+    assert COMMANDS == set(commands)
 
 
 # --- as the README says -------------------------------------------------------------------
@@ -296,7 +365,7 @@ def test_installed_from_the_recipe_one_line(emacs, tmp_path) -> None:
     assert m, recipe
     assert f"https://github.com/{m.group(1)}" in (ELISP / "plistspec.el").read_text()
     shipped = sorted(set(ROOT.glob(m.group(2))) - set(ROOT.glob(m.group(3))), key=lambda p: p.name)
-    assert ELISP / "plistspec.el" in shipped
+    assert set(PACKAGE_FILES) <= set(shipped)
     assert not [p for p in shipped if p.name.endswith("-tests.el")]
     pkg_src = tmp_path / "build" / "plistspec"
     pkg_src.mkdir(parents=True)
@@ -321,7 +390,8 @@ def test_installed_from_the_recipe_one_line(emacs, tmp_path) -> None:
 (require 'package)
 (setq package-user-dir {lisp_string(str(elpa))})
 (package-initialize)
-(unless (autoloadp (symbol-function 'plistspec-mode)) (error "plistspec-mode is not autoloaded"))
+(dolist (command '({" ".join(sorted(COMMANDS))}))
+  (unless (autoloadp (symbol-function command)) (error "%s is not autoloaded" command)))
 (add-hook 'emacs-lisp-mode-hook #'plistspec-mode)
 """
         + VISIT_AND_REPORT.format(tools=lisp_string(str(tools)), out=lisp_string(str(out))),

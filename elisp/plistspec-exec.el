@@ -1,0 +1,285 @@
+;;; plistspec-exec.el --- Finding and running the plistspec program  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The plistspec authors
+
+;; Author: The plistspec authors
+;; URL: https://github.com/plistspec/plistspec
+;; SPDX-License-Identifier: GPL-3.0-or-later
+
+;; This file is not part of GNU Emacs.
+
+;; This program is free software: you can redistribute it and/or modify it under the
+;; terms of the GNU General Public License as published by the Free Software
+;; Foundation, either version 3 of the License, or (at your option) any later version.
+
+;;; Commentary:
+
+;; Finding the plistspec program (`plistspec-command': the option, the
+;; project's .venv, exec-path, then "python3 -m plistspec"), running it
+;; synchronously with a time limit (`plistspec--call'), reading its JSON
+;; output, and telling the user once when it cannot run (the mode line's
+;; "plistspec!" and a warning).
+
+;;; Code:
+
+(require 'subr-x)
+(require 'seq)
+(require 'plistspec-custom)
+
+(declare-function project-root "project" (project))
+(declare-function json-read-from-string "json" (string))
+(defvar json-object-type)
+(defvar json-array-type)
+(defvar json-key-type)
+(defvar json-null)
+(defvar json-false)
+
+;;;; Finding the program
+
+(defconst plistspec--venv-programs '(".venv/bin/plistspec" ".venv/Scripts/plistspec.exe")
+  "Where a virtual environment at a project's root keeps plistspec.")
+
+(defvar plistspec--python-checked nil
+  "Alist of (PYTHON OK . TIME): whether PYTHON could import plistspec, and when.")
+
+(defun plistspec--program (name)
+  "The absolute file name of the program NAME, or nil when it cannot run.
+A NAME with a directory part is taken relative to `default-directory'."
+  (if (file-name-directory name)
+      (let ((file (expand-file-name name)))
+        (and (file-executable-p file) (not (file-directory-p file)) file))
+    (executable-find name)))
+
+(defun plistspec--venv-program (dir)
+  "The plistspec program of the .venv in DIR, or nil."
+  (seq-some (lambda (rel)
+              (let ((file (expand-file-name rel dir)))
+                (and (file-executable-p file) (not (file-directory-p file)) file)))
+            plistspec--venv-programs))
+
+(defun plistspec--project-root (dir)
+  "The root of DIR's project according to project.el, or nil."
+  (let ((project (ignore-errors (project-current nil dir))))
+    (and project (expand-file-name (project-root project)))))
+
+(defun plistspec--find-venv-program (dir)
+  "The plistspec of the virtual environment nearest to DIR in its project, or nil.
+The nearest directory above DIR that has one counts when it is inside
+DIR's project (or there is no project); else the project root's."
+  (let ((root (plistspec--project-root dir))
+        (near (locate-dominating-file dir #'plistspec--venv-program)))
+    (or (and near
+             (or (null root) (file-in-directory-p near root))
+             (plistspec--venv-program near))
+        (and root (plistspec--venv-program root)))))
+
+(defun plistspec--python-can-import-p (python)
+  "Non-nil when PYTHON imports plistspec (remembered, failures for 30 s)."
+  (let ((known (assoc python plistspec--python-checked)))
+    (if (and known (or (cadr known) (< (- (float-time) (cddr known)) 30)))
+        (cadr known)
+      (let ((ok (condition-case nil
+                    (eql 0 (car (plistspec--run
+                                 (list python "-c"
+                                       "import importlib.util, sys; sys.exit(importlib.util.find_spec('plistspec') is None)")
+                                 nil 10)))
+                  (error nil))))
+        (setq plistspec--python-checked
+              (cons (cons python (cons ok (float-time)))
+                    (assoc-delete-all python plistspec--python-checked)))
+        ok))))
+
+(defun plistspec-command ()
+  "Return the command line (PROGRAM ARG...) running plistspec from this buffer.
+Use `plistspec-executable' when set; else the project's
+.venv/bin/plistspec; else plistspec on variable `exec-path'; else
+`plistspec-python' -m plistspec when it can import plistspec.
+Signal `plistspec-unavailable' with the reason when none can run."
+  (let ((default-directory (plistspec--directory)))
+    (pcase plistspec-executable
+      ((or (and (pred stringp) program (let args nil))
+           `(,(and (pred stringp) program) . ,args))
+       (let ((file (plistspec--program program)))
+         (unless file
+           (signal 'plistspec-unavailable
+                   (list (format "plistspec-executable names %s, which is not an executable \
+program (see M-x customize-variable RET plistspec-executable)" program))))
+         (cons file args)))
+      ('nil
+       (let (found python)
+         (cond ((setq found (plistspec--find-venv-program default-directory))
+                (list found))
+               ((setq found (executable-find "plistspec"))
+                (list found))
+               ((and (setq python (executable-find plistspec-python))
+                     (plistspec--python-can-import-p python))
+                (list python "-m" "plistspec"))
+               (t (signal 'plistspec-unavailable
+                          (list (format "plistspec was not found: no .venv/bin/plistspec in \
+the project, none on exec-path, and %s; install it (pip install plistspec) or set \
+`plistspec-executable'"
+                                        (if python
+                                            (format "%s cannot import plistspec" python)
+                                          (format "no %s" plistspec-python)))))))))
+      (_ (signal 'plistspec-unavailable
+                 (list (format "plistspec-executable is %S, neither nil, a string nor a list \
+of strings" plistspec-executable)))))))
+
+;;;; Running it
+
+(defun plistspec--directory ()
+  "A local directory to run plistspec in and to look for it from.
+That is `default-directory', or the nearest directory above it that
+exists (for a new file in a new directory); the home directory for a
+remote one."
+  (let ((dir (and (not (file-remote-p default-directory))
+                  (file-name-as-directory (expand-file-name default-directory)))))
+    (while (and dir (not (file-accessible-directory-p dir)))
+      (let ((parent (file-name-directory (directory-file-name dir))))
+        (setq dir (and (not (equal parent dir)) parent))))
+    (or dir (expand-file-name "~/"))))
+
+(defun plistspec--stdin-name ()
+  "The file name plistspec gets for the buffer's text: its file, else its name.
+plistspec finds the project's configuration from that file's directory."
+  (or buffer-file-name (buffer-name)))
+
+(defun plistspec--run (command input timeout)
+  "Run COMMAND (a program and its arguments) with INPUT on its standard input.
+INPUT is a string or nil.  Return (EXIT STDOUT STDERR) where EXIT is
+the exit status, or a signal's name.  Stop it after TIMEOUT seconds
+with a `user-error'."
+  (let* ((out (generate-new-buffer " *plistspec-out*"))
+         (err (generate-new-buffer " *plistspec-err*"))
+         (default-directory (plistspec--directory))
+         (stderr-proc (make-pipe-process :name "plistspec-stderr" :buffer err
+                                         :noquery t :sentinel #'ignore))
+         (proc nil))
+    (unwind-protect
+        (progn
+          (setq proc (condition-case e
+                         (make-process :name "plistspec" :buffer out :stderr stderr-proc
+                                       :command command :connection-type 'pipe
+                                       :coding 'utf-8-unix :noquery t :sentinel #'ignore)
+                       (file-error
+                        (signal 'plistspec-unavailable
+                                (list (format "cannot run %s: %s" (car command)
+                                              (error-message-string e)))))))
+          ;; A program that exits at once closes the pipe: its status says why.
+          (ignore-errors
+            (when input (process-send-string proc input))
+            (process-send-eof proc))
+          (let ((deadline (+ (float-time) timeout)))
+            (while (and (process-live-p proc) (< (float-time) deadline))
+              (accept-process-output proc 0.05)))
+          (when (process-live-p proc)
+            (delete-process proc)
+            (user-error "Plistspec did not finish within %s seconds (see `plistspec-timeout')"
+                        timeout))
+          (while (accept-process-output stderr-proc 0 nil t))
+          (list (if (eq (process-status proc) 'exit)
+                    (process-exit-status proc)
+                  (process-status proc))
+                (with-current-buffer out (buffer-string))
+                (with-current-buffer err (buffer-string))))
+      (when (process-live-p proc) (delete-process proc))
+      (delete-process stderr-proc)
+      (kill-buffer out)
+      (kill-buffer err))))
+
+(defun plistspec--call (args &optional input)
+  "Run plistspec with ARGS and INPUT (a string or nil).
+Return (EXIT STDOUT STDERR).
+Signal `plistspec-unavailable' when it cannot run at all."
+  (let* ((base (plistspec-command))
+         (result (plistspec--run (append base args) input plistspec-timeout)))
+    (when (memql (car result) '(127 256))
+      (signal 'plistspec-unavailable
+              (list (plistspec--failure (append base (list (car args))) result))))
+    result))
+
+(defun plistspec--failure (command result)
+  "Why COMMAND failed, from its RESULT (EXIT STDOUT STDERR), in one message."
+  (let ((exit (nth 0 result))
+        (err (string-trim (nth 2 result))))
+    (format "%s failed (%s)%s" (mapconcat #'identity command " ")
+            (pcase exit
+              (127 "exit 127: it could not be started; is its Python interpreter missing?")
+              ;; what Emacs says when the program closed its input at once
+              (256 "it could not be started, or closed its input at once")
+              (_ (format "exit %s" exit)))
+            (if (string-empty-p err) "" (concat ": " err)))))
+
+(defun plistspec--check-options (file &rest args)
+  "The options of \"plistspec check\" with ARGS, reading FILE's text from stdin."
+  (append args
+          (and plistspec-target (list "--target" plistspec-target))
+          (and plistspec-dialect (list "--dialect" plistspec-dialect))
+          (list "--stdin-filename" file "-")))
+
+(defun plistspec--check-args (&rest args)
+  "The arguments of \"plistspec check\" with ARGS, reading the buffer from stdin."
+  (cons "check" (apply #'plistspec--check-options (plistspec--stdin-name) args)))
+
+(defun plistspec--buffer-text ()
+  "The whole text of the buffer, without properties, ignoring any narrowing."
+  (save-restriction
+    (widen)
+    (buffer-substring-no-properties (point-min) (point-max))))
+
+;;;; Telling the user
+
+(defvar plistspec--warned nil
+  "The problems already shown with `display-warning', so each is shown once.")
+
+(defvar-local plistspec--problem nil
+  "Why plistspec could not check this buffer the last time, or nil.")
+
+(defun plistspec--problem (key reason)
+  "Show REASON in the mode line, and in a warning once per KEY."
+  (setq plistspec--problem reason)
+  (force-mode-line-update)
+  (unless (member key plistspec--warned)
+    (push key plistspec--warned)
+    (display-warning 'plistspec
+                     (concat reason "\nAfter fixing it, M-x plistspec-mode twice checks again.")
+                     :warning)))
+
+;;;###autoload
+(defun plistspec-show-problem ()
+  "Show why plistspec could not check this buffer."
+  (interactive)
+  (message "%s" (or plistspec--problem "plistspec: no problem")))
+
+(defvar plistspec--mode-line-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map [mode-line mouse-1] #'plistspec-show-problem)
+    map)
+  "Keymap of the mode line indicator of `plistspec-mode'.")
+
+(defun plistspec--mode-line ()
+  "The mode line indicator of `plistspec-mode'."
+  (if plistspec--problem
+      (propertize " plistspec!" 'face 'warning 'mouse-face 'mode-line-highlight
+                  'local-map plistspec--mode-line-map
+                  'help-echo (concat plistspec--problem "\nmouse-1: show this"))
+    " plistspec"))
+
+;;;; Reading its JSON
+
+(defun plistspec--parse (output)
+  "The list of diagnostic alists in OUTPUT, or the symbol `fail'.
+Use the native JSON parser, or json.el in an Emacs built without it."
+  (condition-case nil
+      (let ((data (if (and (fboundp 'json-available-p) (json-available-p))
+                      (json-parse-string output :object-type 'alist :array-type 'list
+                                         :null-object nil :false-object nil)
+                    (require 'json)
+                    (let ((json-object-type 'alist) (json-array-type 'list)
+                          (json-key-type 'symbol) (json-null nil) (json-false nil))
+                      (json-read-from-string output)))))
+        (if (listp data) data 'fail))
+    (error 'fail)))
+
+(provide 'plistspec-exec)
+;;; plistspec-exec.el ends here
