@@ -320,3 +320,34 @@ def test_init_file_that_fails_stops_cleanly(emacs, tmp_path):
     assert r.returncode == 1
     assert f"{init}: error: cannot load the init file: Broken init: ü [PS803]" in r.stderr
     assert "Traceback" not in r.stderr and r.stdout == ""
+
+
+def test_lower_serves_what_the_target_accepts_and_calls_still_reach_emacs(emacs, mcp_sdk):
+    """`serve --lower gemini` (for Gemini CLI): the listed schemas are `to-json --lower -f
+    gemini`'s and pass gemini's rules; calls under the served names still run the tools."""
+    from plistspec.lowering.validate import schema_violations
+
+    async def main():
+        async with stdio_session(["--lower", "gemini", str(TOOLS)]) as s:
+            tools = (await s.list_tools()).tools
+            result = await s.call_tool("greet", {"name": "Ada"})
+            return tools, result
+
+    tools, result = anyio.run(main)
+    served = {t.name: t.model_dump(by_alias=True, exclude_none=True) for t in tools}
+    lowered = subprocess.run(
+        [sys.executable, "-m", "plistspec", "to-json", "-f", "gemini", "--lower", str(TOOLS)],
+        capture_output=True,
+        env=server_env(),
+        timeout=120,
+    )
+    assert lowered.returncode == 0, lowered.stderr
+    decls = json.loads(lowered.stdout)[0]["functionDeclarations"]
+    assert decls
+    for d in decls:
+        if "parameters" not in d:  # Gemini: a tool without arguments has no parameters
+            assert not served[d["name"]]["inputSchema"].get("properties"), d["name"]
+            continue
+        assert served[d["name"]]["inputSchema"] == d["parameters"], d["name"]
+        assert not schema_violations(d["parameters"], "gemini"), d["name"]
+    assert texts(result) == ["Grüß dich, Ada ☃"] and not result.is_error
