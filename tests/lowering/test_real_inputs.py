@@ -62,13 +62,20 @@ def test_elisp_fixture_lowers_cleanly(path: Path, target: str) -> None:
     lower_ok(tools, target)
 
 
-@pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("path", JSON_INPUTS, ids=lambda p: p.name)
+# A recursive schema is refused by targets whose rule for cycles is "error" (tested by
+# test_recursive_schema_is_an_error_for_gemini_not_for_jsonschema): no fixed point to check.
+FIXED_POINT_CASES = [
+    pytest.param(path, target, id=f"{path.name}-{target}")
+    for path in JSON_INPUTS
+    for target in TARGETS
+    if not ("recursive" in path.name and rules(target)["cycle"] == "error")
+]
+
+
+@pytest.mark.parametrize(("path", "target"), FIXED_POINT_CASES)
 def test_own_output_is_a_fixed_point(path: Path, target: str) -> None:
     """Lowering what --lower printed for a target, for the same target, changes nothing."""
     tools = _json_tools(path)
-    if "recursive" in path.name and rules(target)["cycle"] == "error":
-        pytest.skip("the target refuses this recursion (tested below)")
     out, _ = lower_ok(
         [t for t in tools if t["name"] != "tree" or rules(target)["cycle"] != "error"], target
     )
