@@ -104,6 +104,25 @@ def _comment_words(
     return sorted(words)
 
 
+def _lost_comment(
+    text: str, datum: Any, lo: int, hi: int, offsets: list[int] | None, kept: list[str] | None
+) -> int | None:
+    """Where the first comment of ``text[lo:hi]`` starts whose words are not all among
+    ``kept`` (the words of the comments fmt wrote), None when there is none."""
+    from collections import Counter
+
+    from plistspec.fmt_comments import comments_in
+
+    left = Counter(kept or [])
+    for p in offsets if offsets is not None else comments_in(text, datum, lo, hi):
+        eol = text.find("\n", p)
+        words = Counter(text[p : eol if eol >= 0 else len(text)].split())
+        if any(left[w] < n for w, n in words.items()):
+            return p
+        left -= words
+    return None
+
+
 def _provider_json(tools: list[Any]) -> dict[str, str] | None:
     from plistspec.providers import emit
 
@@ -237,7 +256,13 @@ def _verify(
         # the plan's offsets are those of the datum, whose span is the form's
         known = p.plan.offsets if (p.datum.start, p.datum.end) == (start, end) else None
         if _comment_words(text, p.datum, start, end, known) != after:
-            return None, _info("its comments could not all be kept by the layout", start, end, path)
+            at = _lost_comment(text, p.datum, start, end, known, after)
+            return None, _info(
+                "its comments could not all be kept by the layout",
+                start if at is None else at,
+                end if at is None else at + 1,
+                path,
+            )
     again = _relower(None if back is None else (back[0], back[1]), dialect, p.nested, form)
     if again is True or (again is not None and _sent(again) == _sent(p.tool)):
         return new, None  # the emitters read only these: every backend's JSON is the same

@@ -150,7 +150,10 @@ def comments_in(text: str, datum: Any, lo: int | None = None, hi: int | None = N
         lo, hi = datum.start, datum.end
     if text.find(";", lo, hi) < 0:
         return []
-    atoms = atom_spans(datum if isinstance(datum, list) else [datum])
+    roots = datum if isinstance(datum, list) else [datum]
+    if text.count(";", lo, hi) <= _FEW:
+        return _comments_by_descent(text, roots, lo, hi)
+    atoms = atom_spans(roots)
     starts = [a[0] for a in atoms]
     out = []
     pos = text.find(";", lo, hi)
@@ -158,6 +161,50 @@ def comments_in(text: str, datum: Any, lo: int | None = None, hi: int | None = N
         i = bisect_right(starts, pos) - 1
         if i >= 0 and atoms[i][0] <= pos < atoms[i][1]:
             pos = text.find(";", atoms[i][1], hi)
+            continue
+        out.append(pos)
+        nl = text.find("\n", pos, hi)
+        if nl < 0:
+            break
+        pos = text.find(";", nl, hi)
+    return out
+
+
+# Up to this many ``;`` in a span, each is placed by walking down to it (a few small
+# lists per ``;``) instead of listing every atom of the span: linear either way.
+_FEW = 8
+
+
+def _atom_end_at(roots: list[Any], pos: int) -> int | None:
+    """The end of the atom of ``roots`` whose span holds ``pos``, None when none does
+    (the atoms :func:`plistspec.elisp.datum.atom_spans` lists: lists and vectors are
+    opened, placeless datums skipped). Only the containers whose span holds ``pos`` (or
+    that have no span) are opened."""
+    from plistspec.elisp.datum import List, Vector
+
+    todo = list(roots)
+    while todo:
+        d = todo.pop()
+        s = d.start
+        if isinstance(d, (List, Vector)):
+            if s >= 0 and not s <= pos < d.end:
+                continue
+            todo.extend(d.items)
+            if isinstance(d, List) and d.tail is not None:
+                todo.append(d.tail)
+        elif s >= 0 and s <= pos < d.end:
+            return d.end
+    return None
+
+
+def _comments_by_descent(text: str, roots: list[Any], lo: int, hi: int) -> list[int]:
+    """:func:`comments_in` for a span with few ``;`` in it."""
+    out = []
+    pos = text.find(";", lo, hi)
+    while pos >= 0:
+        end = _atom_end_at(roots, pos)
+        if end is not None:
+            pos = text.find(";", end, hi)
             continue
         out.append(pos)
         nl = text.find("\n", pos, hi)

@@ -122,6 +122,8 @@ def _params(w: Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
 
 
 def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
+    """Puts the quote and returns the generator writing the arg's plist (the caller
+    yields it: one generator per arg, not two)."""
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
@@ -141,7 +143,7 @@ def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | Non
         if optional:
             entries.append((":optional", ":optional t", None, None, False))
     w.put("'")
-    yield w.plist(entries, w.col, aid)
+    return w.plist(entries, w.col, aid)
 
 
 def _is_null(s: Any) -> bool:
@@ -178,6 +180,7 @@ def _unnull(schema: dict) -> tuple[dict, bool]:
 
 
 def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
+    """The arg's plist generator (as :func:`_gptel_arg`)."""
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
@@ -221,7 +224,7 @@ def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None)
         entries.append((k, None, v, ctx, False))
     if optional:
         entries.append((":optional", ":optional t", None, None, False))
-    yield w.plist(entries, w.col, aid)
+    return w.plist(entries, w.col, aid)
 
 
 def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Generator:

@@ -26,6 +26,10 @@ _FRONT_SLOTS = (":function",)
 _HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
 
 
+# a line break followed by the indentation of each column a layout commonly uses
+_NBREAKS = 256
+_BREAKS = ["\n" + " " * c for c in range(_NBREAKS)]
+
 # the keyword text of each IR key already written (a few dozen names recur in every tool)
 _KEYS: dict[str, str] = {}
 _KEYS_MAX = 4096
@@ -115,7 +119,8 @@ class Writer:
         if self.pending:
             self.put(" " + " ".join(self.pending))
             self.pending = []
-        self.put("\n" + " " * col)
+        self.out.append(_BREAKS[col] if col < _NBREAKS else "\n" + " " * col)
+        self.col = col
 
     # -- comments (only with a plan) ---------------------------------------------------
     def child(self, nid: int | None, key: tuple) -> int | None:
@@ -282,7 +287,11 @@ class Writer:
                 if i:
                     self.newline(start + 1)
                     self.lead(cid, start + 1)
-                yield self.value(e, cc, False, cid)
+                s = self.atom(e, cc)
+                if s is not None:
+                    self.put(s)
+                else:
+                    yield self.value(e, cc, False, cid)
                 self.trail(cid)
             self.end(nid, start + 1)
             self.put("]")
@@ -301,16 +310,24 @@ class Writer:
         pre-rendered entry (an arg's ``:name "x"``) and ``value`` is ignored.
         """
         self.put("( ")
+        plan = self.plan
         for i, (k, text, sub, ctx, typ) in enumerate(entries):
-            cid = self.child(nid, ("k", k))
+            cid = None if plan is None or nid is None else plan.child(nid, ("k", k))
             if i:
                 self.newline(start + 2)
-                self.lead(cid, start + 2)
+                if cid is not None:
+                    self.lead(cid, start + 2)
             if text is not None:
                 self.put(text)
             else:
-                self.put(self.key(k) + " ")
-                yield self.value(sub, ctx, typ, cid)
-            self.trail(cid)
+                # an atom is written here; only a container needs its own generator
+                s = self.type_atom(sub, ctx, True) if typ else self.atom(sub, ctx)
+                if s is not None:
+                    self.put(self.key(k) + " " + s)
+                else:
+                    self.put(self.key(k) + " ")
+                    yield self.value(sub, ctx, typ, cid)
+            if cid is not None:
+                self.trail(cid)
         self.end(nid, start + 2)
         self.put(")")
