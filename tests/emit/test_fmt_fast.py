@@ -48,12 +48,15 @@ def _datums(text: str):
         return None
 
 
-@pytest.mark.parametrize("i", range(len(TEXTS)))
+# syntax-error fixtures have no datums, so no comments to place: left out
+READABLE = [i for i, t in enumerate(TEXTS) if _datums(t) is not None]
+
+
+@pytest.mark.parametrize("i", READABLE)
 def test_descent_equals_atom_listing(i: int) -> None:
     text = TEXTS[i]
     datums = _datums(text)
-    if datums is None:
-        pytest.skip("fixture does not read (a syntax-error fixture)")
+    assert datums is not None
     seen = 0
     for d in datums:
         fast, full = _both(text, d)
