@@ -54,6 +54,8 @@ _GAPS = re.compile("(" + _BLANKS + ")" + _TOKEN)
 # `#` tokens whose value is their text alone (anything else, such as `#@N`, depends on
 # the layout: not proven)
 _SAFE_HASH = re.compile(r"#'|##|#[xXoObB][+-]?[0-9A-Za-z]*|#[0-9]+[rR][+-]?[0-9A-Za-z]*")
+# a string body whose only escapes are \\ and \" (so a newline in it is a plain one)
+_PLAIN_BODY = re.compile(r'(?:[^\\]|\\[\\"])*+')
 _COMMENT = re.compile(r";[^\n]*")
 _PREFIXES = frozenset(("'", "#'", "`", ",@", ","))
 _DEPTH = {"(": 1, "[": 1, ")": -1, "]": -1}
@@ -132,6 +134,12 @@ def _same_values(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
         if x != y:
             if x[0] != '"':
                 return False
+            if (
+                "\n" in x
+                and x.replace("\n", "\\n") == y
+                and _PLAIN_BODY.fullmatch(x, 1, len(x) - 1)
+            ):
+                continue  # literal newlines written as \n, nothing else changed
             v = _value(x)
             if v is None or v != _value(y):
                 return False
