@@ -246,13 +246,23 @@ def _read_back(news: list[str]) -> list[tuple[str, list[Any], int, int] | None]:
 
 
 def _verify(
-    p: _Pending, back: tuple[str, list[Any], int, int] | None, text: str, path: str | None
+    p: _Pending,
+    back: tuple[str, list[Any], int, int] | None,
+    text: str,
+    path: str | None,
+    proven: list[str] | None = None,
 ) -> tuple[str | None, Diagnostic | None]:
-    """``p.new`` if it keeps every comment word and sends the same JSON, else an info."""
+    """``p.new`` if it keeps every comment word and sends the same JSON, else an info.
+    ``proven``: the new text is proven to be the same call (:func:`plistspec.fmt_proof.
+    same_call`, which gave these words of its comments), so only the comments are
+    checked and ``back`` is not used."""
     form, new, dialect = p.form, p.new, p.dialect
     start, end = form.start, form.end
     if p.plan:
-        after = None if back is None else _comment_words(back[0], back[1], back[2], back[3])
+        if proven is not None:
+            after = proven
+        else:
+            after = None if back is None else _comment_words(back[0], back[1], back[2], back[3])
         # the plan's offsets are those of the datum, whose span is the form's
         known = p.plan.offsets if (p.datum.start, p.datum.end) == (start, end) else None
         if _comment_words(text, p.datum, start, end, known) != after:
@@ -263,6 +273,8 @@ def _verify(
                 end if at is None else at + 1,
                 path,
             )
+    if proven is not None:
+        return new, None  # the same call: the same datums, nothing sent can change
     again = _relower(None if back is None else (back[0], back[1]), dialect, p.nested, form)
     if again is True or (again is not None and _sent(again) == _sent(p.tool)):
         return new, None  # the emitters read only these: every backend's JSON is the same
@@ -419,11 +431,19 @@ def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list
         nested = id(f) in has_inner
         datum = f.datum if f.datum is not None else by_span.get((f.start, f.end))
         results.append(_format_form(f, datum, text, dialect, path, nested))
-    pending = [r for r in results if isinstance(r, _Pending)]
-    checked = {
-        id(p): _verify(p, back, text, path)
-        for p, back in zip(pending, _read_back([p.new for p in pending]), strict=True)
-    }
+    from plistspec.fmt_proof import same_call
+
+    checked: dict[int, tuple[str | None, Diagnostic | None]] = {}
+    pending = []
+    for r in results:
+        if isinstance(r, _Pending):
+            words = None if r.nested else same_call(text[r.form.start : r.form.end], r.new)
+            if words is None:
+                pending.append(r)  # not proven cheaply: read back and lowered again
+            else:
+                checked[id(r)] = _verify(r, None, text, path, words)
+    for p, back in zip(pending, _read_back([p.new for p in pending]), strict=True):
+        checked[id(p)] = _verify(p, back, text, path)
     pieces: list[str] = []
     pos = 0
     for f, r in zip(chosen, results, strict=True):
