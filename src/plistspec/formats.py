@@ -59,3 +59,15 @@ LOWER_TARGETS = (
     "mcp-2025-11-25",
     "mcp-2026-07-28",
 )
+
+# What `from-json --target` lowers for: the LOWER_TARGETS gptel/llm have a backend for.
+ELISP_TARGETS = (
+    "gemini",
+    "openai",
+    "openai-strict",
+    "openai-responses",
+    "anthropic",
+    "anthropic-strict",
+    "bedrock",
+    "ollama",
+)

@@ -13,6 +13,7 @@ import click
 from plistspec.cli._elisp_file import feature_option, variable_option
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
+from plistspec.formats import ELISP_TARGETS
 from plistspec.formats import FORMATS as FROM_FORMATS
 
 
@@ -84,10 +85,7 @@ def _place(diags: list, text: str) -> None:
 @variable_option
 @click.option(
     "--target",
-    type=click.Choice(
-        ("gemini", "openai", "openai-strict", "openai-responses")
-        + ("anthropic", "anthropic-strict", "bedrock", "ollama")
-    ),
+    type=click.Choice(ELISP_TARGETS),
     default=None,
     help="Lower the tools first so that what gptel/llm send this provider is accepted "
     "(every change is reported).",

@@ -37,6 +37,7 @@ from plistspec.lint.target_data import (
     json_brief,
     nullable_fix,
 )
+from plistspec.lowering.jsonutil import types_of
 
 __all__ = ["lint_target", "NAME_RULES"]
 
@@ -227,15 +228,6 @@ def _add(sink: Sink, code: str, severity: str, message: str, at: tuple[Datum, Da
     return sink.add(code, severity, message, d, end=end)
 
 
-def _types(node: dict) -> list[str] | None:
-    t = node.get("type")
-    if isinstance(t, str):
-        return [t]
-    if isinstance(t, list) and all(isinstance(x, str) for x in t):
-        return list(t)
-    return None
-
-
 def _children(node: _Node, work: list) -> list[tuple[str, Datum, Datum | None, Any]]:
     """Queue the nested schema nodes; return the properties as (name, key datum, schema)."""
     j = node.json
@@ -286,7 +278,7 @@ def _check_node(sink: Sink, node: _Node, target: str, llm_rules: bool, work: lis
     j = node.json
     if not isinstance(j, dict):
         return
-    types = _types(j)
+    types = types_of(j)
     props = _children(node, work)
     if node.level == "root":
         _root_rules(sink, node, props, target, llm_rules)

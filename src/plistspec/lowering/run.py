@@ -14,19 +14,7 @@ from typing import Any
 
 from plistspec.diagnostics import Diagnostic, locate
 
-__all__ = ["read_for_lowering", "lower_inputs", "lower_for_elisp", "verify_elisp", "ELISP_TARGETS"]
-
-#: from-json --target: the targets gptel/llm have a backend for
-ELISP_TARGETS = (
-    "gemini",
-    "openai",
-    "openai-strict",
-    "openai-responses",
-    "anthropic",
-    "anthropic-strict",
-    "bedrock",
-    "ollama",
-)
+__all__ = ["read_for_lowering", "lower_inputs", "lower_for_elisp", "verify_elisp"]
 
 
 def read_for_lowering(
