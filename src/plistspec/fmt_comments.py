@@ -30,6 +30,7 @@ Comments inside slots kept verbatim (``:function``...) are part of their text.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["CommentPlan", "plan_comments", "comments_in", "ROOT"]
@@ -152,15 +153,27 @@ def comments_in(text: str, datum: Any, lo: int | None = None, hi: int | None = N
         return []
     roots = datum if isinstance(datum, list) else [datum]
     if text.count(";", lo, hi) <= _FEW:
-        return _comments_by_descent(text, roots, lo, hi)
+        return _comment_starts(text, lo, hi, lambda pos: _atom_end_at(roots, pos))
     atoms = atom_spans(roots)
     starts = [a[0] for a in atoms]
+
+    def end_at(pos: int) -> int | None:
+        i = bisect_right(starts, pos) - 1
+        return atoms[i][1] if i >= 0 and atoms[i][0] <= pos < atoms[i][1] else None
+
+    return _comment_starts(text, lo, hi, end_at)
+
+
+def _comment_starts(text: str, lo: int, hi: int, end_at: Callable[[int], int | None]) -> list[int]:
+    """The ``;`` of ``text[lo:hi]`` that start a comment: a ``;`` inside an atom (whose end
+    ``end_at(pos)`` gives, None outside every atom) is skipped, and so is the rest of a
+    comment's line."""
     out = []
     pos = text.find(";", lo, hi)
     while pos >= 0:
-        i = bisect_right(starts, pos) - 1
-        if i >= 0 and atoms[i][0] <= pos < atoms[i][1]:
-            pos = text.find(";", atoms[i][1], hi)
+        end = end_at(pos)
+        if end is not None:
+            pos = text.find(";", end, hi)
             continue
         out.append(pos)
         nl = text.find("\n", pos, hi)
@@ -195,23 +208,6 @@ def _atom_end_at(roots: list[Any], pos: int) -> int | None:
         elif s >= 0 and s <= pos < d.end:
             return d.end
     return None
-
-
-def _comments_by_descent(text: str, roots: list[Any], lo: int, hi: int) -> list[int]:
-    """:func:`comments_in` for a span with few ``;`` in it."""
-    out = []
-    pos = text.find(";", lo, hi)
-    while pos >= 0:
-        end = _atom_end_at(roots, pos)
-        if end is not None:
-            pos = text.find(";", end, hi)
-            continue
-        out.append(pos)
-        nl = text.find("\n", pos, hi)
-        if nl < 0:
-            break
-        pos = text.find(";", nl, hi)
-    return out
 
 
 def _keyword_plist(d: Any) -> bool:
