@@ -24,6 +24,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support import elisp_deps, elisp_deps_preamble  # noqa: E402
+
 TOOL = '''
 def lookup(city: str, days: int = 1, metric: bool = True, tags: list[str] | None = None) -> dict:
     """Look a city up.
@@ -38,16 +42,8 @@ def lookup(city: str, days: int = 1, metric: bool = True, tags: list[str] | None
 '''
 
 
-def _deps() -> Path | None:
-    env = os.environ.get("PLISTSPEC_ELISP_DEPS")
-    for p in ([Path(env)] if env else []) + [ROOT.parent / "shared" / "elisp-deps"]:
-        if (p / "gptel" / "gptel.el").is_file():
-            return p
-    return None
-
-
 def _preamble() -> str:
-    deps = _deps()
+    deps = elisp_deps()
     if deps is None:  # the bridge does not need gptel; a recording constructor will do
         return (
             "(defvar ps-tools nil)\n"
@@ -56,12 +52,8 @@ def _preamble() -> str:
             "(defun ps-fn (name) (plist-get (seq-find (lambda (s) (equal (plist-get s :name)"
             " name)) ps-tools) :function))\n"
         )
-    dirs = " ".join(
-        json.dumps(str(deps / d))
-        for d in ("compat", "gptel", "transient/lisp", "cond-let", "llama", "llm", "plz")
-    )
     return (
-        f"(dolist (d (list {dirs})) (push d load-path))\n(require 'compat)\n(require 'gptel)\n"
+        elisp_deps_preamble(deps) + "(require 'gptel)\n"
         "(defun ps-fn (name) (gptel-tool-function (gptel-get-tool name)))\n"
     )
 
@@ -114,7 +106,7 @@ def main() -> None:
         (d / "benchtool.py").write_text(TOOL)
         direct = python_ms(d, n)
         print(f"python direct call: median {direct:.4f} ms ({n} calls)")
-        print(f"gptel from elisp-deps: {'yes' if _deps() else 'no (recording constructor)'}")
+        print(f"gptel from elisp-deps: {'yes' if elisp_deps() else 'no (recording constructor)'}")
         for bridge in ("worker", "process"):
             out = d / f"tools-{bridge}.el"
             subprocess.run(

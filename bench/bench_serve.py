@@ -23,6 +23,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support import elisp_deps, elisp_deps_preamble  # noqa: E402
+
 sys.path.insert(0, str(ROOT / "src"))
 
 TOOLS = r""";;; -*- lexical-binding: t; -*-
@@ -55,32 +59,14 @@ def main() -> None:
 
     from plistspec.emacs.daemon import OwnEmacs
 
-    deps = next(
-        (
-            Path(p)
-            for p in (
-                os.environ.get("PLISTSPEC_ELISP_DEPS"),
-                ROOT.parent / "shared" / "elisp-deps",
-                "/work/shared/elisp-deps",
-            )
-            if p and (Path(p) / "gptel").is_dir()
-        ),
-        None,
-    )
+    deps = elisp_deps()
     if deps is None:
         sys.exit("needs the real gptel: set PLISTSPEC_ELISP_DEPS to the elisp-deps folder")
     work = tempfile.mkdtemp(prefix="plistspec-bench-")
     tools_el = Path(work) / "tools.el"
     tools_el.write_text(TOOLS, encoding="utf-8")
     init = Path(work) / "init.el"
-    dirs = " ".join(
-        f'"{deps / d}"'
-        for d in ("compat", "gptel", "transient/lisp", "cond-let", "llama", "llm", "plz")
-    )
-    init.write_text(
-        f"(dolist (d (list {dirs})) (push d load-path))\n(require 'compat)\n(require 'gptel)\n",
-        encoding="utf-8",
-    )
+    init.write_text(elisp_deps_preamble(deps) + "(require 'gptel)\n", encoding="utf-8")
     # the user's Emacs: a private daemon with the real gptel (stopped at the end)
     emacs = OwnEmacs(init_file=str(init))
     try:

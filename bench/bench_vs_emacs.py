@@ -30,23 +30,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+sys.path.insert(0, str(ROOT / "tests"))
+
 from gen_tools import generate, parse_size  # noqa: E402
 
-DEPS_DIRS = (
-    "compat",
-    "gptel",
-    "transient/lisp",
-    "cond-let",
-    "llama",
-    "llm",
-    "plz",
-    "plz-media-type",
-    "plz-event-source",
-)
+from support import elisp_deps, elisp_deps_preamble  # noqa: E402
 
 ELISP = r"""
-(dolist (d (list %(dirs)s)) (push d load-path))
-(require 'compat)
+%(preamble)s
 (require 'gptel)
 (require 'gptel-openai)
 (require 'llm)
@@ -77,26 +68,17 @@ ELISP = r"""
 """
 
 
-def elisp_deps() -> Path | None:
-    env = os.environ.get("PLISTSPEC_ELISP_DEPS")
-    for p in (
-        [Path(env)]
-        if env
-        else [ROOT.parent / "shared" / "elisp-deps", Path("/work/shared/elisp-deps")]
-    ):
-        if (p / "gptel").is_dir():
-            return p
-    return None
-
-
 def lisp_string(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def run_emacs(deps: Path, path: Path, out: Path) -> tuple[float, float]:
     """(whole-process seconds, seconds inside Emacs after loading gptel/llm)."""
-    dirs = " ".join(lisp_string(str(deps / d)) for d in DEPS_DIRS)
-    code = ELISP % {"dirs": dirs, "file": lisp_string(str(path)), "out": lisp_string(str(out))}
+    code = ELISP % {
+        "preamble": elisp_deps_preamble(deps),
+        "file": lisp_string(str(path)),
+        "out": lisp_string(str(out)),
+    }
     t = time.perf_counter()
     r = subprocess.run(
         ["emacs", "--batch", "-Q", "--eval", "(progn " + code + ")"],
