@@ -125,32 +125,33 @@ def from_json_cmd(
 
     if (file is None) == (from_emacs is None):
         raise click.UsageError("give FILE or --from-emacs")
-    if from_emacs is not None:  # the tools registered in a running Emacs, as Elisp
+    text: str | None = None
+    if from_emacs is not None:  # the tools registered in a running Emacs, written alike
         from plistspec.cli._from_emacs import registry_tools
 
         tools, diags = registry_tools(from_emacs, llm_variable)
-        elisp, more = to_elisp(tools, dialect)
-        finish(diags + list(more), diagnostics_format, elisp, out)
-        return
-    try:
-        name, text = read_text(file, stdin_name=stdin_filename)
-    except InputError as e:
-        click.echo(str(e), err=True)
-        sys.exit(1)
-    value, err, dups = _load_json(text, name)
-    if err is not None:
-        click.echo(err, err=True)
-        sys.exit(1)
-    diags = []
-    if dups:
-        keys = ", ".join(sorted({repr(k) for k in dups}))
-        diags.append(
-            Diagnostic(
-                "PS513", "warning", f"duplicate object keys {keys}: the last value of each was used"
+    else:
+        try:
+            name, text = read_text(file, stdin_name=stdin_filename)
+        except InputError as e:
+            click.echo(str(e), err=True)
+            sys.exit(1)
+        value, err, dups = _load_json(text, name)
+        if err is not None:
+            click.echo(err, err=True)
+            sys.exit(1)
+        diags = []
+        if dups:
+            keys = ", ".join(sorted({repr(k) for k in dups}))
+            diags.append(
+                Diagnostic(
+                    "PS513",
+                    "warning",
+                    f"duplicate object keys {keys}: the last value of each was used",
+                )
             )
-        )
-    tools, more = from_json(value, from_, trust_functions=trust_functions, dialect=dialect)
-    diags.extend(more)
+        tools, more = from_json(value, from_, trust_functions=trust_functions, dialect=dialect)
+        diags.extend(more)
     if target is not None and not any(d.is_error for d in diags):
         from plistspec.lowering.run import lower_for_elisp
 
@@ -174,6 +175,7 @@ def from_json_cmd(
             from plistspec.lowering.run import verify_elisp
 
             diags.extend(verify_elisp(elisp, target, dialect))
-    _place(diags, text)
-    locate(diags, text, name)
+    if text is not None:  # JSON input: diagnostics placed at FILE:LINE:COL
+        _place(diags, text)
+        locate(diags, text, name)
     finish(diags, diagnostics_format, elisp, out)
