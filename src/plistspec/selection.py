@@ -17,7 +17,7 @@ else can be trusted), an internal error (PS332) and input/output errors (PS90x).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -99,11 +99,3 @@ class Selection:
         for layer in self.layers:
             on = layer.decide(code, on)
         return on
-
-    def enabled_set(self, codes: Iterable[str]) -> set[str]:
-        return {c for c in codes if self.enabled(c)}
-
-
-def ignored_by(selectors: Sequence[str], code: str) -> bool:
-    """Whether one of ``selectors`` (a per-file ignore) turns ``code`` off."""
-    return code not in ALWAYS and any(matches(s, code) for s in selectors)

@@ -226,18 +226,6 @@ def _enum(node: dict, p: str, ctx: Ctx) -> None:
     )
 
 
-def _kind(x: Any) -> str:
-    if isinstance(x, bool):
-        return "boolean"
-    if isinstance(x, int):
-        return "integer"
-    if isinstance(x, float):
-        return "number"
-    if isinstance(x, str):
-        return "string"
-    return "array" if isinstance(x, list) else "object"
-
-
 def _anyof_type(node: dict, p: str, ctx: Ctx) -> None:
     if ctx.rules["anyof_with_type"] or "anyOf" not in node or "type" not in node:
         return

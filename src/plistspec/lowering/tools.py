@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from plistspec.lowering.jsonutil import brief, jcopy, types_of
 from plistspec.lowering.names import map_names
 from plistspec.lowering.rules import Rules, rules
-from plistspec.lowering.schema import Change, lower_schema
+from plistspec.lowering.schema import lower_schema
 from plistspec.lowering.validate import schema_violations, tool_violations
 
 __all__ = ["Rewrite", "lower_tools_detailed"]
@@ -180,7 +180,3 @@ def _description(desc: Any, notes: list[str], name: Any, r: Rules, add) -> Any:
         desc = name if isinstance(name, str) and name else "Tool"
         add("/description", "PS424", "info", f"{r.name} needs a description: used {desc!r}")
     return desc
-
-
-def changes_of(records: list[Rewrite]) -> list[Change]:
-    return [Change(x.pointer, x.code, x.severity, x.message) for x in records]
