@@ -1,6 +1,8 @@
 """``to-json`` of a big file one top-level form at a time: memory of one form, not of all.
 
-Owns: :func:`provider_json_bytes`. The whole-file path holds every datum, every IR tool
+Owns: :func:`top_level` (the top-level forms of a big text, one at a time, for every
+command that streams: ``to-json`` here, ``check`` and ``fmt``) and
+:func:`provider_json_bytes`. The whole-file path holds every datum, every IR tool
 and the whole JSON text at once (about 20 times the input for a 10 MB file); here each
 top-level form is read (:func:`plistspec.elisp.reader.read_one`), its tools found,
 lowered and emitted, and their JSON appended as UTF-8 bytes before the next form is
@@ -17,9 +19,20 @@ per tool (``ir``, ``gemini``, ``vertex``), or output that has no UTF-8 encoding.
 
 from __future__ import annotations
 
-from plistspec.diagnostics import Diagnostic, ReadError, locate
+from collections.abc import Iterator
 
-__all__ = ["provider_json_bytes", "STREAMED_FORMATS", "MIN_SIZE", "CONTEXT_WORDS"]
+from plistspec.diagnostics import Diagnostic, ReadError, locate
+from plistspec.elisp.datum import Datum
+
+__all__ = [
+    "provider_json_bytes",
+    "top_level",
+    "streamable",
+    "NotStreamable",
+    "STREAMED_FORMATS",
+    "MIN_SIZE",
+    "CONTEXT_WORDS",
+]
 
 # formats whose JSON is a flat array with one entry per tool, each made from its tool alone
 STREAMED_FORMATS = frozenset(
@@ -33,6 +46,39 @@ MIN_SIZE = 1 << 20
 CONTEXT_WORDS = ("apply", "defconst", "defvar", "defun", "defsubst", "defmacro")
 
 
+class NotStreamable(Exception):
+    """The text must be handled whole: a syntax error or refused syntax (the recovering
+    reader decides what is read), or a form the others depend on (constants, wrappers,
+    spec plists handed to ``apply``)."""
+
+
+def streamable(text: str) -> bool:
+    """Worth streaming and not surely in need of the whole file: ``text`` is big and
+    has no context head's name anywhere (even in a string; only speed depends on this
+    quick look, :func:`top_level` decides)."""
+    return len(text) >= MIN_SIZE and not any(w in text for w in CONTEXT_WORDS)
+
+
+def top_level(text: str) -> Iterator[Datum]:
+    """Each top-level datum of ``text`` in order, read when asked for. Raises
+    :class:`NotStreamable` (possibly after some datums) when the text must be handled
+    whole; the caller then drops what it made and runs its whole-file path."""
+    from plistspec.elisp.reader import read_one
+    from plistspec.extract.find import needs_whole_file
+
+    pos = 0
+    while True:
+        try:
+            datum, pos = read_one(text, pos)
+        except ReadError as e:
+            raise NotStreamable from e
+        if datum is None:
+            return
+        if needs_whole_file([datum]):
+            raise NotStreamable
+        yield datum
+
+
 def provider_json_bytes(
     text: str, fmt: str, path: str | None = None, dialect: str | None = None
 ) -> tuple[bytearray | None, list[Diagnostic]] | None:
@@ -40,25 +86,21 @@ def provider_json_bytes(
     prevents it) and its diagnostics, exactly as the whole-file path
     (:func:`plistspec.api.to_json` then :func:`plistspec.jsonout.dumps`) gives them; or
     None when this path does not apply (see module doc)."""
-    if fmt not in STREAMED_FORMATS or len(text) < MIN_SIZE:
-        return None
-    # A quick look first: a file that has a context head's name anywhere (even in a
-    # string) goes the whole-file way at once instead of after a useless partial pass.
-    # Only speed depends on it; the survey of each form below decides.
-    if any(w in text for w in CONTEXT_WORDS):
+    if fmt not in STREAMED_FORMATS or not streamable(text):
         return None
     from plistspec.gcpause import paused
 
     with paused():
-        return _stream(text, fmt, path, dialect)
+        try:
+            return _stream(text, fmt, path, dialect)
+        except NotStreamable:
+            return None
 
 
 def _stream(
     text: str, fmt: str, path: str | None, dialect: str | None
 ) -> tuple[bytearray | None, list[Diagnostic]] | None:
-    from plistspec.elisp.reader import read_one
     from plistspec.extract import find_tools
-    from plistspec.extract.find import needs_whole_file
     from plistspec.jsonout import dumps
     from plistspec.lower import lower
     from plistspec.providers import emit
@@ -71,16 +113,7 @@ def _stream(
     erred = False  # an error while reading a tool: nothing is emitted any more
     void = False  # an emitter refused a tool: nothing is written, its diagnostics are
     first = True
-    pos = 0
-    while True:
-        try:
-            datum, pos = read_one(text, pos)
-        except ReadError:
-            return None
-        if datum is None:
-            break
-        if needs_whole_file([datum]):
-            return None
+    for datum in top_level(text):
         forms, found = find_tools([datum], text, alone=True)
         del datum
         found_diags.extend(found)
