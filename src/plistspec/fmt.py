@@ -43,7 +43,7 @@ from typing import Any
 
 from plistspec.diagnostics import Diagnostic, ReadError
 
-__all__ = ["format_text", "BACKENDS"]
+__all__ = ["format_text", "rewrites", "BACKENDS"]
 
 BACKENDS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock", "ollama")
 _HEADS = {"gptel-make-tool": "gptel", "llm-make-tool": "llm"}
@@ -397,18 +397,39 @@ def format_text(
 
 def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list[Diagnostic]]:
     from plistspec.elisp.recover import read_recovering
-    from plistspec.extract import find_tools
 
     datums, read_diags = read_recovering(text)
     for d in read_diags:
         d.path = path
     if any(d.is_error for d in read_diags):
         return text, [d for d in read_diags if d.is_error]
+    edits, unread, infos = rewrites(datums, text, path, dialect)
+    del datums
+    pieces: list[str] = []
+    pos = 0
+    for start, end, new in edits:
+        pieces.append(text[pos:start])
+        pieces.append(new)
+        pos = end
+    pieces.append(text[pos:])
+    return "".join(pieces), read_diags + unread + infos
+
+
+def rewrites(
+    datums: list[Any], text: str, path: str | None, dialect: str | None, *, alone: bool = False
+) -> tuple[list[tuple[int, int, str]], list[Diagnostic], list[Diagnostic]]:
+    """What fmt changes in the top-level forms ``datums`` of ``text``: ``(start, end,
+    new)`` for each tool form whose text changes (in order, not overlapping), the infos
+    of the forms the finder could not read, and the infos of the forms left as they are.
+    ``alone``: as :func:`plistspec.extract.find_tools`'s (the caller streams the text,
+    :mod:`plistspec.fmt_stream`)."""
+    from plistspec.extract import find_tools
+
     # Same-file constants are not resolved: fmt must keep `:args my-args' as written, so a
     # form that refers to one is not static here and is left as it is.
-    forms, ediags = find_tools(datums, text, constants=False)
+    forms, ediags = find_tools(datums, text, constants=False, alone=alone)
     # syntax plistspec does not read (``#s(...)``...): an info, and that form stays as it is
-    diags: list[Diagnostic] = read_diags + [
+    unread = [
         Diagnostic(
             "PS530", "info", f"tool form left unchanged: {d.message}", d.start, d.end, path=path
         )
@@ -444,16 +465,12 @@ def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list
                 checked[id(r)] = _verify(r, None, text, path, words)
     for p, back in zip(pending, _read_back([p.new for p in pending]), strict=True):
         checked[id(p)] = _verify(p, back, text, path)
-    pieces: list[str] = []
-    pos = 0
+    edits: list[tuple[int, int, str]] = []
+    infos: list[Diagnostic] = []
     for f, r in zip(chosen, results, strict=True):
         new, diag = checked[id(r)] if isinstance(r, _Pending) else r
         if diag is not None:
-            diags.append(diag)
-        if new is None:
-            continue
-        pieces.append(text[pos : f.start])
-        pieces.append(new)
-        pos = f.end
-    pieces.append(text[pos:])
-    return "".join(pieces), diags
+            infos.append(diag)
+        if new is not None and new != text[f.start : f.end]:
+            edits.append((f.start, f.end, new))
+    return edits, unread, infos

@@ -385,7 +385,18 @@ def plan_comments(form: Any, datum: Any, text: str) -> CommentPlan:
             _place(plan, "open", node, line)
         else:
             plan.unplaced.append(p)
+    _unlink(root)
     return plan
+
+
+def _unlink(root: _Node) -> None:
+    """Drop the tree's parent links: they make cycles, which reference counting cannot
+    free (fmt runs with the cyclic collector paused, :mod:`plistspec.gcpause`)."""
+    todo = [root]
+    while todo:
+        n = todo.pop()
+        n.parent = None
+        todo.extend(n.children)
 
 
 def _place(plan: CommentPlan, kind: str, node: _Node, line: str) -> None:

@@ -30,6 +30,7 @@ __all__ = [
     "write_atomic",
     "check_rewritable",
     "rewrite_file",
+    "encode_bytes",
     "write_stdout",
     "show_path",
     "print_diagnostics",
@@ -164,7 +165,7 @@ def read_text_layout(path: str, *, stdin_name: str | None = None) -> tuple[str, 
     return name, text, layout
 
 
-def _encode(text: str, shown: str) -> bytes:
+def encode_bytes(text: str, shown: str) -> bytes:
     """UTF-8 bytes of ``text``; raw bytes (lone surrogates U+DC80..U+DCFF, as read from
     a file that is not valid UTF-8) are written back as those bytes."""
     try:
@@ -193,7 +194,7 @@ def write_stdout(data: bytes) -> None:
 def write_output(text: str | bytes | bytearray, out: str | None) -> None:
     """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None/``-``.
 
-    ``text`` may be the UTF-8 bytes already (as :func:`_encode` makes them).
+    ``text`` may be the UTF-8 bytes already (as :func:`encode_bytes` makes them).
 
     ``out`` must be a regular file or not exist; a symbolic link is followed to the regular
     file it names (the link stays, its target is replaced); a dangling link, a link into
@@ -204,11 +205,11 @@ def write_output(text: str | bytes | bytearray, out: str | None) -> None:
     owner kept); on any failure the temporary file is removed and the target is untouched.
     """
     if out is None or out == "-":
-        write_stdout(text if not isinstance(text, str) else _encode(text, "<stdout>"))
+        write_stdout(text if not isinstance(text, str) else encode_bytes(text, "<stdout>"))
         return
     shown = show_path(out)
     target = _output_target(out, shown)
-    write_atomic(target, text if not isinstance(text, str) else _encode(text, shown), shown)
+    write_atomic(target, text if not isinstance(text, str) else encode_bytes(text, shown), shown)
 
 
 def _refuse(shown: str, why: str, verb: str = "write") -> InputError:
@@ -347,7 +348,7 @@ def check_rewritable(path: str, name: str) -> None:
         raise _refuse(name, "the file is read-only", "rewrite")
 
 
-def rewrite_file(path: str, name: str, text: str) -> None:
+def rewrite_file(path: str, name: str, text: str | bytes | bytearray) -> None:
     """Replace the file ``path`` (after symbolic links) by ``text``, keeping what the
     file is: its mode (setuid/setgid too), owner and group where allowed, its BOM and
     line endings (``text`` already carries them), and its hard links.
@@ -357,8 +358,8 @@ def rewrite_file(path: str, name: str, text: str) -> None:
     whose content is replaced. A file with several hard links is written in place through
     the same inode (so every name sees the new text), and so is a file owned by another
     user (a replacement could not be given back its owner); if that write fails the old
-    content is written back."""
-    data = _encode(text, name)
+    content is written back. ``text`` may be the bytes already (:func:`encode_bytes`)."""
+    data = text if not isinstance(text, str) else encode_bytes(text, name)
     target = os.path.realpath(path)
     st = os.stat(target)
     euid = os.geteuid()

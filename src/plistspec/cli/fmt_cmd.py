@@ -14,10 +14,14 @@ would change), 2 for usage errors.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from plistspec.cli._options import diagnostics_format_option, stdin_filename_option
+
+if TYPE_CHECKING:
+    from plistspec.cli._io import InputError, Layout
 
 
 @click.command("fmt")
@@ -56,15 +60,13 @@ def fmt_cmd(
         rewrite_file,
         write_output,
     )
-    from plistspec.diagnostics import locate
-    from plistspec.fmt import format_text
 
     if in_place and check:
         raise click.UsageError("--check and --in-place do not go together")
     if in_place and "-" in files:
         raise click.UsageError("--in-place cannot rewrite standard input")
     status = 0
-    changed: list[str] = []
+    changed_files: list[str] = []
     all_diags = []
     for path in files:
         try:
@@ -75,14 +77,19 @@ def fmt_cmd(
             click.echo(str(e), err=True)
             status = 1
             continue
-        new, diags = format_text(text, name, dialect)
-        diags = locate(diags, text, name)
+        if check:
+            target = None
+        elif in_place:
+            target = name
+        else:
+            target = "<stdout>"
+        data, changed, diags, error = _format_one(text, name, layout, dialect, target)
         if any(d.is_error for d in diags):
             status = 1
         if quiet:
             diags = [d for d in diags if d.severity != "info"]
         all_diags.extend(diags)
-        if new != text and not layout.exact:
+        if changed and not layout.exact:
             click.echo(
                 f"{name}: error: cannot keep this file's mixed line endings (its coding "
                 "cookie names an EOL type the file does not use consistently); not "
@@ -90,23 +97,92 @@ def fmt_cmd(
                 err=True,
             )
             status = 1
-            new = text
+            if not in_place and not check:
+                data, error = _encode_all([text], layout, target)  # the file as it was
+            changed = False
         if check:
-            if new != text:
-                changed.append(name)
+            if changed:
+                changed_files.append(name)
             continue
         try:
             if in_place:
-                if new != text:
-                    rewrite_file(path, name, layout.encode(new))
+                if changed:
+                    if error is not None:
+                        raise error
+                    rewrite_file(path, name, data)
             else:
-                write_output(layout.encode(new), None)
+                if error is not None:
+                    raise error
+                write_output(data, None)
         except InputError as e:
             click.echo(str(e), err=True)
             status = 1
     print_diagnostics(all_diags, diagnostics_format)
-    if check and changed:
-        for name in changed:
+    if check and changed_files:
+        for name in changed_files:
             click.echo(f"would reformat {name}", err=True)
         status = 1
     sys.exit(status)
+
+
+def _format_one(
+    text: str, name: str, layout: Layout, dialect: str | None, target: str | None
+) -> tuple[bytearray | None, bool, list, InputError | None]:
+    """fmt of one input: ``(data, changed, diagnostics, error)``. ``data``: the bytes to
+    write (BOM and line endings of ``layout`` back; None when ``target`` is None, as for
+    ``--check``); ``error``: an :class:`InputError` when the new text cannot be encoded
+    (named ``target``). A big file goes through :mod:`plistspec.fmt_stream` (the same
+    result in a fraction of the memory), encoded piece by piece."""
+    from plistspec.diagnostics import locate
+    from plistspec.fmt_stream import format_stream
+
+    out = _Encoder(layout, target)
+    streamed = format_stream(text, out.add, name, dialect)
+    if streamed is not None:
+        changed, diags = streamed
+        data = out.data
+    else:
+        from plistspec.fmt import format_text
+
+        new, diags = format_text(text, name, dialect)
+        changed = new != text
+        out = _Encoder(layout, target)
+        out.add(new)
+        del new
+        data = out.data
+    return data, changed, locate(diags, text, name), out.error
+
+
+def _encode_all(
+    pieces: list[str], layout: Layout, target: str | None
+) -> tuple[bytearray | None, InputError | None]:
+    out = _Encoder(layout, target)
+    for p in pieces:
+        out.add(p)
+    return out.data, out.error
+
+
+class _Encoder:
+    """The bytes fmt writes, made from the new text's pieces as they come (``add``): the
+    layout's line endings and BOM put back, UTF-8 with raw bytes kept. Nothing is kept
+    when ``target`` is None; after a piece that cannot be encoded, ``error`` says so."""
+
+    def __init__(self, layout: Layout, target: str | None) -> None:
+        self.layout = layout
+        self.target = target
+        self.data: bytearray | None = None if target is None else bytearray()
+        self.error: InputError | None = None
+        if self.data is not None and layout.bom:
+            self.data += "\ufeff".encode()
+
+    def add(self, piece: str) -> None:
+        if self.data is None or self.error is not None:
+            return
+        from plistspec.cli._io import InputError, encode_bytes
+        from plistspec.elisp.eol import encode_eol
+
+        try:
+            self.data += encode_bytes(encode_eol(piece, self.layout.eol), self.target)
+        except InputError as e:
+            self.error = e
+            self.data = None

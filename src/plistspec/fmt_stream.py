@@ -1,0 +1,91 @@
+"""``fmt`` of a big file a batch of top-level forms at a time: memory of a batch, not of all.
+
+Owns: :func:`format_stream`. The whole-file path (:func:`plistspec.fmt.format_text`)
+holds every datum of the file and builds the whole new text as one string next to the
+old one (for a 10 MB file with one character beyond U+FFFF, two 40 MB strings). Here the
+top-level forms are read a few at a time (:func:`plistspec.streaming.top_level`), what
+fmt changes in them is decided by the same function as on the whole-file path
+(:func:`plistspec.fmt.rewrites`), and the new text is handed out in pieces (the text
+between rewritten forms and their new texts) to a ``sink`` that encodes and keeps them
+as it likes, so what is held is the old text, the sink's output and one batch.
+
+It gives exactly the pieces (their concatenation is :func:`format_text`'s text) and the
+diagnostics of the whole-file path, or None to say "use the whole-file path" (the sink
+may then have been given pieces already: the caller drops them). That is whenever
+:func:`plistspec.streaming.top_level` refuses: a syntax error or syntax plistspec refuses
+anywhere (the recovering reader decides what fmt says then), or a form the others
+depend on (wrappers, spec plists handed to ``apply``), or when the text is small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from plistspec.diagnostics import Diagnostic
+
+__all__ = ["format_stream", "BATCH"]
+
+# characters of top-level forms handed to fmt's rewrites at once: big enough that its
+# one read-back of the unproven new forms stays cheap, small enough to hold little
+BATCH = 1 << 16
+
+
+def format_stream(
+    text: str,
+    sink: Callable[[str], None],
+    path: str | None = None,
+    dialect: str | None = None,
+    *,
+    force: bool = False,
+) -> tuple[bool, list[Diagnostic]] | None:
+    """Format ``text`` as :func:`plistspec.fmt.format_text` does, giving the new text to
+    ``sink`` in consecutive pieces. Returns ``(changed, diagnostics)``, or None when this
+    path does not apply (module doc). ``force``: stream a text of any size (tests)."""
+    from plistspec.streaming import NotStreamable, streamable
+
+    if not force and not streamable(text):
+        return None
+    from plistspec.gcpause import paused
+
+    with paused():
+        try:
+            return _stream(text, sink, path, dialect)
+        except NotStreamable:
+            return None
+
+
+def _stream(
+    text: str, sink: Callable[[str], None], path: str | None, dialect: str | None
+) -> tuple[bool, list[Diagnostic]]:
+    from plistspec.fmt import rewrites
+    from plistspec.streaming import top_level
+
+    unread: list[Diagnostic] = []
+    infos: list[Diagnostic] = []
+    pos = 0  # the text before this offset was given to the sink
+    changed = False
+
+    def flush(batch: list[Any]) -> None:
+        nonlocal pos, changed
+        edits, more_unread, more_infos = rewrites(batch, text, path, dialect, alone=True)
+        unread.extend(more_unread)
+        infos.extend(more_infos)
+        for start, end, new in edits:
+            sink(text[pos:start])
+            sink(new)
+            pos = end
+            changed = True
+
+    batch: list[Any] = []
+    size = 0
+    for datum in top_level(text):
+        batch.append(datum)
+        size += datum.end - datum.start
+        if size >= BATCH:
+            flush(batch)
+            batch, size = [], 0
+    if batch:
+        flush(batch)
+    sink(text[pos:])
+    return changed, unread + infos

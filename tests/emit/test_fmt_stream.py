@@ -1,0 +1,148 @@
+"""fmt a few top-level forms at a time (plistspec.fmt_stream) gives the whole-file path's
+text and diagnostics, or declines; the command uses it for big files, with the same bytes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from plistspec import fmt_stream, streaming
+from plistspec.cli import main
+from plistspec.diagnostics import locate
+from plistspec.fmt import format_text
+from plistspec.report import render
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from gen_tools import generate  # noqa: E402
+
+FILES = [
+    p for d in ("elisp", "broken", "corpus") for p in sorted((ROOT / "fixtures" / d).rglob("*.el"))
+]
+
+
+def whole(text: str) -> tuple[str, str]:
+    new, diags = format_text(text, "f.el")
+    return new, render(locate(diags, text, "f.el"), "gnu")
+
+
+def streamed(text: str) -> tuple[str, str] | None:
+    pieces: list[str] = []
+    got = fmt_stream.format_stream(text, pieces.append, "f.el", force=True)
+    if got is None:
+        return None
+    changed, diags = got
+    new = "".join(pieces)
+    assert changed == (new != text)
+    return new, render(locate(diags, text, "f.el"), "gnu")
+
+
+@pytest.fixture()
+def small_batches(monkeypatch):
+    monkeypatch.setattr(fmt_stream, "BATCH", 300)  # a batch of one or two forms
+
+
+@pytest.mark.parametrize("batches", ["small", "default"])
+def test_streamed_equals_whole_file_path(batches: str, monkeypatch) -> None:
+    if batches == "small":
+        monkeypatch.setattr(fmt_stream, "BATCH", 300)
+    n = 0
+    for path in FILES:
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        got = streamed(text)
+        if got is None:
+            continue
+        n += 1
+        assert got == whole(text), path.name
+    assert n >= len(FILES) // 2  # most fixtures take the path
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_generated_files_with_every_kind_of_form(small_batches, seed: int) -> None:
+    text = generate(60_000, seed)[0]
+    got = streamed(text)
+    assert got is not None
+    new, diags = got
+    assert new != text  # the generated layout is not the canonical one
+    assert (new, diags) == whole(text)
+
+
+def test_infos_and_unread_forms_keep_their_order(small_batches) -> None:
+    ok = '(gptel-make-tool :name "a" :description "A." :function #\'ignore)\n'
+    bad = '(gptel-make-tool :name "b" :args (list \'(:name "x" :type strng)))\n'
+    odd = '(gptel-make-tool :name "c" :description (concat "a" ;; x\n "b"))\n'
+    text = ok + bad + odd + "(setq x 1)\n" + ok.replace("ignore", "foo") + bad
+    new, diags = whole(text)
+    assert "PS530" in diags  # forms left as they are, said so
+    assert streamed(text) == (new, diags)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '(gptel-make-tool :name "a" :function #\'f)\n(gptel-make-tool :name "b"\n',  # no end
+        '(gptel-make-tool :name "a" :function #\'f)\n(setq h #s(hash-table data (a 1)))\n',
+        "(apply #'gptel-make-tool (list :name \"a\" :function #'f))\n",
+        '(defun my-tool (n) (gptel-make-tool :name n :function #\'f))\n(my-tool "a")\n',
+    ],
+)
+def test_declines_where_the_whole_file_decides(text: str) -> None:
+    assert streamed(text) is None
+
+
+def test_declines_small_texts_unless_forced() -> None:
+    text = '(gptel-make-tool :name "a" :function #\'f)\n'
+    assert fmt_stream.format_stream(text, lambda _: None) is None
+    assert streamed(text) is not None
+
+
+def _big(seed: int = 7) -> str:
+    return generate(60_000, seed)[0]
+
+
+@pytest.mark.parametrize(
+    ("bom", "eol"), [(False, "\n"), (True, "\n"), (False, "\r\n"), (True, "\r")]
+)
+def test_the_command_writes_the_same_bytes(tmp_path, monkeypatch, bom: bool, eol: str) -> None:
+    text = _big()
+    data = (("\ufeff" if bom else "") + text.replace("\n", eol)).encode()
+    f = tmp_path / "tools.el"
+    f.write_bytes(data)
+    runner = CliRunner()
+    whole_out = runner.invoke(main, ["fmt", "-q", str(f)])
+    assert whole_out.exit_code == 0, whole_out.output
+    monkeypatch.setattr(streaming, "MIN_SIZE", 0)
+    calls: list[int] = []
+    real = fmt_stream._stream
+    monkeypatch.setattr(fmt_stream, "_stream", lambda *a: calls.append(1) or real(*a))
+    stream_out = runner.invoke(main, ["fmt", "-q", str(f)])
+    assert calls, "the command did not take the streaming path"
+    assert stream_out.exit_code == 0
+    assert stream_out.stdout_bytes == whole_out.stdout_bytes
+    assert stream_out.stdout_bytes != data
+    new = stream_out.stdout_bytes.decode()
+    assert new.startswith("\ufeff") == bom
+    assert new.count("\r") == (0 if eol == "\n" else new.count("\n") or new.count("\r"))
+    # --check says it would change; -i writes the same bytes
+    assert runner.invoke(main, ["fmt", "--check", str(f)]).exit_code == 1
+    res = runner.invoke(main, ["fmt", "-i", "-q", str(f)])
+    assert res.exit_code == 0
+    assert f.read_bytes() == whole_out.stdout_bytes
+    assert runner.invoke(main, ["fmt", "--check", str(f)]).exit_code == 0  # idempotent
+
+
+def test_invalid_utf8_is_the_same_error(tmp_path, monkeypatch) -> None:
+    """A file that is not valid UTF-8 gets the same error and output on both paths."""
+    data = _big().encode() + b";; caf\xe9\n" + _big(8).encode()
+    f = tmp_path / "tools.el"
+    f.write_bytes(data)
+    runner = CliRunner()
+    whole_out = runner.invoke(main, ["fmt", "-q", str(f)])
+    monkeypatch.setattr(streaming, "MIN_SIZE", 0)
+    stream_out = runner.invoke(main, ["fmt", "-q", str(f)])
+    assert (stream_out.exit_code, whole_out.exit_code) == (1, 1)
+    assert "invalid UTF-8" in stream_out.output
+    assert stream_out.output == whole_out.output
