@@ -20,7 +20,16 @@ from plistspec.diagnostics import Diagnostic, locate
 from plistspec.elisp.recover import read_recovering, skip_form  # noqa: F401 (re-exported)
 from plistspec.formats import TARGETS
 
-__all__ = ["check_text", "read_recovering", "skip_form", "diagnostics_json", "TARGETS"]
+__all__ = [
+    "check_text",
+    "check_form",
+    "soften_found",
+    "finish",
+    "read_recovering",
+    "skip_form",
+    "diagnostics_json",
+    "TARGETS",
+]
 
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -45,6 +54,11 @@ def check_text(
     from plistspec.gcpause import paused
 
     with paused():
+        from plistspec.checkstream import check_streamed
+
+        streamed = check_streamed(text, path, target, dialect)
+        if streamed is not None:
+            return streamed
         return _check(text, path, target, dialect)
 
 
@@ -63,19 +77,25 @@ def _check(
         forms, found = find_tools(datums, text)
     except Exception as e:  # noqa: BLE001
         diags.append(_internal(e, 0, min(1, len(text)), "finding tool forms"))
-        return _finish(diags, text, path)
+        return finish(diags, text, path)
+    diags.extend(soften_found(found))
+    for form in forms:
+        diags.extend(check_form(form, path, target, dialect))
+    return finish(diags, text, path)
+
+
+def soften_found(found: list[Diagnostic]) -> list[Diagnostic]:
+    """The finding stage's diagnostics as ``check`` reports them: PS101 (cannot be read
+    statically) as *info* (changed in place; returned for convenience)."""
     for d in found:
         if d.code == "PS101" and d.severity == "warning":
             d.severity = "info"
-    diags.extend(found)
-    for form in forms:
-        diags.extend(_check_form(form, path, target, dialect))
-    return _finish(diags, text, path)
+    return found
 
 
-def _check_form(
-    form, path: str | None, target: str | None, dialect: str | None
-) -> list[Diagnostic]:
+def check_form(form, path: str | None, target: str | None, dialect: str | None) -> list[Diagnostic]:
+    """lower() and lint() of one tool form, merged (:func:`_merge`); an exception in
+    either becomes a PS332 diagnostic at the form."""
     from plistspec.lint import lint
 
     lowered: list[Diagnostic] = []
@@ -184,7 +204,10 @@ def _internal(e: Exception, start: int, end: int, stage: str) -> Diagnostic:
     )
 
 
-def _finish(diags: list[Diagnostic], text: str, path: str | None) -> list[Diagnostic]:
+def finish(diags: list[Diagnostic], text: str, path: str | None) -> list[Diagnostic]:
+    """``diags`` in the order ``check`` reports them: the first of each (code, span,
+    message) kept, sorted by position, then severity, then code (stable: ties keep the
+    order they came in), lines and columns filled."""
     seen: set[tuple] = set()
     out: list[Diagnostic] = []
     for d in diags:
