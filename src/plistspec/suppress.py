@@ -96,15 +96,102 @@ def find_directives(
 ) -> tuple[list[Directive], list[Diagnostic]]:
     """The suppression directives of ``text`` and a PS921 per malformed one.
 
-    ``datums`` (the text read by :func:`plistspec.elisp.recover.read_recovering`) tell
-    comments from ``;`` inside strings; they are read here when not given.
+    ``datums`` (the text's top-level datums in text order, as
+    :func:`plistspec.elisp.recover.read_recovering` gives them) tell comments from ``;``
+    inside strings and give the form that follows an own-line directive. When not given,
+    the text is read here one top-level form at a time and only the forms a directive
+    needs are kept (:func:`_read_needed`), so a big file with a directive costs the
+    memory of those forms, not of all.
     """
     if "plistspec" not in text or _DIRECTIVE.search(text) is None:
         return [], []
-    if datums is None:
-        from plistspec.elisp.recover import read_recovering
+    places = _places(text)
+    needed = _read_needed(text, places) if datums is None else None
+    if needed is None:
+        if datums is None:
+            from plistspec.elisp.recover import read_recovering
 
-        datums = read_recovering(text)[0]
+            datums = read_recovering(text)[0]  # its recovery decides what is read
+        needed = _select(datums, places)
+        datums = None
+    return _scan(text, needed)
+
+
+def _places(text: str) -> list[tuple[int, int]]:
+    """``(first, last)`` per directive match, in text order: the offsets of its comment's
+    first ``;`` on the line (where :func:`_next_form` looks from) and of the ``;`` the
+    match starts at (what the test "inside an atom?" looks at). Only ``;`` lie between,
+    and the places of two matches never overlap (at most one match per line)."""
+    out: list[tuple[int, int]] = []
+    for m in _DIRECTIVE.finditer(text):
+        b = m.start()
+        a = b
+        line_start = text.rfind("\n", 0, b) + 1
+        while a > line_start and text[a - 1] == ";":
+            a -= 1
+        out.append((a, b))
+    return out
+
+
+# Which top-level datums the directives need (both readers below keep exactly these):
+# those whose span meets a directive's place [first, last] (an atom holding ``last`` lies
+# in the span of its top-level datum; ``_next_form`` descends into the one holding
+# ``first``), and the first one starting after ``first`` (what ``_next_form`` gives when
+# no datum holds it). Top-level spans are disjoint and in text order, so on these alone
+# the bisections of ``_next_form`` and of the atom test find what they find on all.
+
+
+def _select(datums: list[Any], places: list[tuple[int, int]]) -> list[Any]:
+    """The needed ones of ``datums`` (all top-level datums of the text, in order)."""
+    starts = [d.start for d in datums]
+    keep: set[int] = set()
+    for a, b in places:
+        k = bisect_right(starts, b) - 1
+        while k >= 0 and datums[k].end > a:
+            keep.add(k)
+            k -= 1
+        k = bisect_right(starts, a)
+        if k < len(datums):
+            keep.add(k)
+    return [datums[k] for k in sorted(keep)]
+
+
+def _read_needed(text: str, places: list[tuple[int, int]]) -> list[Any] | None:
+    """The needed top-level datums of ``text``, read one at a time (the others dropped as
+    soon as read), or None when the text does not read cleanly: then the recovering
+    reader decides what is read. Reads the same datums as ``read_all``: a clean text's
+    forms one after the other, every character checked for lone surrogates."""
+    from plistspec.diagnostics import ReadError
+    from plistspec.elisp.reader import read_one
+
+    kept: list[Any] = []
+    n = len(places)
+    nxt = 0  # first place whose "first datum starting after it" is still to come
+    low = 0  # first place not wholly before the datums still to come
+    pos = 0
+    while True:
+        try:
+            d, pos = read_one(text, pos)
+        except ReadError:
+            return None
+        if d is None:
+            return kept
+        s, e = d.start, d.end
+        keep = False
+        while nxt < n and places[nxt][0] < s:
+            keep = True
+            nxt += 1
+        while low < n and places[low][1] < s:
+            low += 1
+        if low < n and places[low][0] < e:
+            keep = True
+        if keep:
+            kept.append(d)
+
+
+def _scan(text: str, datums: list[Any]) -> tuple[list[Directive], list[Diagnostic]]:
+    """:func:`find_directives` on ``datums``: all top-level datums of ``text`` or the
+    needed ones (same result)."""
     atoms = _atoms_and_tree(datums)
     starts = [a[0] for a in atoms]
     from plistspec.codes import CODES
