@@ -136,8 +136,8 @@ def _places(text: str) -> list[tuple[int, int]]:
 # Which top-level datums the directives need (both readers below keep exactly these):
 # those whose span meets a directive's place [first, last] (an atom holding ``last`` lies
 # in the span of its top-level datum; ``_next_form`` descends into the one holding
-# ``first``), and the first one starting after ``first`` (what ``_next_form`` gives when
-# no datum holds it). Top-level spans are disjoint and in text order, so on these alone
+# ``first``), and, when none holds ``first``, the first one starting after it (what
+# ``_next_form`` gives then). Top-level spans are disjoint and in text order, so on these alone
 # the bisections of ``_next_form`` and of the atom test find what they find on all.
 
 
@@ -151,7 +151,7 @@ def _select(datums: list[Any], places: list[tuple[int, int]]) -> list[Any]:
             keep.add(k)
             k -= 1
         k = bisect_right(starts, a)
-        if k < len(datums):
+        if k < len(datums) and (k == 0 or datums[k - 1].end <= a):
             keep.add(k)
     return [datums[k] for k in sorted(keep)]
 
@@ -168,6 +168,7 @@ def _read_needed(text: str, places: list[tuple[int, int]]) -> list[Any] | None:
     n = len(places)
     nxt = 0  # first place whose "first datum starting after it" is still to come
     low = 0  # first place not wholly before the datums still to come
+    before = 0  # the end of the datum read before
     pos = 0
     while True:
         try:
@@ -179,8 +180,9 @@ def _read_needed(text: str, places: list[tuple[int, int]]) -> list[Any] | None:
         s, e = d.start, d.end
         keep = False
         while nxt < n and places[nxt][0] < s:
-            keep = True
+            keep = keep or places[nxt][0] >= before  # no datum holds the place
             nxt += 1
+        before = e
         while low < n and places[low][1] < s:
             low += 1
         if low < n and places[low][0] < e:
