@@ -12,7 +12,7 @@ from __future__ import annotations
 from plistspec.diagnostics import Fix
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
 from plistspec.extract import ToolForm
-from plistspec.lint._util import Sink, brief, elisp_string, flag, is_plist, plist_pairs
+from plistspec.lint._util import Sink, brief, elisp_string, flag, is_plist
 from plistspec.lint.schema import walk_arg
 
 __all__ = ["args_slot"]
@@ -104,9 +104,11 @@ def _vector_to_list(sink: Sink, v: Vector) -> Fix | None:
 
 
 def _arg_name(sink: Sink, arg: List) -> tuple[str, Datum] | None:
-    pairs, dangling = plist_pairs(arg)
-    for k, v in pairs:
-        if isinstance(k, Symbol) and k.name == ":name":
+    items = arg.items
+    for i in range(0, len(items) - 1, 2):
+        k = items[i]
+        if type(k) is Symbol and k.name == ":name":
+            v = items[i + 1]
             if isinstance(v, String) and v.value:
                 return v.value, v
             if is_nil(v):

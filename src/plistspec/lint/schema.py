@@ -12,8 +12,8 @@ only where a key or value needs them.
 
 from __future__ import annotations
 
-from plistspec.elisp.datum import Datum, List, Symbol, Vector, is_nil
-from plistspec.lint._util import SCHEMA_KEYS, Sink, is_plist, plist_pairs
+from plistspec.elisp.datum import Datum, List, Symbol, Vector
+from plistspec.lint._util import JSON_TYPES, SCHEMA_KEYS, Sink, is_plist, plist_pairs
 from plistspec.lint.keys import ARG_EXTRA, duplicate_key, missing_description, odd_key
 from plistspec.lint.schema_type import check_type
 from plistspec.lint.shapes import (
@@ -34,13 +34,49 @@ from plistspec.lint.surprises import (
 
 __all__ = ["walk_arg"]
 
-_ONE_SCHEMA = (":not", ":contains", ":if", ":then", ":else", ":propertyNames")
+# What the walk does with a key's value (before judging the key itself).
+_ENUM, _ITEMS, _SCHEMAS, _ONE, _ADDITIONAL, _DEFS = 1, 2, 3, 4, 5, 6
+_VALUE_KIND = {
+    ":enum": _ENUM,
+    ":items": _ITEMS,
+    ":anyOf": _SCHEMAS,
+    ":allOf": _SCHEMAS,
+    ":oneOf": _SCHEMAS,
+    ":prefixItems": _SCHEMAS,
+    ":not": _ONE,
+    ":contains": _ONE,
+    ":if": _ONE,
+    ":then": _ONE,
+    ":else": _ONE,
+    ":propertyNames": _ONE,
+    ":additionalProperties": _ADDITIONAL,
+    ":$defs": _DEFS,
+    ":definitions": _DEFS,
+}
+
+
+def _key_info(n: str) -> tuple[int, bool, bool, bool]:
+    """(value kind, known in a nested schema, known on an arg, dropped by llm on an arg)."""
+    bare = n[1:]
+    known = bare in SCHEMA_KEYS or bare.startswith("x-")
+    return (
+        _VALUE_KIND.get(n, 0),
+        known,
+        known or bare in ARG_EXTRA,
+        n not in LLM_ARG_KEYS and bare in SCHEMA_KEYS,
+    )
+
+
+# The keys schemas are made of, judged once here instead of once per key written.
+_KEY_INFO = {":" + b: _key_info(":" + b) for b in (*SCHEMA_KEYS, *ARG_EXTRA)}
+_TYPES = frozenset(JSON_TYPES)
 
 
 def walk_arg(sink: Sink, arg: List, dialect: str) -> None:
     """The findings of the arg plist ``arg`` and every schema nested in it."""
     # Work items: (plist, level, llm_converted) with level "arg" or "nested".
-    work: list[tuple[List, str, bool]] = [(arg, "arg", False)]
+    work: list[tuple[List, str, bool]] = []
+    _schema(sink, arg, "arg", False, dialect, work)
     while work:
         plist, level, conv = work.pop()
         _schema(sink, plist, level, conv, dialect, work)
@@ -54,61 +90,75 @@ def _schema(
     dialect: str,
     work: list[tuple[List, str, bool]],
 ) -> None:
-    pairs, dangling = plist_pairs(plist)
+    items = plist.items
+    count = len(items)
     first: dict[str, tuple[Symbol, Datum]] = {}
-    for k, v in pairs:
-        if not isinstance(k, Symbol):
+    for i in range(0, count - 1, 2):
+        k = items[i]
+        if type(k) is not Symbol:
             continue
         n = k.name
         if n in first:
-            duplicate_key(sink, k, v, first[n][0], level)
+            duplicate_key(sink, k, items[i + 1], first[n][0], level)
             continue
-        first[n] = (k, v)
+        first[n] = (k, items[i + 1])
     is_arg = level == "arg"
-    if is_arg and isinstance(dangling, Symbol) and dangling.name == ":optional":
-        optional_without_value(sink, dangling)
-    types = check_type(sink, plist, first, level, dialect)
+    if is_arg and count % 2:
+        dangling = items[-1]
+        if type(dangling) is Symbol and dangling.name == ":optional":
+            optional_without_value(sink, dangling)
+    tv = first.get(":type")
+    if tv is not None and type(tv[1]) is Symbol and tv[1].name in _TYPES:  # type: ignore[attr-defined]
+        types: list[str] | None = [tv[1].name]  # type: ignore[attr-defined]
+    else:
+        types = check_type(sink, plist, first, level, dialect)
     if is_arg and ":description" not in first:
         missing_description(sink, plist, first)
     is_obj = types is not None and "object" in types
-    props = check_properties(sink, first, types, level, conv, dialect, work)
-    check_required(sink, first, is_obj, props, level)
+    if ":properties" in first or (types is not None and "array" in types):
+        props = check_properties(sink, first, types, level, conv, dialect, work)
+    else:
+        props = None  # what check_properties says of a schema with neither
+    if ":required" in first:
+        check_required(sink, first, is_obj, props, level)
     llm_arg = is_arg and dialect == "llm"
     llm_nested = conv and dialect == "llm"
     for n, (k, v) in first.items():
-        bare = n[1:]
+        info = _KEY_INFO.get(n)
+        if info is None:
+            info = _key_info(n)
+        kind = info[0]
         # The value's shape; nested schemas go on the work list.
-        if n == ":enum":
-            check_enum(sink, v)
-        elif n == ":items":
-            check_items(sink, k, v, work, conv or is_arg)
-        elif n in (":anyOf", ":allOf", ":oneOf", ":prefixItems"):
-            if isinstance(v, Vector):
-                work.extend((x, "nested", False) for x in v.items if is_plist(x))  # type: ignore[misc]
-            elif isinstance(v, List) and n != ":prefixItems":
-                schema_list(sink, n, v)
-        elif n in _ONE_SCHEMA:
-            if is_plist(v):
-                work.append((v, "nested", False))  # type: ignore[arg-type]
-        elif n == ":additionalProperties" and is_plist(v):
-            work.append((v, "nested", conv))  # type: ignore[arg-type]
-        elif n in (":$defs", ":definitions") and isinstance(v, List):
-            for _pk, pv in plist_pairs(v)[0]:
-                if is_plist(pv):
-                    work.append((pv, "nested", False))  # type: ignore[arg-type]
+        if kind:
+            if kind == _ENUM:
+                check_enum(sink, v)
+            elif kind == _ITEMS:
+                check_items(sink, k, v, work, conv or is_arg)
+            elif kind == _SCHEMAS:
+                if type(v) is Vector:
+                    work.extend((x, "nested", False) for x in v.items if is_plist(x))  # type: ignore[misc]
+                elif type(v) is List and n != ":prefixItems":
+                    schema_list(sink, n, v)
+            elif kind == _ONE:
+                if is_plist(v):
+                    work.append((v, "nested", False))  # type: ignore[arg-type]
+            elif kind == _ADDITIONAL:
+                if is_plist(v):
+                    work.append((v, "nested", conv))  # type: ignore[arg-type]
+            elif type(v) is List:  # _DEFS
+                for _pk, pv in plist_pairs(v)[0]:
+                    if is_plist(pv):
+                        work.append((pv, "nested", False))  # type: ignore[arg-type]
         # The key itself.
-        if bare in SCHEMA_KEYS or bare.startswith("x-"):
-            pass
-        elif is_arg and bare in ARG_EXTRA:
-            pass
-        else:
+        if not info[2 if is_arg else 1]:
             odd_key(sink, k, v, first, level, dialect)
         # What the library does to it.
-        if llm_arg and n not in LLM_ARG_KEYS and bare in SCHEMA_KEYS:
+        if llm_arg and info[3]:
             llm_drops(sink, n, k, is_obj, props)
-        if is_nil(v):
-            nil_value(sink, n, v, level, dialect, is_obj)
-        if llm_nested and isinstance(v, Symbol) and n != ":type":
-            llm_symbol(sink, v)
-    if is_arg:
+        if type(v) is Symbol:
+            if v.name == "nil":
+                nil_value(sink, n, v, level, dialect, is_obj)
+            if llm_nested and n != ":type":
+                llm_symbol(sink, v)
+    if is_arg and (":optional" in first or ":additionalProperties" in first):
         arg_flags(sink, first, dialect, is_obj)

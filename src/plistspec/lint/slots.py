@@ -39,7 +39,7 @@ def _head(form: ToolForm) -> Symbol:
 def tool_slots(sink: Sink, form: ToolForm, dialect: str) -> None:
     """Every tool-level finding of ``form`` under ``dialect``, in slot order."""
     seen: dict[str, Datum] = {}
-    present = {s.key.name for s in form.slots}
+    present: set[str] | None = None  # every slot name, made for the first unknown slot
     for s in form.slots:
         n = s.key.name
         if n in seen:
@@ -53,6 +53,8 @@ def tool_slots(sink: Sink, form: ToolForm, dialect: str) -> None:
             continue
         seen[n] = s.key
         if n not in GPTEL_SLOTS:
+            if present is None:
+                present = {s.key.name for s in form.slots}
             sug = suggest(n, _SLOT_WORDS)
             if sug is None and isinstance(s.value, String) and ":description" not in present:
                 sug = "description"
@@ -69,11 +71,15 @@ def tool_slots(sink: Sink, form: ToolForm, dialect: str) -> None:
                 sink.add("PS302", "info", f"{lib} ignores the slot {n}", s.key)
         elif dialect == "llm" and n not in LLM_SLOTS:
             sink.add("PS302", "info", f"llm ignores the slot {n} (a gptel slot)", s.key)
-    head = _head(form)
-    _tool_name(sink, form, head)
-    _tool_description(sink, form, head)
+    _tool_name(sink, form)
+    _tool_description(sink, form)
     if form.slot(":function") is None and form.head != "llm-tool-collection-deftool":
-        sink.add("PS331", "warning", "tool without :function: nothing runs when it is called", head)
+        sink.add(
+            "PS331",
+            "warning",
+            "tool without :function: nothing runs when it is called",
+            _head(form),
+        )
 
 
 def _not_a_string(sink: Sink, s, what: str) -> None:
@@ -89,10 +95,10 @@ def _not_a_string(sink: Sink, s, what: str) -> None:
     sink.add("PS308", "error", f"tool :{what} {brief(at, sink.text)} is {why}", at, fix=fix)
 
 
-def _tool_name(sink: Sink, form: ToolForm, head: Datum) -> None:
+def _tool_name(sink: Sink, form: ToolForm) -> None:
     s = form.slot(":name")
     if s is None:
-        sink.add("PS304", "error", 'tool without :name: it is sent as "name": {}', head)
+        sink.add("PS304", "error", 'tool without :name: it is sent as "name": {}', _head(form))
         return
     v = s.value
     if v is None:
@@ -114,7 +120,7 @@ def _tool_name(sink: Sink, form: ToolForm, head: Datum) -> None:
         _not_a_string(sink, s, "name")
 
 
-def _tool_description(sink: Sink, form: ToolForm, head: Datum) -> None:
+def _tool_description(sink: Sink, form: ToolForm) -> None:
     s = form.slot(":description")
     if s is None:
         sink.add(
@@ -122,7 +128,7 @@ def _tool_description(sink: Sink, form: ToolForm, head: Datum) -> None:
             "error",
             'tool without :description: gptel and llm send "description": {} '
             "(Bedrock rejects it, other providers expect a string)",
-            head,
+            _head(form),
         )
         return
     v = s.value
