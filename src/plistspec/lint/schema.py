@@ -55,20 +55,27 @@ _VALUE_KIND = {
 }
 
 
-def _key_info(n: str) -> tuple[int, bool, bool, bool]:
-    """(value kind, known in a nested schema, known on an arg, dropped by llm on an arg)."""
+def _key_info(n: str, is_arg: bool, llm_arg: bool) -> tuple[int, bool, bool]:
+    """What the walk does for the key ``n``: (value kind, an odd key -- not a JSON Schema
+    keyword, nor an arg's own key on an arg --, a keyword llm drops on this arg)."""
     bare = n[1:]
-    known = bare in SCHEMA_KEYS or bare.startswith("x-")
-    return (
-        _VALUE_KIND.get(n, 0),
-        known,
-        known or bare in ARG_EXTRA,
-        n not in LLM_ARG_KEYS and bare in SCHEMA_KEYS,
-    )
+    known = bare in SCHEMA_KEYS or bare.startswith("x-") or (is_arg and bare in ARG_EXTRA)
+    drops = llm_arg and n not in LLM_ARG_KEYS and bare in SCHEMA_KEYS
+    info = (_VALUE_KIND.get(n, 0), not known, drops)
+    return _QUIET if info == _QUIET else info
 
 
-# The keys schemas are made of, judged once here instead of once per key written.
-_KEY_INFO = {":" + b: _key_info(":" + b) for b in (*SCHEMA_KEYS, *ARG_EXTRA)}
+_QUIET = (0, False, False)  # a key with nothing to check but its value's symbol
+
+
+def _plan(is_arg: bool, llm_arg: bool) -> dict[str, tuple[int, bool, bool]]:
+    """:func:`_key_info` of the keys schemas are made of, judged once here instead of
+    once per key written (other keys are judged as they come)."""
+    return {":" + b: _key_info(":" + b, is_arg, llm_arg) for b in (*SCHEMA_KEYS, *ARG_EXTRA)}
+
+
+# (is_arg, llm_arg) -> plan
+_PLANS = {(a, d): _plan(a, d) for a, d in ((False, False), (True, False), (True, True))}
 _TYPES = frozenset(JSON_TYPES)
 
 
@@ -123,13 +130,14 @@ def _schema(
         check_required(sink, first, is_obj, props, level)
     llm_arg = is_arg and dialect == "llm"
     llm_nested = conv and dialect == "llm"
+    plan = _PLANS[is_arg, llm_arg]
     for n, (k, v) in first.items():
-        info = _KEY_INFO.get(n)
+        info = plan.get(n)
         if info is None:
-            info = _key_info(n)
-        kind = info[0]
-        # The value's shape; nested schemas go on the work list.
-        if kind:
+            info = _key_info(n, is_arg, llm_arg)
+        if info is not _QUIET:
+            kind, odd, drops = info
+            # The value's shape; nested schemas go on the work list.
             if kind == _ENUM:
                 check_enum(sink, v)
             elif kind == _ITEMS:
@@ -145,16 +153,16 @@ def _schema(
             elif kind == _ADDITIONAL:
                 if is_plist(v):
                     work.append((v, "nested", conv))  # type: ignore[arg-type]
-            elif type(v) is List:  # _DEFS
+            elif kind == _DEFS and type(v) is List:
                 for _pk, pv in plist_pairs(v)[0]:
                     if is_plist(pv):
                         work.append((pv, "nested", False))  # type: ignore[arg-type]
-        # The key itself.
-        if not info[2 if is_arg else 1]:
-            odd_key(sink, k, v, first, level, dialect)
+            # The key itself.
+            if odd:
+                odd_key(sink, k, v, first, level, dialect)
+            if drops:
+                llm_drops(sink, n, k, is_obj, props)
         # What the library does to it.
-        if llm_arg and info[3]:
-            llm_drops(sink, n, k, is_obj, props)
         if type(v) is Symbol:
             if v.name == "nil":
                 nil_value(sink, n, v, level, dialect, is_obj)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector
-from plistspec.lint._util import key_name, plist_pairs
 
 __all__ = ["Node", "arg_map", "children"]
 
@@ -24,15 +23,24 @@ class Node:
     """One JSON schema node and the plist it was made from (None when the library
     made it up); ``anchor`` is where to point when the plist has no datum to offer."""
 
-    __slots__ = ("json", "plist", "anchor", "level", "children", "first")
+    __slots__ = ("json", "plist", "anchor", "level", "children", "_first")
 
     def __init__(self, json: Any, plist: Datum | None, anchor: Datum, level: str) -> None:
         self.json = json
-        self.plist = plist if isinstance(plist, List) and plist.items else None
+        self.plist = plist if type(plist) is List and plist.items else None  # type: ignore[union-attr]
         self.anchor = anchor
         self.level = level  # "root", "arg" or "nested"
         self.children: dict[str, tuple[Datum, Datum]] | None = None
-        self.first = _first(self.plist) if self.plist is not None else {}
+        self._first: dict[str, tuple[Symbol, Datum]] | None = None
+
+    @property
+    def first(self) -> dict[str, tuple[Symbol, Datum]]:
+        """JSON key -> (key symbol, value) of its first occurrence in the plist (made when
+        a finding or a nested node first needs it: most nodes have neither)."""
+        first = self._first
+        if first is None:
+            first = self._first = _first(self.plist) if self.plist is not None else {}
+        return first
 
     def key(self, name: str) -> tuple[Datum, Datum | None]:
         """``(datum, end)`` for the key ``name``: its symbol, else the plist's opening."""
@@ -55,11 +63,14 @@ def arg_map(elements: list, llm_rules: bool) -> dict[str, tuple[Datum, Datum]]:
     """Property name -> (arg plist, its :name datum): gptel's first arg of a name, llm's last."""
     out: dict[str, tuple[Datum, Datum]] = {}
     for arg in elements:
-        for k, v in plist_pairs(arg)[0]:
-            if isinstance(k, Symbol) and k.name == ":name":
-                if isinstance(v, String):
+        items = arg.items if type(arg) is List else ()
+        for i in range(0, len(items) - 1, 2):
+            k = items[i]
+            if type(k) is Symbol and k.name == ":name":
+                v = items[i + 1]
+                if type(v) is String:
                     name = v.value if v.value or llm_rules else ":"
-                elif isinstance(v, Symbol) and llm_rules:
+                elif type(v) is Symbol and llm_rules:
                     name = v.name
                 else:
                     break
@@ -69,33 +80,42 @@ def arg_map(elements: list, llm_rules: bool) -> dict[str, tuple[Datum, Datum]]:
     return out
 
 
-def _first(plist: Datum) -> dict[str, tuple[Symbol, Datum]]:
-    first: dict[str, tuple[Symbol, Datum]] = {}
-    for k, v in plist_pairs(plist)[0]:
-        if isinstance(k, Symbol):
-            name = key_name(k)
-            if name is not None and name not in first:
-                first[name] = (k, v)
-    return first
+def _first_keys(items: list[Datum], strings: bool) -> dict[str, tuple[Datum, Datum]]:
+    """JSON key -> (key, value) of its first occurrence among the plist ``items``: the
+    key as gptel's serializer makes it (:func:`plistspec.lint._util.key_name`), of symbol
+    keys only or, with ``strings``, of string keys too."""
+    out: dict[str, tuple[Datum, Datum]] = {}
+    for i in range(0, len(items) - 1, 2):
+        k = items[i]
+        t = type(k)
+        if t is Symbol:
+            name = k.name  # type: ignore[attr-defined]
+            if len(name) > 1 and name[0] == ":":
+                name = name[1:]
+        elif t is String and strings:
+            name = k.value  # type: ignore[attr-defined]
+        else:
+            continue
+        if name not in out:
+            out[name] = (k, items[i + 1])
+    return out
+
+
+def _first(plist: List) -> dict[str, tuple[Symbol, Datum]]:
+    return _first_keys(plist.items, False)  # type: ignore[return-value]
+
+
+# The keys of a JSON schema node that hold nested schemas, in the order they are queued.
+_ONE = ("items", "not", "if", "then", "else", "contains", "additionalProperties")
+_MANY = ("anyOf", "allOf", "oneOf", "prefixItems")
+_NESTING = frozenset((*_ONE, *_MANY))
 
 
 def children(node: Node, work: list) -> list[tuple[str, Datum, Datum | None, Any]]:
     """Queue the nested schema nodes; return the properties as (name, key datum, schema)."""
     j = node.json
-    for name in ("items", "not", "if", "then", "else", "contains", "additionalProperties"):
-        sub = j.get(name)
-        if isinstance(sub, dict):
-            d = node.first.get(name)
-            work.append(Node(sub, d[1] if d else None, d[0] if d else node.opening()[0], "nested"))
-    for name in ("anyOf", "allOf", "oneOf", "prefixItems"):
-        subs = j.get(name)
-        if isinstance(subs, list):
-            d = node.first.get(name)
-            vec = d[1] if d is not None and isinstance(d[1], Vector) else None
-            for i, sub in enumerate(subs):
-                if isinstance(sub, dict):
-                    src = vec.items[i] if vec is not None and i < len(vec.items) else None
-                    work.append(Node(sub, src, d[0] if d else node.opening()[0], "nested"))
+    if not _NESTING.isdisjoint(j):
+        _nested(node, j, work)
     props = j.get("properties")
     out: list[tuple[str, Datum, Datum | None, Any]] = []
     if not isinstance(props, dict):
@@ -111,11 +131,8 @@ def children(node: Node, work: list) -> list[tuple[str, Datum, Datum | None, Any
         return out
     pd = node.first.get("properties")
     pairs: dict[str, tuple[Datum, Datum]] = {}
-    if pd is not None and isinstance(pd[1], List):
-        for k, v in plist_pairs(pd[1])[0]:
-            kn = key_name(k)
-            if kn is not None and kn not in pairs:
-                pairs[kn] = (k, v)
+    if pd is not None and type(pd[1]) is List:
+        pairs = _first_keys(pd[1].items, True)
     for pname, sub in props.items():
         k, v = pairs.get(pname, (None, None))
         anchor = k if k is not None else (pd[0] if pd else node.opening()[0])
@@ -123,3 +140,21 @@ def children(node: Node, work: list) -> list[tuple[str, Datum, Datum | None, Any
         if isinstance(sub, dict):
             work.append(Node(sub, v, anchor, "nested"))
     return out
+
+
+def _nested(node: Node, j: dict, work: list) -> None:
+    """Queue the schemas of ``j``'s ``items``, ``anyOf``... (not its properties)."""
+    for name in _ONE:
+        sub = j.get(name)
+        if isinstance(sub, dict):
+            d = node.first.get(name)
+            work.append(Node(sub, d[1] if d else None, d[0] if d else node.opening()[0], "nested"))
+    for name in _MANY:
+        subs = j.get(name)
+        if isinstance(subs, list):
+            d = node.first.get(name)
+            vec = d[1] if d is not None and isinstance(d[1], Vector) else None
+            for i, sub in enumerate(subs):
+                if isinstance(sub, dict):
+                    src = vec.items[i] if vec is not None and i < len(vec.items) else None
+                    work.append(Node(sub, src, d[0] if d else node.opening()[0], "nested"))

@@ -26,7 +26,14 @@ from plistspec.lint.target_data import (
 from plistspec.lint.target_nodes import Node, children
 from plistspec.lowering.jsonutil import types_of
 
-__all__ = ["check_node"]
+__all__ = ["check_node", "SCHEMA_RULE_TARGETS"]
+
+#: The targets :func:`check_node` has rules for: for any other target the schema walk
+#: finds nothing, so :func:`plistspec.lint.targets.lint_target` neither emits the JSON
+#: nor walks it. A rule for another target must add it here.
+SCHEMA_RULE_TARGETS = frozenset(("gemini", "openai", "openai-strict", "openai-responses", "ollama"))
+# The Gemini keywords whose value _gemini judges (the others pass as they are).
+_GEMINI_VALUES = frozenset(("default", "format", "enum", "type"))
 
 
 def _add(sink: Sink, code: str, severity: str, message: str, at: tuple[Datum, Datum | None]):
@@ -37,9 +44,10 @@ def _add(sink: Sink, code: str, severity: str, message: str, at: tuple[Datum, Da
 def check_node(sink: Sink, node: Node, target: str, llm_rules: bool, work: list) -> None:
     """The findings of one schema node under ``target``; queues its nested nodes."""
     j = node.json
-    if not isinstance(j, dict):
+    if type(j) is not dict:
         return
-    types = types_of(j)
+    t = j.get("type")
+    types = [t] if type(t) is str else types_of(j)
     props = children(node, work)
     if node.level == "root":
         _root_rules(sink, node, props, target, llm_rules)
@@ -136,6 +144,8 @@ def _gemini(
                 node.key(name),
             )
             d.fix = fix
+        elif name not in _GEMINI_VALUES:
+            continue
         elif name == "default":
             _add(
                 sink,

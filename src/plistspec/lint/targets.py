@@ -33,7 +33,7 @@ from plistspec.lint._util import Sink, is_plist
 from plistspec.lint.target_data import NAME_RULES
 from plistspec.lint.target_nodes import Node
 from plistspec.lint.target_nodes import arg_map as _arg_map  # lowering.spans imports it here
-from plistspec.lint.target_schema import check_node
+from plistspec.lint.target_schema import SCHEMA_RULE_TARGETS, check_node
 from plistspec.lint.target_tool import tool_description, tool_name
 
 __all__ = ["lint_target", "parameters_sent", "NAME_RULES", "_arg_map"]
@@ -52,6 +52,8 @@ def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Di
     sink = Sink(form.text)
     tool_name(sink, form, target)
     tool_description(sink, form, target)
+    if target not in SCHEMA_RULE_TARGETS:
+        return sink.diags  # no schema rule for this target: nothing to emit and walk
     params = parameters_sent(tool, target)
     args = form.slot(":args")
     if not isinstance(params, dict) or args is None or args.value is None:
