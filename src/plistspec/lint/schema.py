@@ -7,7 +7,9 @@ description, ``:properties``, ``:required``, then key by key (the value's shape,
 unknown key, what the library does to it), then the arg's own flags. The lints
 themselves live in :mod:`~plistspec.lint.keys`, :mod:`~plistspec.lint.schema_type`,
 :mod:`~plistspec.lint.shapes` and :mod:`~plistspec.lint.surprises`; the walk calls them
-only where a key or value needs them.
+only where a key or value needs them. What each schema key needs is judged once per
+level (:func:`_plan`), and a plist none of whose keys needs anything (the common case:
+``:type``, ``:description``, ``:name``, ``:optional t``) skips the key-by-key pass.
 """
 
 from __future__ import annotations
@@ -74,8 +76,9 @@ def _plan(is_arg: bool, llm_arg: bool) -> dict[str, tuple[int, bool, bool]]:
     return {":" + b: _key_info(":" + b, is_arg, llm_arg) for b in (*SCHEMA_KEYS, *ARG_EXTRA)}
 
 
-# (is_arg, llm_arg) -> plan
-_PLANS = {(a, d): _plan(a, d) for a, d in ((False, False), (True, False), (True, True))}
+_NESTED_PLAN = _plan(False, False)
+_ARG_PLAN = _plan(True, False)
+_LLM_ARG_PLAN = _plan(True, True)
 _TYPES = frozenset(JSON_TYPES)
 
 
@@ -97,19 +100,28 @@ def _schema(
     dialect: str,
     work: list[tuple[List, str, bool]],
 ) -> None:
+    is_arg = level == "arg"
+    llm_arg = is_arg and dialect == "llm"
+    llm_nested = conv and dialect == "llm"
+    plan = (_LLM_ARG_PLAN if llm_arg else _ARG_PLAN) if is_arg else _NESTED_PLAN
     items = plist.items
     count = len(items)
     first: dict[str, tuple[Symbol, Datum]] = {}
+    quiet = True  # no key needs the key-by-key pass below
     for i in range(0, count - 1, 2):
         k = items[i]
-        if type(k) is not Symbol:
-            continue
-        n = k.name
-        if n in first:
-            duplicate_key(sink, k, items[i + 1], first[n][0], level)
-            continue
-        first[n] = (k, items[i + 1])
-    is_arg = level == "arg"
+        if type(k) is Symbol:
+            n = k.name
+            v = items[i + 1]
+            if n in first:
+                duplicate_key(sink, k, v, first[n][0], level)
+                continue
+            first[n] = (k, v)
+            if quiet and (
+                plan.get(n) is not _QUIET
+                or (type(v) is Symbol and (v.name == "nil" or (llm_nested and n != ":type")))
+            ):
+                quiet = False
     if is_arg and count % 2:
         dangling = items[-1]
         if type(dangling) is Symbol and dangling.name == ":optional":
@@ -128,10 +140,7 @@ def _schema(
         props = None  # what check_properties says of a schema with neither
     if ":required" in first:
         check_required(sink, first, is_obj, props, level)
-    llm_arg = is_arg and dialect == "llm"
-    llm_nested = conv and dialect == "llm"
-    plan = _PLANS[is_arg, llm_arg]
-    for n, (k, v) in first.items():
+    for n, (k, v) in first.items() if not quiet else ():
         info = plan.get(n)
         if info is None:
             info = _key_info(n, is_arg, llm_arg)
@@ -168,5 +177,9 @@ def _schema(
                 nil_value(sink, n, v, level, dialect, is_obj)
             if llm_nested and n != ":type":
                 llm_symbol(sink, v)
-    if is_arg and (":optional" in first or ":additionalProperties" in first):
-        arg_flags(sink, first, dialect, is_obj)
+    if is_arg:
+        opt = first.get(":optional")
+        if ":additionalProperties" in first or (
+            opt is not None and not (type(opt[1]) is Symbol and opt[1].name in ("t", "nil"))  # type: ignore[attr-defined]
+        ):
+            arg_flags(sink, first, dialect, is_obj)

@@ -117,9 +117,9 @@ def children(node: Node, work: list) -> list[tuple[str, Datum, Datum | None, Any
     if not _NESTING.isdisjoint(j):
         _nested(node, j, work)
     props = j.get("properties")
-    out: list[tuple[str, Datum, Datum | None, Any]] = []
     if not isinstance(props, dict):
-        return out
+        return []
+    out: list[tuple[str, Datum, Datum | None, Any]] = []
     if node.level == "root":
         mapping = node.children or {}
         for pname, sub in props.items():

@@ -44,10 +44,10 @@ def _add(sink: Sink, code: str, severity: str, message: str, at: tuple[Datum, Da
 def check_node(sink: Sink, node: Node, target: str, llm_rules: bool, work: list) -> None:
     """The findings of one schema node under ``target``; queues its nested nodes."""
     j = node.json
-    if type(j) is not dict:
+    if not isinstance(j, dict):
         return
     t = j.get("type")
-    types = [t] if type(t) is str else types_of(j)
+    types = [t] if isinstance(t, str) else types_of(j)
     props = children(node, work)
     if node.level == "root":
         _root_rules(sink, node, props, target, llm_rules)
@@ -215,7 +215,8 @@ def _gemini(
             "schema without type: Gemini 3 rejects it (MALFORMED_FUNCTION_CALL)",
             node.opening(),
         )
-    _property_names(sink, props)
+    if props:
+        _property_names(sink, props)
 
 
 def _property_names(sink: Sink, props: list) -> None:
