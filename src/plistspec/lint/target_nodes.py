@@ -12,6 +12,7 @@ parenthesis, up to its first key (:meth:`Node.opening`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector
@@ -111,8 +112,13 @@ _MANY = ("anyOf", "allOf", "oneOf", "prefixItems")
 _NESTING = frozenset((*_ONE, *_MANY))
 
 
-def children(node: Node, work: list) -> list[tuple[str, Datum, Datum | None, Any]]:
-    """Queue the nested schema nodes; return the properties as (name, key datum, schema)."""
+def children(
+    node: Node, work: list, quiet: Callable[[dict], bool]
+) -> list[tuple[str, Datum, Datum | None, Any]]:
+    """Queue the nested schema nodes; return the properties as (name, key datum, schema).
+
+    A property schema for which ``quiet`` is true is not queued: no rule has anything to
+    say about it or below it (:func:`plistspec.lint.target_schema.quiet_leaf`)."""
     j = node.json
     if not _NESTING.isdisjoint(j):
         _nested(node, j, work)
@@ -126,7 +132,7 @@ def children(node: Node, work: list) -> list[tuple[str, Datum, Datum | None, Any
             arg, name_datum = mapping.get(pname, (None, None))
             anchor = name_datum if name_datum is not None else node.anchor
             out.append((pname, anchor, arg, sub))
-            if isinstance(sub, dict):
+            if isinstance(sub, dict) and not quiet(sub):
                 work.append(Node(sub, arg, anchor, "arg"))
         return out
     pd = node.first.get("properties")
@@ -137,7 +143,7 @@ def children(node: Node, work: list) -> list[tuple[str, Datum, Datum | None, Any
         k, v = pairs.get(pname, (None, None))
         anchor = k if k is not None else (pd[0] if pd else node.opening()[0])
         out.append((pname, anchor, v, sub))
-        if isinstance(sub, dict):
+        if isinstance(sub, dict) and not quiet(sub):
             work.append(Node(sub, v, anchor, "nested"))
     return out
 

@@ -34,6 +34,25 @@ __all__ = ["check_node", "SCHEMA_RULE_TARGETS"]
 SCHEMA_RULE_TARGETS = frozenset(("gemini", "openai", "openai-strict", "openai-responses", "ollama"))
 # The Gemini keywords whose value _gemini judges (the others pass as they are).
 _GEMINI_VALUES = frozenset(("default", "format", "enum", "type"))
+# Keys no rule here says anything about on a non-root node (given the value checks of
+# quiet_leaf): accepted by Gemini, kept by Ollama, not refused by OpenAI strict.
+_QUIET_KEYS = frozenset(("type", "description", "enum")) & (
+    _GEMINI_KEYS & _OLLAMA_KEEPS - _STRICT_REJECTS
+)
+
+
+def quiet_leaf(j: dict) -> bool:
+    """True when :func:`check_node` finds nothing in the non-root node ``j`` and queues
+    nothing under it, for every target (the walk then skips it): only ``type`` (one
+    type, not object or array), ``description`` and an ``enum`` of strings."""
+    t = j.get("type")
+    if not isinstance(t, str) or t == "object" or t == "array":
+        return False
+    for name in j:
+        if name not in _QUIET_KEYS:
+            return False
+    e = j.get("enum")
+    return e is None or (isinstance(e, list) and all(isinstance(x, str) for x in e))
 
 
 def _add(sink: Sink, code: str, severity: str, message: str, at: tuple[Datum, Datum | None]):
@@ -48,7 +67,7 @@ def check_node(sink: Sink, node: Node, target: str, llm_rules: bool, work: list)
         return
     t = j.get("type")
     types = [t] if isinstance(t, str) else types_of(j)
-    props = children(node, work)
+    props = children(node, work, quiet_leaf)
     if node.level == "root":
         _root_rules(sink, node, props, target, llm_rules)
         if target == "gemini":
