@@ -43,6 +43,21 @@ class Node:
             first = self._first = _first(self.plist) if self.plist is not None else {}
         return first
 
+    def lookup(self, name: str) -> tuple[Symbol, Datum] | None:
+        """``first.get(name)`` without building ``first`` for one key (``name`` a JSON key
+        that does not start with a colon)."""
+        if self._first is not None:
+            return self._first.get(name)
+        if self.plist is None:
+            return None
+        kw = ":" + name
+        items = self.plist.items
+        for i in range(0, len(items) - 1, 2):
+            k = items[i]
+            if type(k) is Symbol and (k.name == kw or k.name == name):  # type: ignore[attr-defined]
+                return k, items[i + 1]  # type: ignore[return-value]
+        return None
+
     def key(self, name: str) -> tuple[Datum, Datum | None]:
         """``(datum, end)`` for the key ``name``: its symbol, else the plist's opening."""
         if name in self.first:
@@ -135,7 +150,7 @@ def children(
             if isinstance(sub, dict) and not quiet(sub):
                 work.append(Node(sub, arg, anchor, "arg"))
         return out
-    pd = node.first.get("properties")
+    pd = node.lookup("properties")
     pairs: dict[str, tuple[Datum, Datum]] = {}
     if pd is not None and type(pd[1]) is List:
         pairs = _first_keys(pd[1].items, True)
@@ -153,12 +168,12 @@ def _nested(node: Node, j: dict, work: list) -> None:
     for name in _ONE:
         sub = j.get(name)
         if isinstance(sub, dict):
-            d = node.first.get(name)
+            d = node.lookup(name)
             work.append(Node(sub, d[1] if d else None, d[0] if d else node.opening()[0], "nested"))
     for name in _MANY:
         subs = j.get(name)
         if isinstance(subs, list):
-            d = node.first.get(name)
+            d = node.lookup(name)
             vec = d[1] if d is not None and isinstance(d[1], Vector) else None
             for i, sub in enumerate(subs):
                 if isinstance(sub, dict):

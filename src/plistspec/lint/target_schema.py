@@ -32,6 +32,8 @@ __all__ = ["check_node", "SCHEMA_RULE_TARGETS"]
 #: finds nothing, so :func:`plistspec.lint.targets.lint_target` neither emits the JSON
 #: nor walks it. A rule for another target must add it here.
 SCHEMA_RULE_TARGETS = frozenset(("gemini", "openai", "openai-strict", "openai-responses", "ollama"))
+# The targets whose rules on optional args _root_rules applies (and openai under llm).
+_OPTIONAL_RULES = ("openai-strict", "openai-responses")
 # The Gemini keywords whose value _gemini judges (the others pass as they are).
 _GEMINI_VALUES = frozenset(("default", "format", "enum", "type"))
 # Keys no rule here says anything about on a non-root node (given the value checks of
@@ -69,7 +71,8 @@ def check_node(sink: Sink, node: Node, target: str, llm_rules: bool, work: list)
     types = [t] if isinstance(t, str) else types_of(j)
     props = children(node, work, quiet_leaf)
     if node.level == "root":
-        _root_rules(sink, node, props, target, llm_rules)
+        if target in _OPTIONAL_RULES or (target == "openai" and llm_rules):
+            _root_rules(sink, node, props, target, llm_rules)
         if target == "gemini":
             _property_names(sink, props)
         if target == "openai-strict":

@@ -52,6 +52,8 @@ def tool_name(sink: Sink, form: ToolForm, target: str) -> None:
 
 def tool_description(sink: Sink, form: ToolForm, target: str) -> None:
     """PS402: Bedrock's required description, Ollama's string-only one."""
+    if target != "bedrock" and target != "ollama":
+        return
     s = form.slot(":description")
     if target == "bedrock":
         if s is None:
