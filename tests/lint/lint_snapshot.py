@@ -1,7 +1,8 @@
 """The lint snapshot: every diagnostic :func:`plistspec.lint.lint` gives on a fixed corpus.
 
-Owns: the corpus (every ``fixtures/**/*.el``, a generated file and the same file with
-seeded mutations that trip most spec and provider lints), the run (each tool form
+Owns: the corpus (every ``fixtures/**/*.el``, a form of edge cases for the provider
+walk, a generated file and the same file with seeded mutations that trip most spec and
+provider lints), the run (each tool form
 lowered and linted with no target and with every check target, under its own library
 and under each dialect override) and the JSON form of the result. ``test_snapshot.py``
 lints the texts stored in the committed ``data/lint_snapshot.json.gz`` again and compares
@@ -150,6 +151,45 @@ def mutate(text: str, seed: int = 7) -> str:
     return text
 
 
+# Shapes the provider walk may skip or must not skip (quiet leaves, arrays of them, the
+# same with one thing a provider rule reads): one tool per arg, so that an arg the
+# library fails on does not hide the others.
+_EDGE_ARGS = [
+    '(:name "a" :type array :description "d" :items (:type string))',
+    '(:name "b" :type array :description "d")',
+    '(:name "c" :type array :items [(:type string)])',
+    '(:name "d" :type array :items (:type array :items (:type string)))',
+    '(:name "e" :type array :items (:type string :enum ["x" 1]))',
+    '(:name "f" :type array :items (:type object))',
+    '(:name "g" :type array :items (:type string :format "uri"))',
+    '(:name "h" :type array :enum ["a"] :items (:type integer :default 1))',
+    '(:name "i" :type string :enum ["x" "y"])',
+    '(:name "j" :type ["string" "null"] :description "d")',
+    '(:name "k" :type object :description "d")',
+    """(:name "l" :type object :properties (:m (:type array :items (:type number))
+                                        :bad-name (:type string)
+                                        :n (:anyOf [(:type string) (:type null)])
+                                        :o (:type array :items (:anyOf [(:type string)]))
+                                        :p (:type string :const "c")))""",
+    '(:name "q" :type array :items (:type array :items (:type array :items (:type object))))',
+    '(:name "r" :type array :items (:type string :description "s" :title "t"))',
+    '(:name "s" :type integer :minimum 0)',
+    '(:name "t" :type array :items (:type null))',
+    '(:name "u" :type string :enum [])',
+    '(:name "v" :enum ["only" "enum"])',
+    '(:name "w" :type object :properties (:x (:type array :items (:type string :enum [a]))))',
+    '(:name "y" :type array :items (:type boolean) :optional t)',
+]
+
+
+def _edges(head: str) -> str:
+    return "".join(
+        f'({head} :name "edge_{i}" :description "Edge {i}." :function #\'ignore\n'
+        f" :args (list '{arg}))\n"
+        for i, arg in enumerate(_EDGE_ARGS)
+    )
+
+
 def corpus() -> list[tuple[str, str]]:
     """(name, text) of every input the snapshot covers."""
     sys.path.insert(0, str(ROOT / "bench"))
@@ -160,6 +200,8 @@ def corpus() -> list[tuple[str, str]]:
         for p in sorted((ROOT / "fixtures").rglob("*.el"))
     ]
     gen = generate(60_000, seed=3)[0]
+    out.append(("edges:gptel", _edges("gptel-make-tool")))
+    out.append(("edges:llm", _edges("llm-make-tool")))
     out.append(("generated:60K:3", gen))
     for seed in (1, 2, 3):
         out.append((f"mutated:60K:3:{seed}", mutate(gen, seed)))

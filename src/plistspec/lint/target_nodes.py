@@ -136,7 +136,7 @@ def children(
     say about it or below it (:func:`plistspec.lint.target_schema.quiet_leaf`)."""
     j = node.json
     if not _NESTING.isdisjoint(j):
-        _nested(node, j, work)
+        _nested(node, j, work, quiet)
     props = j.get("properties")
     if not isinstance(props, dict):
         return []
@@ -163,11 +163,12 @@ def children(
     return out
 
 
-def _nested(node: Node, j: dict, work: list) -> None:
-    """Queue the schemas of ``j``'s ``items``, ``anyOf``... (not its properties)."""
+def _nested(node: Node, j: dict, work: list, quiet: Callable[[dict], bool]) -> None:
+    """Queue the schemas of ``j``'s ``items``, ``anyOf``... (not its properties), but
+    not the ``quiet`` ones."""
     for name in _ONE:
         sub = j.get(name)
-        if isinstance(sub, dict):
+        if isinstance(sub, dict) and not quiet(sub):
             d = node.lookup(name)
             work.append(Node(sub, d[1] if d else None, d[0] if d else node.opening()[0], "nested"))
     for name in _MANY:
@@ -176,6 +177,6 @@ def _nested(node: Node, j: dict, work: list) -> None:
             d = node.lookup(name)
             vec = d[1] if d is not None and isinstance(d[1], Vector) else None
             for i, sub in enumerate(subs):
-                if isinstance(sub, dict):
+                if isinstance(sub, dict) and not quiet(sub):
                     src = vec.items[i] if vec is not None and i < len(vec.items) else None
                     work.append(Node(sub, src, d[0] if d else node.opening()[0], "nested"))

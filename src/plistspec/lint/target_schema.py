@@ -41,17 +41,31 @@ _GEMINI_VALUES = frozenset(("default", "format", "enum", "type"))
 _QUIET_KEYS = frozenset(("type", "description", "enum")) & (
     _GEMINI_KEYS & _OLLAMA_KEEPS - _STRICT_REJECTS
 )
+_ITEMS_QUIET = "items" in _GEMINI_KEYS & _OLLAMA_KEEPS - _STRICT_REJECTS
 
 
 def quiet_leaf(j: dict) -> bool:
     """True when :func:`check_node` finds nothing in the non-root node ``j`` and queues
     nothing under it, for every target (the walk then skips it): only ``type`` (one
-    type, not object or array), ``description`` and an ``enum`` of strings."""
+    type, not object), ``description`` and an ``enum`` of strings, and for an array
+    ``items`` that is such a schema itself (of a type other than array: one level, so a
+    deep chain of arrays is not judged again at every level)."""
     t = j.get("type")
-    if not isinstance(t, str) or t == "object" or t == "array":
+    if not isinstance(t, str) or t == "object" or not _plain(j, t == "array"):
         return False
+    if t != "array":
+        return True
+    items = j.get("items")
+    if not isinstance(items, dict):
+        return False  # no items (a finding), or items no rule walks into
+    t = items.get("type")
+    return isinstance(t, str) and t != "object" and t != "array" and _plain(items, False)
+
+
+def _plain(j: dict, array: bool) -> bool:
+    """``j``'s keys are quiet ones (``items`` too, for an array) and its enum is strings."""
     for name in j:
-        if name not in _QUIET_KEYS:
+        if name not in _QUIET_KEYS and not (array and name == "items" and _ITEMS_QUIET):
             return False
     e = j.get("enum")
     return e is None or (isinstance(e, list) and all(isinstance(x, str) for x in e))
