@@ -67,18 +67,23 @@ def lint(
         from plistspec.lint.targets import lint_target
 
         more = lint_target(form, tool, target, dialect)
-        # The provider lint says the same as a generic one, more precisely: keep one.
-        spans = {(d.start, d.end) for d in more}
-        replaced = {"PS307": "PS401", "PS318": "PS411", "PS306": "PS402"}
-        codes = {(d.start, d.end, d.code) for d in more}
-        diags = [
-            d
-            for d in diags
-            if not (d.code in replaced and (d.start, d.end, replaced[d.code]) in codes)
-            and not (d.code == "PS307" and (d.start, d.end) in spans)
-        ]
-        if target in ("ollama", "mcp", "gemini") or target.startswith(("mcp-", "gemini-")):
+        if more and diags:
+            # The provider lint says the same as a generic one, more precisely: keep one.
+            spans = {(d.start, d.end) for d in more}
+            codes = {(d.start, d.end, d.code) for d in more}
+            diags = [
+                d
+                for d in diags
+                if not (d.code in _REPLACED and (d.start, d.end, _REPLACED[d.code]) in codes)
+                and not (d.code == "PS307" and (d.start, d.end) in spans)
+            ]
+        if diags and (target in _OWN_NAME_RULES or target.startswith(("mcp-", "gemini-"))):
             # their own name rules replace PS307
             diags = [d for d in diags if d.code != "PS307"]
         diags.extend(more)
     return diags
+
+
+# spec lint -> the provider lint that says the same at the same span
+_REPLACED = {"PS307": "PS401", "PS318": "PS411", "PS306": "PS402"}
+_OWN_NAME_RULES = frozenset(("ollama", "mcp", "gemini"))

@@ -127,13 +127,10 @@ def key_name(k: Datum) -> str | None:
 
 
 def is_plist(d: Datum | None) -> bool:
-    return (
-        isinstance(d, List)
-        and d.tail is None
-        and bool(d.items)
-        and isinstance(d.items[0], Symbol)
-        and d.items[0].name.startswith(":")
-    )
+    if type(d) is not List or d.tail is not None or not d.items:  # type: ignore[union-attr]
+        return False
+    k = d.items[0]  # type: ignore[union-attr]
+    return type(k) is Symbol and k.name.startswith(":")
 
 
 def plist_pairs(d: Datum) -> tuple[list[tuple[Datum, Datum]], Datum | None]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from plistspec.diagnostics import Fix
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
-from plistspec.extract import ToolForm
-from plistspec.lint._util import Sink, brief, elisp_string, flag, is_plist, plist_pairs
+from plistspec.lint._util import Sink, brief, elisp_string, is_plist
 from plistspec.lint.schema import walk_arg
 
 __all__ = ["args_slot"]
@@ -20,12 +19,11 @@ __all__ = ["args_slot"]
 _CALLBACK_NAMES = ("callback", "cb", "callback-fn", "callback_fn", "cont", "continuation")
 
 
-def args_slot(sink: Sink, form: ToolForm, key: Symbol, value: Datum, dialect: str) -> None:
-    """The findings of the ``:args`` slot ``value``, each arg's followed by its schema's."""
+def args_slot(sink: Sink, value: Datum, dialect: str, is_async: bool) -> None:
+    """The findings of the ``:args`` slot ``value``, each arg's followed by its schema's
+    (``is_async``: the tool's ``:async`` is ``t``)."""
     if is_nil(value):
         return
-    slot = form.slot(":async")
-    is_async = slot is not None and slot.value is not None and flag(slot.value) is True
     if isinstance(value, Vector):
         sink.add(
             "PS329",
@@ -104,9 +102,11 @@ def _vector_to_list(sink: Sink, v: Vector) -> Fix | None:
 
 
 def _arg_name(sink: Sink, arg: List) -> tuple[str, Datum] | None:
-    pairs, dangling = plist_pairs(arg)
-    for k, v in pairs:
-        if isinstance(k, Symbol) and k.name == ":name":
+    items = arg.items
+    for i in range(0, len(items) - 1, 2):
+        k = items[i]
+        if type(k) is Symbol and k.name == ":name":
+            v = items[i + 1]
             if isinstance(v, String) and v.value:
                 return v.value, v
             if is_nil(v):

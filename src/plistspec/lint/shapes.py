@@ -20,8 +20,6 @@ from plistspec.lint._util import (
     elisp_string,
     flag,
     is_plist,
-    key_name,
-    plist_pairs,
     suggest,
     suggest_type,
 )
@@ -116,11 +114,20 @@ def check_properties(
         return set()
     if _bad_properties(sink, v) or not isinstance(v, List):
         return None
-    names: set[str] = set()
     seen: dict[str, Datum] = {}
-    for pk, pval in plist_pairs(v)[0]:
-        name = key_name(pk)
-        if name is None:
+    items = v.items
+    nested_conv = conv or level == "arg"
+    for i in range(0, len(items) - 1, 2):
+        pk = items[i]
+        pval = items[i + 1]
+        t = type(pk)
+        if t is Symbol:  # the JSON key gptel makes of it (key_name)
+            name = pk.name  # type: ignore[attr-defined]
+            if len(name) > 1 and name[0] == ":":
+                name = name[1:]
+        elif t is String:
+            name = pk.value  # type: ignore[attr-defined]
+        else:
             continue
         if name in seen:
             sink.add(
@@ -132,11 +139,10 @@ def check_properties(
             )
             continue
         seen[name] = pk
-        names.add(name)
-        if dialect == "gptel" and name == "additionalProperties":
+        if name == "additionalProperties" and dialect == "gptel":
             property_deleted(sink, pk)
         if is_plist(pval):
-            work.append((pval, "nested", conv or level == "arg"))  # type: ignore[arg-type]
+            work.append((pval, "nested", nested_conv))  # type: ignore[arg-type]
         elif not is_nil(pval) and not isinstance(pval, List):
             sug = None
             if isinstance(pval, (Symbol, String)):
@@ -149,7 +155,7 @@ def check_properties(
                 pval,
                 fix=sink.replace(pval, f"(:type {sug})") if sug else None,
             )
-    return names
+    return set(seen)
 
 
 def check_required(

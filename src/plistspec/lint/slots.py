@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from plistspec.elisp.datum import Datum, String, Symbol, is_nil
-from plistspec.extract import ToolForm
+from plistspec.elisp.datum import String, Symbol, is_nil
+from plistspec.extract import Slot, ToolForm
 from plistspec.lint._util import Sink, brief, elisp_string, suggest
 
 __all__ = ["tool_slots", "TOOL_NAME_RE", "GPTEL_SLOTS", "LLM_SLOTS"]
@@ -22,6 +22,7 @@ TOOL_NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 LLM_SLOTS = (":function", ":name", ":description", ":args", ":async")
 GPTEL_SLOTS = LLM_SLOTS + (":category", ":confirm", ":include")
 _SLOT_WORDS = tuple(s[1:] for s in GPTEL_SLOTS)
+_GPTEL_SLOTS = frozenset(GPTEL_SLOTS)
 
 
 def _head(form: ToolForm) -> Symbol:
@@ -36,10 +37,11 @@ def _head(form: ToolForm) -> Symbol:
     return Symbol(form.head, form.start, max(end, form.start + 1))
 
 
-def tool_slots(sink: Sink, form: ToolForm, dialect: str) -> None:
-    """Every tool-level finding of ``form`` under ``dialect``, in slot order."""
-    seen: dict[str, Datum] = {}
-    present = {s.key.name for s in form.slots}
+def tool_slots(sink: Sink, form: ToolForm, dialect: str) -> dict[str, Slot]:
+    """Every tool-level finding of ``form`` under ``dialect``, in slot order. Returns the
+    first slot of each name (what :meth:`ToolForm.slot` finds), for the other lints."""
+    seen: dict[str, Slot] = {}
+    present: set[str] | None = None  # every slot name, made for the first unknown slot
     for s in form.slots:
         n = s.key.name
         if n in seen:
@@ -47,12 +49,14 @@ def tool_slots(sink: Sink, form: ToolForm, dialect: str) -> None:
                 "PS312",
                 "warning",
                 f"duplicate slot {n}: gptel and llm use the first one "
-                f"(line {sink.line(seen[n])}); this one is ignored",
+                f"(line {sink.line(seen[n].key)}); this one is ignored",
                 s.key,
             )
             continue
-        seen[n] = s.key
-        if n not in GPTEL_SLOTS:
+        seen[n] = s
+        if n not in _GPTEL_SLOTS:
+            if present is None:
+                present = {s.key.name for s in form.slots}
             sug = suggest(n, _SLOT_WORDS)
             if sug is None and isinstance(s.value, String) and ":description" not in present:
                 sug = "description"
@@ -69,11 +73,16 @@ def tool_slots(sink: Sink, form: ToolForm, dialect: str) -> None:
                 sink.add("PS302", "info", f"{lib} ignores the slot {n}", s.key)
         elif dialect == "llm" and n not in LLM_SLOTS:
             sink.add("PS302", "info", f"llm ignores the slot {n} (a gptel slot)", s.key)
-    head = _head(form)
-    _tool_name(sink, form, head)
-    _tool_description(sink, form, head)
-    if form.slot(":function") is None and form.head != "llm-tool-collection-deftool":
-        sink.add("PS331", "warning", "tool without :function: nothing runs when it is called", head)
+    _tool_name(sink, form, seen.get(":name"))
+    _tool_description(sink, form, seen.get(":description"))
+    if ":function" not in seen and form.head != "llm-tool-collection-deftool":
+        sink.add(
+            "PS331",
+            "warning",
+            "tool without :function: nothing runs when it is called",
+            _head(form),
+        )
+    return seen
 
 
 def _not_a_string(sink: Sink, s, what: str) -> None:
@@ -89,10 +98,9 @@ def _not_a_string(sink: Sink, s, what: str) -> None:
     sink.add("PS308", "error", f"tool :{what} {brief(at, sink.text)} is {why}", at, fix=fix)
 
 
-def _tool_name(sink: Sink, form: ToolForm, head: Datum) -> None:
-    s = form.slot(":name")
+def _tool_name(sink: Sink, form: ToolForm, s: Slot | None) -> None:
     if s is None:
-        sink.add("PS304", "error", 'tool without :name: it is sent as "name": {}', head)
+        sink.add("PS304", "error", 'tool without :name: it is sent as "name": {}', _head(form))
         return
     v = s.value
     if v is None:
@@ -114,15 +122,14 @@ def _tool_name(sink: Sink, form: ToolForm, head: Datum) -> None:
         _not_a_string(sink, s, "name")
 
 
-def _tool_description(sink: Sink, form: ToolForm, head: Datum) -> None:
-    s = form.slot(":description")
+def _tool_description(sink: Sink, form: ToolForm, s: Slot | None) -> None:
     if s is None:
         sink.add(
             "PS305",
             "error",
             'tool without :description: gptel and llm send "description": {} '
             "(Bedrock rejects it, other providers expect a string)",
-            head,
+            _head(form),
         )
         return
     v = s.value

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from plistspec.diagnostics import Diagnostic
 from plistspec.extract import ToolForm
-from plistspec.lint._util import Sink
+from plistspec.lint._util import Sink, flag
 from plistspec.lint.args import args_slot
 from plistspec.lint.slots import GPTEL_SLOTS, LLM_SLOTS, TOOL_NAME_RE, tool_slots
 
@@ -31,8 +31,9 @@ def lint_spec(form: ToolForm, dialect: str | None = None) -> list[Diagnostic]:
     """PS3xx diagnostics of one tool form under ``dialect`` (default: the form's own)."""
     dialect = dialect or form.dialect
     sink = Sink(form.text)
-    tool_slots(sink, form, dialect)
-    args = form.slot(":args")
+    slots = tool_slots(sink, form, dialect)
+    args = slots.get(":args")
     if args is not None and args.value is not None:
-        args_slot(sink, form, args.key, args.value, dialect)
+        is_async = ":async" in slots and flag(slots[":async"].value) is True  # type: ignore[arg-type]
+        args_slot(sink, args.value, dialect, is_async)
     return sink.diags

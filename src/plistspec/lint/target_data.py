@@ -5,7 +5,7 @@ strict mode's documented refusals and what Ollama's decoder keeps (the same tabl
 ``--lower`` uses, so ``check --target`` and the lowering cannot disagree), and the
 suggested fixes for findings whose lowering is lossless in the source: ``:const V`` →
 ``:enum [V]``, ``:type ["T" "null"]`` → ``:type T :nullable t`` (gptel), and the tool
-name mapped to the target's rule (in :mod:`plistspec.lint.targets`).
+name mapped to the target's rule (in :mod:`plistspec.lint.target_tool`).
 """
 
 from __future__ import annotations

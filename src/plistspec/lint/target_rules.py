@@ -19,15 +19,16 @@ __all__ = ["lint_by_rules"]
 
 def lint_by_rules(form: ToolForm, tool: Any, target: str) -> list[Diagnostic]:
     from plistspec.lint._util import Sink
-    from plistspec.lint.targets import _description, _name, parameters_sent
+    from plistspec.lint.target_tool import tool_description, tool_name
+    from plistspec.lint.targets import parameters_sent
     from plistspec.lowering.rules import rules
     from plistspec.lowering.spans import follow
     from plistspec.lowering.validate import schema_violations
 
     r = rules(target)
     sink = Sink(form.text)
-    _name(sink, form, target)
-    _description(sink, form, r["wire"])
+    tool_name(sink, form, target)
+    tool_description(sink, form, r["wire"])
     params = parameters_sent(tool, r["wire"])
     if not isinstance(params, dict):
         return sink.diags
