@@ -212,3 +212,19 @@ def test_mcp_output_schema_is_object_rooted_before_2026() -> None:
         entry = to_target_json(out, target)[0]
         assert (entry["outputSchema"]["type"] == "object") is wrapped
         assert any(d.code == "PS431" for d in diags) is wrapped
+
+
+@pytest.mark.parametrize("target", ["gemini", "ollama", "gemini-jsonschema", "openai"])
+def test_a_union_member_that_inlines_to_null_is_settled_in_one_lowering(target) -> None:
+    """Found by the property test: ``anyOf [{$ref D}, S]`` with D a null schema became
+    ``anyOf [{type: null}, S]`` for Gemini, which a second lowering made nullable."""
+    params = {
+        "type": "object",
+        "properties": {"a": {"anyOf": [{"$ref": "#/$defs/D"}, {"type": "string"}]}},
+        "$defs": {"D": {"type": ["null", "null"], "description": "Nothing."}},
+    }
+    out, _ = lower_tools([{"name": "t", "description": "T.", "parameters": params}], target)
+    again, _ = lower_tools(out, target)
+    assert again == out
+    if target == "gemini":
+        assert out[0]["parameters"]["properties"]["a"] == {"type": "string", "nullable": True}

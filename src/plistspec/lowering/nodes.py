@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from plistspec.lowering.context import Ctx
-from plistspec.lowering.jsonutil import add_note, brief, jeq, ptr, types_of
+from plistspec.lowering.jsonutil import add_note, brief, jeq, ptr, resolve_pointer, types_of
 
 __all__ = ["rewrite_node", "LOOKAROUND"]
 
@@ -105,8 +105,8 @@ def _nullability(node: dict, p: str, ctx: Ctx) -> None:
             )
         return
     members = node.get("anyOf")
-    if isinstance(members, list) and any(_is_null_schema(m) for m in members):
-        rest = [m for m in members if not _is_null_schema(m)]
+    if isinstance(members, list) and any(_null_member(m, ctx) for m in members):
+        rest = [m for m in members if not _null_member(m, ctx)]
         node["nullable"] = True
         if not rest:
             del node["anyOf"]
@@ -137,6 +137,27 @@ def _nullability(node: dict, p: str, ctx: Ctx) -> None:
             if has_null and nonnull:
                 node["nullable"] = True
             ctx.add(p, "PS414", "info", f"the type list {brief(t)} written with nullable/anyOf")
+
+
+def _null_member(m: Any, ctx: Ctx) -> bool:
+    """``m`` is a null schema, or a ``$ref`` (with annotations at most) the target inlines
+    to one: the member is seen as what it becomes, so one lowering settles the union (a
+    member inlined later would leave ``anyOf [null, S]`` for a second lowering)."""
+    seen: set[str] = set()
+    while (
+        isinstance(m, dict)
+        and "$ref" in m
+        and ctx.rules["ref"] == "inline"
+        and _is_null_schema({k: v for k, v in m.items() if k != "$ref"} | {"type": "null"})
+    ):
+        ref = m["$ref"]
+        if not isinstance(ref, str) or not ref.startswith("#") or ref in seen:
+            return False
+        seen.add(ref)
+        found, m = resolve_pointer(ctx.original, ref)
+        if not found:
+            return False
+    return _is_null_schema(m)
 
 
 def _is_null_schema(m: Any) -> bool:
