@@ -312,7 +312,8 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
     elif meta.get("args") == "vector":
         # gptel sends a vector :args as properties {} plus the required names of its
         # elements (semantics.md §8): one (:name N) per required name gives both back.
-        req = (tool.get("parameters") or {}).get("required")
+        params = tool.get("parameters")
+        req = params.get("required") if isinstance(params, dict) else None
         req = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
         start_slot(args_id)
         w.put(":args [" + " ".join(f"(:name {w.p.print_string(r)})" for r in req) + "]")
