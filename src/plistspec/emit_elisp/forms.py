@@ -8,15 +8,15 @@ IR's metadata. Values are laid out by :mod:`plistspec.emit_elisp.layout`.
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
-from plistspec.emit_elisp.layout import Writer, reindent
+from plistspec.emit_elisp.layout import Writer
+from plistspec.emit_elisp.reindent import reindent
 from plistspec.emit_elisp.stub import stub
+from plistspec.fmt_comments import ROOT
 from plistspec.ir import Tool
 from plistspec.providers.jsontext import brief
-from plistspec.trampoline import run as _run
 
 __all__ = ["tool_form", "tool_form_text", "write_form", "label", "HEADS"]
 
@@ -34,11 +34,11 @@ def label(tool: Tool) -> str:
     return repr(name) if isinstance(name, str) else brief(name)
 
 
-def _eval_value(w: Writer, v: Any) -> Generator:
+def _eval_value(w: Writer, v: Any) -> None:
     """A slot value in evaluated position (``:name``, ``:description``)."""
     if isinstance(v, dict) and v:
         w.put("'")
-    yield w.value(v, "G")
+    w.value(v, "G")
 
 
 def _slot_literal(w: Writer, v: Any) -> str:
@@ -121,9 +121,8 @@ def _params(w: Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
     return props, list(props), required
 
 
-def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
-    """Puts the quote and returns the generator writing the arg's plist (the caller
-    yields it: one generator per arg, not two)."""
+def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> None:
+    """The arg's quoted plist."""
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
@@ -143,7 +142,7 @@ def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | Non
         if optional:
             entries.append((":optional", ":optional t", None, None, False))
     w.put("'")
-    return w.plist(entries, w.col, aid)
+    w.plist(entries, w.col, aid)
 
 
 def _is_null(s: Any) -> bool:
@@ -179,8 +178,8 @@ def _unnull(schema: dict) -> tuple[dict, bool]:
     return schema, False
 
 
-def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
-    """The arg's plist generator (as :func:`_gptel_arg`)."""
+def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> None:
+    """The arg's plist (llm's quote is the one before the list of args)."""
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
@@ -224,12 +223,11 @@ def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None)
         entries.append((k, None, v, ctx, False))
     if optional:
         entries.append((":optional", ":optional t", None, None, False))
-    return w.plist(entries, w.col, aid)
+    w.plist(entries, w.col, aid)
 
 
-def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Generator:
-    from plistspec.fmt_comments import ROOT
-
+def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> None:
+    """Write ``tool``'s form into ``w``, its ``(`` at column ``indent``."""
     dialect = w.dialect
     meta = tool.get("metadata") or {}
     props, names, required = _params(w, tool)
@@ -245,7 +243,7 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
         counts[key] = n + 1
         return w.child(root, ("slot", key, n))
 
-    ids = [slot_id(k) for k, _, _ in slots]
+    ids = [slot_id(k) for k, _, _ in slots] if root is not None else [None] * len(slots)
     front = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] in _FRONT_SLOTS]
     rest = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] not in _FRONT_SLOTS]
 
@@ -269,7 +267,7 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
         sid = w.child(root, ("slot", ":name", 0))
         start_slot(sid)
         w.put(":name ")
-        yield _eval_value(w, name)
+        _eval_value(w, name)
         w.trail(sid)
     for s in front:
         slot_line(*s)
@@ -278,7 +276,7 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
         sid = w.child(root, ("slot", ":description", 0))
         start_slot(sid)
         w.put(":description ")
-        yield _eval_value(w, desc)
+        _eval_value(w, desc)
         w.trail(sid)
     args_id = w.child(root, ("slot", ":args", 0))
     if names:
@@ -302,9 +300,9 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
                     w.newline(start)
                 w.lead(aids[i], start)
             if gptel:
-                yield _gptel_arg(w, n, props[n], n not in required, aids[i])
+                _gptel_arg(w, n, props[n], n not in required, aids[i])
             else:
-                yield _llm_arg(w, n, props[n], n not in required, aids[i])
+                _llm_arg(w, n, props[n], n not in required, aids[i])
             w.trail(aids[i])
         w.end(args_id, start)
         w.put(")")
@@ -350,7 +348,7 @@ def tool_form(
         raise ValueError(f"unknown dialect {dialect!r}")
     diags: list[Diagnostic] = []
     w = Writer(dialect, label(tool), diags, comments)
-    _run(write_form(w, tool, indent, tail_safe))
+    write_form(w, tool, indent, tail_safe)
     if w.plan is not None:
         want = {
             (kind, nid)
