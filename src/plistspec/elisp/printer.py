@@ -27,6 +27,8 @@ __all__ = ["print_string", "print_symbol", "print_number", "print_datum"]
 
 _STRING_SPECIAL = re.compile(r'["\\\x00-\x1f\x7f\ud800-\udfff]')
 _STRING_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+# a name of only the characters kept as they are, not starting like a number
+_PLAIN_SYMBOL = re.compile(r"[A-Za-z_*/<>=!$%&^~@|{}:][A-Za-z0-9_*/<>=!$%&^~@|{}:+-]*\Z")
 _SHORTHANDS = {"quote": "'", "function": "#'", "`": "`", ",": ",", ",@": ",@"}
 
 
@@ -50,6 +52,8 @@ def print_string(s: str) -> str:
 
 def print_symbol(name: str) -> str:
     """A symbol (or keyword: a name starting with ``:``) as Emacs reads it back."""
+    if _PLAIN_SYMBOL.match(name):
+        return name  # nothing to escape and it cannot read as a number (fast path)
     if not name:
         return "##"
     out = []
