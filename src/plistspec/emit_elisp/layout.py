@@ -40,6 +40,7 @@ _KEYS_MAX = 4096
 
 _NO_LIMIT = sys.maxsize
 _NIL_T = ("nil", "t")
+_HOLDS_PLIST = object()  # Writer._pieces: "a plist holding a non-empty plist"
 _ENTRIES, _DICT, _VECTOR = 0, 1, 2  # the kinds of Writer._layout's frames
 
 
@@ -187,7 +188,7 @@ class Writer:
         """
         room = _NO_LIMIT if limit is None else limit
         pieces = self._pieces(v, ctx)
-        if pieces is None:
+        if pieces is None or pieces is _HOLDS_PLIST:
             return self._flat_nested(v, ctx, room)
         if sum(map(len, pieces)) + len(pieces) + (1 if isinstance(v, list) else 2) > room:
             return None
@@ -233,10 +234,11 @@ class Writer:
                 return None
         return "".join(pieces)
 
-    def _pieces(self, v: Any, ctx: str) -> list[str] | None:
+    def _pieces(self, v: Any, ctx: str) -> Any:
         """The texts of the elements (``:key value`` for a plist) of a non-empty container
         whose elements are all atoms (most are), or None when one is a non-empty
-        container: the same texts the flat and the multi-line layout write."""
+        container (:data:`_HOLDS_PLIST` when that one is a plist in a plist): the same
+        texts the flat and the multi-line layout write."""
         pstr = self.pstr
         if type(v) is list:
             cc = "G" if ctx == "G" else "R"
@@ -264,7 +266,7 @@ class Writer:
                 else:
                     s = pstr(sub)
             elif sub and (type(sub) is dict or type(sub) is list):
-                return None
+                return _HOLDS_PLIST if type(sub) is dict else None
             else:
                 c = ctx if ctx == "G" or type(sub) is not list else "R"
                 s = self.atom(sub, c)
@@ -328,7 +330,12 @@ class Writer:
         else:
             s = self.type_atom(v, ctx, True) if typ else self.atom(v, ctx)
         if s is not None:
-            self.put(prefix + s)
+            text = prefix + s
+            self.out.append(text)
+            if "\n" in prefix:  # a key may hold a line break; an atom never does
+                self.col = len(text) - text.rfind("\n") - 1
+            else:
+                self.col += len(text)
             return None
         if prefix:
             self.put(prefix)
@@ -339,7 +346,7 @@ class Writer:
         hot = nid is not None and nid in self.plan.hot
         pieces = self._pieces(v, ctx)
         is_list = isinstance(v, list)
-        if pieces is not None:
+        if pieces is not None and pieces is not _HOLDS_PLIST:
             if not hot:
                 n = sum(map(len, pieces)) + len(pieces) + (1 if is_list else 2)
                 if n <= FILL - start:
@@ -356,7 +363,9 @@ class Writer:
                     self._lines(pieces, start + 2, "( ", ")")
                 return None
         elif not hot:
-            nested_plist = not is_list and any(isinstance(x, dict) and x for x in v.values())
+            nested_plist = pieces is _HOLDS_PLIST or (
+                not is_list and any(isinstance(x, dict) and x for x in v.values())
+            )
             f = None if nested_plist else self._flat_nested(v, ctx, FILL - start)
             if f is not None:
                 self.put(f)
