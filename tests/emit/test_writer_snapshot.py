@@ -47,28 +47,47 @@ def _deep_tool(depth: int) -> dict:
     }
 
 
-def test_deep_nesting_writes_in_a_thread_with_the_default_stack() -> None:
-    from plistspec.emit_elisp import to_elisp, tool_form
-
-    depth = 50_000
-    tool = _deep_tool(depth)
+def _in_thread(fn):
+    """``fn()`` run in a new thread with the default stack size (smaller than the main
+    thread's on some systems): its result, or its exception raised here."""
     out: dict = {}
 
     def work() -> None:
         try:
-            out["form"] = tool_form(tool, "gptel")[0]
-            out["llm"] = tool_form(tool, "llm")[0]
-            out["file"] = to_elisp([tool], "gptel")[0]
-        except BaseException as e:  # noqa: BLE001 - reported by the assertion below
+            out["value"] = fn()
+        except BaseException as e:  # noqa: BLE001 - raised again below
             out["error"] = e
 
     t = threading.Thread(target=work)
     t.start()
     t.join(300)
-    assert not t.is_alive() and "error" not in out, out.get("error")
-    for key in ("form", "llm", "file"):
-        text = out[key]
-        assert text.count(":items") == depth // 2, key
+    assert not t.is_alive(), "still writing after 300 s"
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+def test_deep_nesting_writes_in_a_thread_with_the_default_stack() -> None:
+    from plistspec.emit_elisp import to_elisp, tool_form
+
+    depth = 50_000
+    tool = _deep_tool(depth)
+    for text in (
+        _in_thread(lambda: tool_form(tool, "gptel")[0]),
+        _in_thread(lambda: tool_form(tool, "llm")[0]),
+        _in_thread(lambda: to_elisp([tool], "gptel")[0]),
+    ):
+        assert text.count(":items") == depth // 2
         assert text.count("[") >= depth // 2
-    # beyond MAX_INDENT the rest is one line: the text stays linear in the depth
-    assert len(out["form"]) < 40 * depth
+        # beyond MAX_INDENT the rest is one line: the text stays linear in the depth
+        assert len(text) < 40 * depth
+
+    # a key holding a line break puts the next column back at the left margin, so the
+    # layout never reaches MAX_INDENT: multi-line at every one of the 50 000 levels
+    low: dict = {"type": "string"}
+    for _ in range(depth):
+        low = {"a\nb": low, "type": "object"}
+    low_tool = dict(tool, parameters={"type": "object", "properties": {"x": low}})
+    text = _in_thread(lambda: tool_form(low_tool, "gptel")[0])
+    assert text.count(":a\\\nb") == depth
+    assert max(len(line) for line in text.split("\n")) < 200
