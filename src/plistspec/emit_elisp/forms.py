@@ -23,6 +23,7 @@ __all__ = ["tool_form", "tool_form_text", "write_form", "label", "HEADS"]
 _LLM_KEEPS = ("type", "description", "enum", "items", "properties")
 _FRONT_SLOTS = (":function",)
 _NULL_KEYS = frozenset({"type", "description", "title"})
+_PARAM_KEYS = frozenset({"type", "properties", "required"})
 HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
 
 # --------------------------------------------------------------------------------------
@@ -56,12 +57,13 @@ def _slots(w: Writer, tool: Tool, props: list[str]) -> list[tuple[str, str, int 
     meta = tool.get("metadata") or {}
     slots = meta.get("slots")
     if isinstance(slots, list):
-        out = [
-            (s["key"], s["text"], s.get("column"))
-            for s in slots
-            if isinstance(s, dict) and "key" in s
-        ]
-        if not any(k == ":function" for k, _, _ in out):
+        out = []
+        has_function = False
+        for s in slots:
+            if isinstance(s, dict) and "key" in s:
+                out.append((s["key"], s["text"], s.get("column")))
+                has_function = has_function or s["key"] == ":function"
+        if not has_function:
             if meta.get("function"):
                 out.insert(0, (":function", meta["function"], None))
             elif meta.get("function_dropped"):
@@ -102,8 +104,8 @@ def _params(w: Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
             "PS521", "parameters.properties is not an object; written as a tool without arguments"
         )
         props = {}
-    extra = [k for k in params if k not in ("type", "properties", "required")]
-    if extra:
+    if not params.keys() <= _PARAM_KEYS:
+        extra = [k for k in params if k not in _PARAM_KEYS]
         w.warn(
             "PS521",
             f"dropped root {', '.join(extra)} of the parameter schema: a gptel/llm spec has no place for it",
@@ -112,7 +114,7 @@ def _params(w: Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
     required = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
     if "" in props:
         w.warn("PS521", 'property "" cannot be written: gptel and llm send an empty :name as ":"')
-    missing = [r for r in required if r not in props]
+    missing = required - props.keys()
     if missing and (tool.get("metadata") or {}).get("args") != "vector":
         w.warn(
             "PS521",
@@ -244,8 +246,9 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> No
         return w.child(root, ("slot", key, n))
 
     ids = [slot_id(k) for k, _, _ in slots] if root is not None else [None] * len(slots)
-    front = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] in _FRONT_SLOTS]
-    rest = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] not in _FRONT_SLOTS]
+    front, rest = [], []  # (slot, id): written before and after the schema slots
+    for s, i in zip(slots, ids, strict=True):
+        (front if s[0] in _FRONT_SLOTS else rest).append((s, i))
 
     def start_slot(sid: int | None) -> None:
         w.newline(indent + 1)
