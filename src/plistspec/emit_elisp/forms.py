@@ -131,18 +131,17 @@ def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | Non
             f"property {name!r}: schema {brief(schema)} is not an object; written as {{}}",
         )
         schema = {}
-    entries: list[tuple] = [(":name", f":name {w.p.print_string(name)}", None, None, False)]
-    items = [(k, None, sub, "G", k == "type") for k, sub in schema.items()]
-    if "optional" in schema:
+    entries: list[tuple] = [(":name", ":name " + w.pstr(name), None, None, False)]
+    own_optional = "optional" in schema
+    if own_optional:
         # gptel reads the first :optional as the flag and sends a second one as a key.
         entries.append(
             (":optional", ":optional " + ("t" if optional else "nil"), None, None, False)
         )
-        entries += items
-    else:
-        entries += items
-        if optional:
-            entries.append((":optional", ":optional t", None, None, False))
+    for k, sub in schema.items():
+        entries.append((k, None, sub, "G", k == "type"))
+    if optional and not own_optional:
+        entries.append((":optional", ":optional t", None, None, False))
     w.put("'")
     w.plist(entries, w.col, aid)
 
@@ -287,7 +286,11 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> No
         gptel = dialect == "gptel"
         w.put(":args (list" if gptel else ":args '(")
         opener = w.col - 1 if gptel else w.col - 1
-        aids = [w.child(args_id, ("arg", n)) for n in names]
+        aids = (
+            [w.child(args_id, ("arg", n)) for n in names]
+            if args_id is not None
+            else [None] * len(names)
+        )
         break_first = args_id is not None and (args_id in w.plan.open or w.has_lead(aids[0]))
         w.trail(args_id, "open")
         if break_first:
