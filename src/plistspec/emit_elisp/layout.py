@@ -79,9 +79,6 @@ class Writer:
     def child(self, nid: int | None, key: tuple) -> int | None:
         return None if self.plan is None else self.plan.child(nid, key)
 
-    def hot(self, nid: int | None) -> bool:
-        return nid is not None and nid in self.plan.hot
-
     def lead(self, nid: int | None, col: int) -> None:
         """Leading comments of ``nid``, each on its own line at ``col``."""
         if nid is None or nid not in self.plan.leading:
@@ -268,8 +265,8 @@ class Writer:
             elif sub and (type(sub) is dict or type(sub) is list):
                 return _HOLDS_PLIST if type(sub) is dict else None
             else:
-                c = ctx if ctx == "G" or type(sub) is not list else "R"
-                s = self.atom(sub, c)
+                c = ctx if ctx == "G" or not isinstance(sub, list) else "R"
+                s = self.type_atom(sub, c, True) if kl and k == "type" else self.atom(sub, c)
                 if s is None:
                     return None
             pieces.append((keys.get(k) or self.key(k)) + " " + s)
