@@ -320,25 +320,22 @@ class Writer:
     def _open(self, v: Any, ctx: str, typ: bool, nid: int | None, prefix: str = "") -> list | None:
         """Write ``prefix`` then ``v`` at the column after it. When ``v`` is an atom, goes
         on one line or is a container of atoms without comments, that is all (None);
-        else its opening is written and the frame of its multi-line layout returned."""
+        else its opening is written and the frame of its multi-line layout returned.
+        (Each case is one piece of output: ``prefix`` goes with it.)"""
         t = type(v)
         if (t is dict or t is list) and v:
             s = None
         else:
             s = self.type_atom(v, ctx, True) if typ else self.atom(v, ctx)
         if s is not None:
-            text = prefix + s
-            self.out.append(text)
-            if "\n" in prefix:  # a key may hold a line break; an atom never does
-                self.col = len(text) - text.rfind("\n") - 1
-            else:
-                self.col += len(text)
+            self.put(prefix + s)
             return None
-        if prefix:
+        if "\n" in prefix:  # a key holding a line break (rare): the column from the text
             self.put(prefix)
-        start = self.col
+            prefix = ""
+        start = self.col + len(prefix)
         if start > MAX_INDENT:
-            self.put(self.flat(v, ctx, None) or "")
+            self.put(prefix + (self.flat(v, ctx, None) or ""))
             return None
         hot = nid is not None and nid in self.plan.hot
         pieces = self._pieces(v, ctx)
@@ -348,16 +345,13 @@ class Writer:
                 n = sum(map(len, pieces)) + len(pieces) + (1 if is_list else 2)
                 if n <= FILL - start:
                     s = " ".join(pieces)
-                    s = "[" + s + "]" if is_list else "( " + s + ")"
-                    self.out.append(s)
-                    nl = s.rfind("\n")
-                    self.col = start + n if nl < 0 else n - nl - 1
+                    self.put(prefix + ("[" + s + "]" if is_list else "( " + s + ")"))
                     return None
             if nid is None and not self.pending:
-                if is_list:
-                    self._lines(pieces, start + 1, "[", "]")
-                else:
-                    self._lines(pieces, start + 2, "( ", ")")
+                col = start + (1 if is_list else 2)
+                brk = _BREAKS[col] if col < _NBREAKS else "\n" + " " * col
+                s = brk.join(pieces)
+                self.put(prefix + ("[" + s + "]" if is_list else "( " + s + ")"))
                 return None
         elif not hot:
             nested_plist = pieces is _HOLDS_PLIST or (
@@ -365,14 +359,14 @@ class Writer:
             )
             f = None if nested_plist else self._flat_nested(v, ctx, FILL - start)
             if f is not None:
-                self.put(f)
+                self.put(prefix + f)
                 return None
         if is_list:
-            self.out.append("[")
-            self.col += 1
+            self.out.append(prefix + "[")
+            self.col = start + 1
             return [v, 0, start, nid, _VECTOR, self.child_ctx(ctx, v), False]
-        self.out.append("( ")
-        self.col += 2
+        self.out.append(prefix + "( ")
+        self.col = start + 2
         return [list(v.items()), 0, start, nid, _DICT, ctx, not v or next(iter(v)) != ""]
 
     def _layout(self, frame: list) -> None:
