@@ -35,10 +35,12 @@ def label(tool: Tool) -> str:
     return repr(name) if isinstance(name, str) else brief(name)
 
 
-def _eval_value(w: Writer, v: Any) -> None:
-    """A slot value in evaluated position (``:name``, ``:description``)."""
-    if isinstance(v, dict) and v:
-        w.put("'")
+def _eval_value(w: Writer, key: str, v: Any) -> None:
+    """``key`` and its value in evaluated position (``:name``, ``:description``)."""
+    if type(v) is str:  # the common case: one piece
+        w.put(key + w.pstr(v))
+        return
+    w.put(key + ("'" if isinstance(v, dict) and v else ""))
     w.value(v, "G")
 
 
@@ -268,8 +270,7 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> No
     if name != {} and name is not None:
         sid = w.child(root, ("slot", ":name", 0))
         start_slot(sid)
-        w.put(":name ")
-        _eval_value(w, name)
+        _eval_value(w, ":name ", name)
         w.trail(sid)
     for s in front:
         slot_line(*s)
@@ -277,8 +278,7 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> No
     if desc != {} and "description" in tool:
         sid = w.child(root, ("slot", ":description", 0))
         start_slot(sid)
-        w.put(":description ")
-        _eval_value(w, desc)
+        _eval_value(w, ":description ", desc)
         w.trail(sid)
     args_id = w.child(root, ("slot", ":args", 0))
     if names:
