@@ -40,7 +40,8 @@ _KEYS_MAX = 4096
 
 _NO_LIMIT = sys.maxsize
 _NIL_T = ("nil", "t")
-_HOLDS_PLIST = object()  # Writer._pieces: "a plist holding a non-empty plist"
+_HOLDS_PLIST = object()  # Writer._pieces stopped at a plist in a plist
+_NESTED = object()  # Writer._pieces stopped at another container
 _ENTRIES, _DICT, _VECTOR = 0, 1, 2  # the kinds of Writer._layout's frames
 
 
@@ -184,8 +185,8 @@ class Writer:
         room left is not printed), so trying a big nested value costs O(``limit``).
         """
         room = _NO_LIMIT if limit is None else limit
-        pieces = self._pieces(v, ctx)
-        if pieces is None or pieces is _HOLDS_PLIST:
+        pieces, stop = self._pieces(v, ctx)
+        if stop is not None:
             return self._flat_nested(v, ctx, room)
         if sum(map(len, pieces)) + len(pieces) + (1 if isinstance(v, list) else 2) > room:
             return None
@@ -231,31 +232,31 @@ class Writer:
                 return None
         return "".join(pieces)
 
-    def _pieces(self, v: Any, ctx: str) -> Any:
-        """The texts of the elements (``:key value`` for a plist) of a non-empty container
-        whose elements are all atoms (most are), or None when one is a non-empty
-        container (:data:`_HOLDS_PLIST` when that one is a plist in a plist): the same
-        texts the flat and the multi-line layout write."""
+    def _pieces(self, v: Any, ctx: str) -> tuple[list[str], Any]:
+        """``(texts, stop)``: the texts of the elements (``:key value`` for a plist) of a
+        non-empty container, the same texts the flat and the multi-line layout write.
+        ``stop`` is None when every element is an atom (most containers); else the texts
+        are those before the first non-empty container element and ``stop`` is
+        :data:`_HOLDS_PLIST` (a plist in a plist) or :data:`_NESTED`."""
         pstr = self.pstr
+        pieces: list[str] = []
         if type(v) is list:
             cc = "G" if ctx == "G" else "R"
-            pieces = []
             for e in v:
                 if type(e) is str:
                     pieces.append(pstr(e))
                 elif e and (type(e) is dict or type(e) is list):
-                    return None
+                    return pieces, _NESTED
                 else:
                     s = self.atom(e, cc)
                     if s is None:
-                        return None
+                        return pieces, _NESTED
                     pieces.append(s)
-            return pieces
+            return pieces, None
         if type(v) is not dict or not v:
-            return None
+            return pieces, _NESTED
         kl = next(iter(v)) != ""
         keys = _KEYS
-        pieces = []
         for k, sub in v.items():
             if type(sub) is str:
                 if kl and k == "type" and ctx != "R" and PLAIN.match(sub) and sub not in _NIL_T:
@@ -263,14 +264,14 @@ class Writer:
                 else:
                     s = pstr(sub)
             elif sub and (type(sub) is dict or type(sub) is list):
-                return _HOLDS_PLIST if type(sub) is dict else None
+                return pieces, _HOLDS_PLIST if type(sub) is dict else _NESTED
             else:
                 c = ctx if ctx == "G" or not isinstance(sub, list) else "R"
                 s = self.type_atom(sub, c, True) if kl and k == "type" else self.atom(sub, c)
                 if s is None:
-                    return None
+                    return pieces, _NESTED
             pieces.append((keys.get(k) or self.key(k)) + " " + s)
-        return pieces
+        return pieces, None
 
     # -- multi-line layout ---------------------------------------------------------------
     def value(self, v: Any, ctx: str, typ: bool = False, nid: int | None = None) -> None:
@@ -309,6 +310,10 @@ class Writer:
             else:
                 self._lines(pieces, start + 2, "( ", ")")
                 return
+            # the entries before the first container are written; the frame goes on
+            self._lines(pieces, start + 2, "( ", "")
+            self._layout([entries, len(pieces), start, nid, _ENTRIES, None, False])
+            return
         self.put("( ")
         self._layout([entries, 0, start, nid, _ENTRIES, None, False])
 
@@ -338,9 +343,9 @@ class Writer:
             self.put(prefix + (self.flat(v, ctx, None) or ""))
             return None
         hot = nid is not None and nid in self.plan.hot
-        pieces = self._pieces(v, ctx)
+        pieces, stop = self._pieces(v, ctx)
         is_list = isinstance(v, list)
-        if pieces is not None and pieces is not _HOLDS_PLIST:
+        if stop is None:
             if not hot:
                 n = sum(map(len, pieces)) + len(pieces) + (1 if is_list else 2)
                 if n <= FILL - start:
@@ -354,20 +359,27 @@ class Writer:
                 self.put(prefix + ("[" + s + "]" if is_list else "( " + s + ")"))
                 return None
         elif not hot:
-            nested_plist = pieces is _HOLDS_PLIST or (
+            nested_plist = stop is _HOLDS_PLIST or (
                 not is_list and any(isinstance(x, dict) and x for x in v.values())
             )
             f = None if nested_plist else self._flat_nested(v, ctx, FILL - start)
             if f is not None:
                 self.put(prefix + f)
                 return None
+        # multi-line: without comments, the elements before the first container are
+        # written with the opening (their texts are at hand)
+        done = len(pieces) if nid is None and not self.pending else 0
+        opener = "[" if is_list else "( "
+        col = start + len(opener)
+        if done:
+            brk = _BREAKS[col] if col < _NBREAKS else "\n" + " " * col
+            self.put(prefix + opener + brk.join(pieces[:done]))
+        else:
+            self.out.append(prefix + opener)
+            self.col = col
         if is_list:
-            self.out.append(prefix + "[")
-            self.col = start + 1
-            return [v, 0, start, nid, _VECTOR, self.child_ctx(ctx, v), False]
-        self.out.append(prefix + "( ")
-        self.col = start + 2
-        return [list(v.items()), 0, start, nid, _DICT, ctx, not v or next(iter(v)) != ""]
+            return [v, done, start, nid, _VECTOR, self.child_ctx(ctx, v), False]
+        return [list(v.items()), done, start, nid, _DICT, ctx, not v or next(iter(v)) != ""]
 
     def _layout(self, frame: list) -> None:
         """Write the rest of the open multi-line container ``frame`` and of every container
