@@ -113,7 +113,11 @@ def _params(w: Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
             f"dropped root {', '.join(extra)} of the parameter schema: a gptel/llm spec has no place for it",
         )
     req = params.get("required") or []
-    required = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
+    required: set[str] = set()
+    if isinstance(req, list):
+        for r in req:
+            if isinstance(r, str):
+                required.add(r)
     if "" in props:
         w.warn("PS521", 'property "" cannot be written: gptel and llm send an empty :name as ":"')
     missing = required - props.keys()
