@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import struct
+from json.encoder import encode_basestring as _json_string
 
 from plistspec.elisp.datum import Datum, Float, Integer, List, String, Symbol, Vector
 
@@ -27,6 +28,11 @@ __all__ = ["print_string", "print_symbol", "print_number", "print_datum"]
 
 _STRING_SPECIAL = re.compile(r'["\\\x00-\x1f\x7f\ud800-\udfff]')
 _STRING_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+# what print_string escapes besides " \ newline tab return: where none of these occurs, JSON's
+# string escaping (done in C) gives the same text
+_STRING_OTHER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+# a name of only the characters kept as they are, not starting like a number
+_PLAIN_SYMBOL = re.compile(r"[A-Za-z_*/<>=!$%&^~@|{}:][A-Za-z0-9_*/<>=!$%&^~@|{}:+-]*\Z")
 _SHORTHANDS = {"quote": "'", "function": "#'", "`": "`", ",": ",", ",@": ",@"}
 
 
@@ -45,11 +51,25 @@ def _string_char(m: re.Match[str]) -> str:
 
 def print_string(s: str) -> str:
     """``"..."`` that Emacs reads back to exactly ``s`` (raw bytes included)."""
+    if s.isprintable() or _STRING_OTHER.search(s) is None:
+        return _json_string(s)  # the same text as the rule below, escaped in C (fast path)
+    return _print_string(s)
+
+
+def _print_string(s: str) -> str:
+    """:func:`print_string` by the rule, character by character."""
     return '"' + _STRING_SPECIAL.sub(_string_char, s) + '"'
 
 
 def print_symbol(name: str) -> str:
     """A symbol (or keyword: a name starting with ``:``) as Emacs reads it back."""
+    if _PLAIN_SYMBOL.match(name):
+        return name  # nothing to escape and it cannot read as a number (fast path)
+    return _print_symbol(name)
+
+
+def _print_symbol(name: str) -> str:
+    """:func:`print_symbol` by the rule, character by character."""
     if not name:
         return "##"
     out = []

@@ -57,13 +57,15 @@ an unknown function; with it, a machine without the library gets the plain "Cann
 load file: gptel".
 
 Modules: :mod:`.layout` (values), :mod:`.forms` (one tool form), :mod:`.stub` (the stub
-``:function``), :mod:`.file` (the file frame).
+``:function``), :mod:`.reindent` (a slot text moved to another column), :mod:`.file` (the
+file frame).
 """
 
 from __future__ import annotations
 
 from plistspec.emit_elisp.file import to_elisp
 from plistspec.emit_elisp.forms import tool_form, tool_form_text
-from plistspec.emit_elisp.layout import FILL, MAX_INDENT, reindent
+from plistspec.emit_elisp.layout import FILL, MAX_INDENT
+from plistspec.emit_elisp.reindent import reindent
 
 __all__ = ["to_elisp", "tool_form_text", "tool_form", "reindent", "FILL", "MAX_INDENT"]

@@ -16,7 +16,6 @@ from plistspec.emit_elisp.forms import HEADS, label, write_form
 from plistspec.emit_elisp.layout import Writer
 from plistspec.ir import Tool
 from plistspec.providers.jsontext import brief
-from plistspec.trampoline import run as _run
 
 __all__ = ["to_elisp"]
 
@@ -169,7 +168,7 @@ def to_elisp(
             continue
         w = Writer(dia, label(tool), diags)
         comments = [" " * indent + c for c in _comments(tool, w)]
-        _run(write_form(w, tool, indent))
+        write_form(w, tool, indent)
         text = " " * indent + "".join(w.out)
         if "implemented yet: write its :function" in text:
             stubs += 1

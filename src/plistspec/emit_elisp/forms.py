@@ -8,21 +8,22 @@ IR's metadata. Values are laid out by :mod:`plistspec.emit_elisp.layout`.
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
-from plistspec.emit_elisp.layout import Writer, reindent
+from plistspec.emit_elisp.layout import Writer
+from plistspec.emit_elisp.reindent import reindent
 from plistspec.emit_elisp.stub import stub
+from plistspec.fmt_comments import ROOT
 from plistspec.ir import Tool
 from plistspec.providers.jsontext import brief
-from plistspec.trampoline import run as _run
 
 __all__ = ["tool_form", "tool_form_text", "write_form", "label", "HEADS"]
 
 _LLM_KEEPS = ("type", "description", "enum", "items", "properties")
 _FRONT_SLOTS = (":function",)
 _NULL_KEYS = frozenset({"type", "description", "title"})
+_PARAM_KEYS = frozenset({"type", "properties", "required"})
 HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
 
 # --------------------------------------------------------------------------------------
@@ -34,11 +35,13 @@ def label(tool: Tool) -> str:
     return repr(name) if isinstance(name, str) else brief(name)
 
 
-def _eval_value(w: Writer, v: Any) -> Generator:
-    """A slot value in evaluated position (``:name``, ``:description``)."""
-    if isinstance(v, dict) and v:
-        w.put("'")
-    yield w.value(v, "G")
+def _eval_value(w: Writer, key: str, v: Any) -> None:
+    """``key`` and its value in evaluated position (``:name``, ``:description``)."""
+    if type(v) is str:  # the common case: one piece
+        w.put(key + w.pstr(v))
+        return
+    w.put(key + ("'" if isinstance(v, dict) and v else ""))
+    w.value(v, "G")
 
 
 def _slot_literal(w: Writer, v: Any) -> str:
@@ -56,12 +59,13 @@ def _slots(w: Writer, tool: Tool, props: list[str]) -> list[tuple[str, str, int 
     meta = tool.get("metadata") or {}
     slots = meta.get("slots")
     if isinstance(slots, list):
-        out = [
-            (s["key"], s["text"], s.get("column"))
-            for s in slots
-            if isinstance(s, dict) and "key" in s
-        ]
-        if not any(k == ":function" for k, _, _ in out):
+        out = []
+        has_function = False
+        for s in slots:
+            if isinstance(s, dict) and "key" in s:
+                out.append((s["key"], s["text"], s.get("column")))
+                has_function = has_function or s["key"] == ":function"
+        if not has_function:
             if meta.get("function"):
                 out.insert(0, (":function", meta["function"], None))
             elif meta.get("function_dropped"):
@@ -102,17 +106,21 @@ def _params(w: Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
             "PS521", "parameters.properties is not an object; written as a tool without arguments"
         )
         props = {}
-    extra = [k for k in params if k not in ("type", "properties", "required")]
-    if extra:
+    if not params.keys() <= _PARAM_KEYS:
+        extra = [k for k in params if k not in _PARAM_KEYS]
         w.warn(
             "PS521",
             f"dropped root {', '.join(extra)} of the parameter schema: a gptel/llm spec has no place for it",
         )
     req = params.get("required") or []
-    required = {r for r in req if isinstance(r, str)} if isinstance(req, list) else set()
+    required: set[str] = set()
+    if isinstance(req, list):
+        for r in req:
+            if isinstance(r, str):
+                required.add(r)
     if "" in props:
         w.warn("PS521", 'property "" cannot be written: gptel and llm send an empty :name as ":"')
-    missing = [r for r in required if r not in props]
+    missing = required - props.keys()
     if missing and (tool.get("metadata") or {}).get("args") != "vector":
         w.warn(
             "PS521",
@@ -121,29 +129,27 @@ def _params(w: Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
     return props, list(props), required
 
 
-def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
-    """Puts the quote and returns the generator writing the arg's plist (the caller
-    yields it: one generator per arg, not two)."""
+def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> None:
+    """The arg's quoted plist."""
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
             f"property {name!r}: schema {brief(schema)} is not an object; written as {{}}",
         )
         schema = {}
-    entries: list[tuple] = [(":name", f":name {w.p.print_string(name)}", None, None, False)]
-    items = [(k, None, sub, "G", k == "type") for k, sub in schema.items()]
-    if "optional" in schema:
+    entries: list[tuple] = [(":name", ":name " + w.pstr(name), None, None, False)]
+    own_optional = "optional" in schema
+    if own_optional:
         # gptel reads the first :optional as the flag and sends a second one as a key.
         entries.append(
             (":optional", ":optional " + ("t" if optional else "nil"), None, None, False)
         )
-        entries += items
-    else:
-        entries += items
-        if optional:
-            entries.append((":optional", ":optional t", None, None, False))
+    for k, sub in schema.items():
+        entries.append((k, None, sub, "G", k == "type"))
+    if optional and not own_optional:
+        entries.append((":optional", ":optional t", None, None, False))
     w.put("'")
-    return w.plist(entries, w.col, aid)
+    w.plist(entries, w.col, aid)
 
 
 def _is_null(s: Any) -> bool:
@@ -179,8 +185,8 @@ def _unnull(schema: dict) -> tuple[dict, bool]:
     return schema, False
 
 
-def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> Generator:
-    """The arg's plist generator (as :func:`_gptel_arg`)."""
+def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> None:
+    """The arg's plist (llm's quote is the one before the list of args)."""
     if not isinstance(schema, dict):
         w.warn(
             "PS523",
@@ -224,12 +230,11 @@ def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None)
         entries.append((k, None, v, ctx, False))
     if optional:
         entries.append((":optional", ":optional t", None, None, False))
-    return w.plist(entries, w.col, aid)
+    w.plist(entries, w.col, aid)
 
 
-def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Generator:
-    from plistspec.fmt_comments import ROOT
-
+def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> None:
+    """Write ``tool``'s form into ``w``, its ``(`` at column ``indent``."""
     dialect = w.dialect
     meta = tool.get("metadata") or {}
     props, names, required = _params(w, tool)
@@ -245,9 +250,10 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
         counts[key] = n + 1
         return w.child(root, ("slot", key, n))
 
-    ids = [slot_id(k) for k, _, _ in slots]
-    front = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] in _FRONT_SLOTS]
-    rest = [(s, i) for s, i in zip(slots, ids, strict=True) if s[0] not in _FRONT_SLOTS]
+    ids = [slot_id(k) for k, _, _ in slots] if root is not None else [None] * len(slots)
+    front, rest = [], []  # (slot, id): written before and after the schema slots
+    for s, i in zip(slots, ids, strict=True):
+        (front if s[0] in _FRONT_SLOTS else rest).append((s, i))
 
     def start_slot(sid: int | None) -> None:
         w.newline(indent + 1)
@@ -268,8 +274,7 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
     if name != {} and name is not None:
         sid = w.child(root, ("slot", ":name", 0))
         start_slot(sid)
-        w.put(":name ")
-        yield _eval_value(w, name)
+        _eval_value(w, ":name ", name)
         w.trail(sid)
     for s in front:
         slot_line(*s)
@@ -277,8 +282,7 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
     if desc != {} and "description" in tool:
         sid = w.child(root, ("slot", ":description", 0))
         start_slot(sid)
-        w.put(":description ")
-        yield _eval_value(w, desc)
+        _eval_value(w, ":description ", desc)
         w.trail(sid)
     args_id = w.child(root, ("slot", ":args", 0))
     if names:
@@ -286,7 +290,11 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
         gptel = dialect == "gptel"
         w.put(":args (list" if gptel else ":args '(")
         opener = w.col - 1 if gptel else w.col - 1
-        aids = [w.child(args_id, ("arg", n)) for n in names]
+        aids = (
+            [w.child(args_id, ("arg", n)) for n in names]
+            if args_id is not None
+            else [None] * len(names)
+        )
         break_first = args_id is not None and (args_id in w.plan.open or w.has_lead(aids[0]))
         w.trail(args_id, "open")
         if break_first:
@@ -302,9 +310,9 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
                     w.newline(start)
                 w.lead(aids[i], start)
             if gptel:
-                yield _gptel_arg(w, n, props[n], n not in required, aids[i])
+                _gptel_arg(w, n, props[n], n not in required, aids[i])
             else:
-                yield _llm_arg(w, n, props[n], n not in required, aids[i])
+                _llm_arg(w, n, props[n], n not in required, aids[i])
             w.trail(aids[i])
         w.end(args_id, start)
         w.put(")")
@@ -312,7 +320,8 @@ def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> Ge
     elif meta.get("args") == "vector":
         # gptel sends a vector :args as properties {} plus the required names of its
         # elements (semantics.md §8): one (:name N) per required name gives both back.
-        req = (tool.get("parameters") or {}).get("required")
+        params = tool.get("parameters")
+        req = params.get("required") if isinstance(params, dict) else None
         req = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
         start_slot(args_id)
         w.put(":args [" + " ".join(f"(:name {w.p.print_string(r)})" for r in req) + "]")
@@ -349,7 +358,7 @@ def tool_form(
         raise ValueError(f"unknown dialect {dialect!r}")
     diags: list[Diagnostic] = []
     w = Writer(dialect, label(tool), diags, comments)
-    _run(write_form(w, tool, indent, tail_safe))
+    write_form(w, tool, indent, tail_safe)
     if w.plan is not None:
         want = {
             (kind, nid)

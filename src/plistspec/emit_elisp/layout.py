@@ -1,29 +1,33 @@
 """The value layout of the Elisp writer: how one JSON value becomes plist / vector text.
 
 Owns: :class:`Writer` (a text buffer tracking its column, the canonical line breaking of
-plists and vectors, JSON → Elisp atoms per dialect, and the comments ``fmt`` carries),
-:func:`reindent` (a slot text moved to another column) and the constants :data:`FILL`,
-:data:`MAX_INDENT`. All escaping is done by :mod:`plistspec.elisp.printer`.
+plists and vectors, JSON → Elisp atoms per dialect, and the comments ``fmt`` carries)
+and the constants :data:`FILL`, :data:`MAX_INDENT`. All escaping is done by
+:mod:`plistspec.elisp.printer`.
+
+No recursion anywhere (inputs may nest 100 000 deep) and no generator per container: a
+container of atoms (most are) is printed in one loop (:meth:`Writer._pieces`) and joined
+either on one line or one element a line; a nested value is tried on one line through
+an explicit stack (:meth:`Writer._flat_nested`), and a multi-line container in progress
+is a frame on the explicit stack of :meth:`Writer._layout`. The output is byte for byte
+that of the generator-per-container writer it replaced (``tests/emit/test_writer_snapshot.py``).
 """
 
 from __future__ import annotations
 
-import json  # noqa: F401
 import re
-from collections.abc import Generator
+import sys
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
+from plistspec.elisp import printer as _printer
 
-__all__ = ["Writer", "reindent", "FILL", "MAX_INDENT", "PLAIN"]
+__all__ = ["Writer", "FILL", "MAX_INDENT", "PLAIN"]
 
 FILL = 100
 MAX_INDENT = 120
 
 PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
-_LLM_KEEPS = ("type", "description", "enum", "items", "properties")
-_FRONT_SLOTS = (":function",)
-_HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
 
 
 # a line break followed by the indentation of each column a layout commonly uses
@@ -34,66 +38,15 @@ _BREAKS = ["\n" + " " * c for c in range(_NBREAKS)]
 _KEYS: dict[str, str] = {}
 _KEYS_MAX = 4096
 
-
-def _printer():
-    from plistspec.elisp import printer
-
-    return printer
-
-
-def _visual_width(ws: str) -> int:
-    col = 0
-    for c in ws:
-        col = (col // 8 + 1) * 8 if c == "\t" else col + 1
-    return col
-
-
-def reindent(text: str, old_col: int | None, new_col: int) -> str:
-    """``text`` (a slot value as written at ``old_col``) moved to ``new_col``.
-
-    Continuation lines shift by the column delta; lines that begin inside a string
-    (or any other multi-line token) are left exactly as they are.
-    """
-    if old_col is None or old_col == new_col or "\n" not in text:
-        return text
-    delta = new_col - old_col
-    protected = _token_spans(text)
-    if protected is None:
-        return text
-    lines = text.split("\n")
-    out = [lines[0]]
-    pos = len(lines[0]) + 1
-    pi = 0
-    for line in lines[1:]:
-        while pi < len(protected) and protected[pi][1] <= pos:
-            pi += 1
-        inside = pi < len(protected) and protected[pi][0] < pos < protected[pi][1]
-        if inside or not line.strip():
-            out.append(line)
-        else:
-            body = line.lstrip(" \t")
-            width = _visual_width(line[: len(line) - len(body)])
-            out.append(" " * max(0, width + delta) + body)
-        pos += len(line) + 1
-    return "\n".join(out)
-
-
-def _token_spans(text: str) -> list[tuple[int, int]] | None:
-    """Spans of the atoms (strings, symbols...) of ``text`` that cross a newline."""
-    try:
-        from plistspec.elisp.reader import read_all
-
-        datums = read_all(text)
-    except Exception:  # noqa: BLE001 - unreadable slot text is kept verbatim
-        return None
-    from plistspec.elisp.datum import atom_spans
-
-    spans = [(a, b) for a, b in atom_spans(datums) if "\n" in text[a:b]]
-    return spans
+_NO_LIMIT = sys.maxsize
+_NIL_T = ("nil", "t")
+_HOLDS_PLIST = object()  # Writer._pieces stopped at a plist in a plist
+_NESTED = object()  # Writer._pieces stopped at another container
+_ENTRIES, _DICT, _VECTOR = 0, 1, 2  # the kinds of Writer._layout's frames
 
 
 class Writer:
-    """Appends text pieces, tracking the current column."""
+    """Appends text pieces to :attr:`out`, tracking the current column :attr:`col`."""
 
     def __init__(self, dialect: str, label: str, diags: list[Diagnostic], plan: Any = None) -> None:
         self.dialect = dialect
@@ -101,7 +54,8 @@ class Writer:
         self.diags = diags
         self.out: list[str] = []
         self.col = 0
-        self.p = _printer()
+        self.p = _printer
+        self.pstr = self.p.print_string
         self.warned_empty = False
         # comments (fmt): a CommentPlan, the trailing comments waiting for the end of
         # the line, and which anchors were written
@@ -125,9 +79,6 @@ class Writer:
     # -- comments (only with a plan) ---------------------------------------------------
     def child(self, nid: int | None, key: tuple) -> int | None:
         return None if self.plan is None else self.plan.child(nid, key)
-
-    def hot(self, nid: int | None) -> bool:
-        return nid is not None and nid in self.plan.hot
 
     def lead(self, nid: int | None, col: int) -> None:
         """Leading comments of ``nid``, each on its own line at ``col``."""
@@ -178,7 +129,10 @@ class Writer:
 
         ``ctx``: ``G`` gptel; ``C`` a value llm converts (inside ``:items``/``:properties``);
         ``R`` a value that reaches ``json-serialize`` as it is (llm vectors, arg level).
+        An atom's text never holds a line break.
         """
+        if type(v) is str:
+            return self.pstr(v)
         if v is True:
             return "t"
         if v is False:
@@ -186,7 +140,7 @@ class Writer:
         if v is None:
             return "nil" if ctx == "C" else ":null"
         if isinstance(v, str):
-            return self.p.print_string(v)
+            return self.pstr(v)
         if isinstance(v, (int, float)):
             return self.p.print_number(v)
         if isinstance(v, dict):
@@ -224,7 +178,23 @@ class Writer:
 
     # -- flat rendering ------------------------------------------------------------------
     def flat(self, v: Any, ctx: str, limit: int | None) -> str | None:
-        """``v`` on one line, or None when longer than ``limit`` characters."""
+        """``v`` on one line, or None when longer than ``limit`` characters.
+
+        A container of atoms is printed whole (its atoms are written either way); a
+        nested one is given up as soon as it exceeds ``limit`` (a string longer than the
+        room left is not printed), so trying a big nested value costs O(``limit``).
+        """
+        room = _NO_LIMIT if limit is None else limit
+        pieces, stop = self._pieces(v, ctx)
+        if stop is not None:
+            return self._flat_nested(v, ctx, room)
+        if sum(map(len, pieces)) + len(pieces) + (1 if isinstance(v, list) else 2) > room:
+            return None
+        s = " ".join(pieces)
+        return "[" + s + "]" if isinstance(v, list) else "( " + s + ")"
+
+    def _flat_nested(self, v: Any, ctx: str, room: int) -> str | None:
+        """:meth:`flat` of any value, through an explicit stack (any depth)."""
         pieces: list[str] = []
         n = 0
         stack: list[tuple] = [("v", v, ctx, False)]
@@ -233,7 +203,7 @@ class Writer:
             if kind == "s":
                 s = a
             else:
-                if limit is not None and isinstance(a, str) and len(a) + 2 > limit - n:
+                if isinstance(a, str) and len(a) + 2 > room - n:
                     return None
                 s = self.type_atom(a, c, True) if typ else self.atom(a, c)
                 if s is None:
@@ -258,76 +228,260 @@ class Writer:
                         s = "( "
             pieces.append(s)
             n += len(s)
-            if limit is not None and n > limit:
+            if n > room:
                 return None
         return "".join(pieces)
 
-    # -- multi-line layout ---------------------------------------------------------------
-    def value(self, v: Any, ctx: str, typ: bool = False, nid: int | None = None) -> Generator:
-        """Write ``v`` at the current column (a generator for the trampoline)."""
-        s = self.type_atom(v, ctx, True) if typ else self.atom(v, ctx)
-        if s is not None:
-            self.put(s)
-            return
-        if self.col > MAX_INDENT:
-            self.put(self.flat(v, ctx, None) or "")
-            return
-        nested_plist = isinstance(v, dict) and any(isinstance(x, dict) and x for x in v.values())
-        if not nested_plist and not self.hot(nid):
-            f = self.flat(v, ctx, FILL - self.col)
-            if f is not None:
-                self.put(f)
-                return
-        start = self.col
-        if isinstance(v, list):
-            cc = self.child_ctx(ctx, v)
-            self.put("[")
-            for i, e in enumerate(v):
-                cid = self.child(nid, ("i", i))
-                if i:
-                    self.newline(start + 1)
-                    self.lead(cid, start + 1)
-                s = self.atom(e, cc)
-                if s is not None:
-                    self.put(s)
+    def _pieces(self, v: Any, ctx: str) -> tuple[list[str], Any]:
+        """``(texts, stop)``: the texts of the elements (``:key value`` for a plist) of a
+        non-empty container, the same texts the flat and the multi-line layout write.
+        ``stop`` is None when every element is an atom (most containers); else the texts
+        are those before the first non-empty container element and ``stop`` is
+        :data:`_HOLDS_PLIST` (a plist in a plist) or :data:`_NESTED`."""
+        pstr = self.pstr
+        pieces: list[str] = []
+        if type(v) is list:
+            cc = "G" if ctx == "G" else "R"
+            for e in v:
+                if type(e) is str:
+                    pieces.append(pstr(e))
+                elif e and (type(e) is dict or type(e) is list):
+                    return pieces, _NESTED
                 else:
-                    yield self.value(e, cc, False, cid)
-                self.trail(cid)
-            self.end(nid, start + 1)
-            self.put("]")
-            return
-        kl = not v or next(iter(v)) != ""
-        entries = [
-            (k, None, sub, self.child_ctx(ctx, sub), k == "type" and kl) for k, sub in v.items()
-        ]
-        yield self.plist(entries, start, nid)
+                    s = self.atom(e, cc)
+                    if s is None:
+                        return pieces, _NESTED
+                    pieces.append(s)
+            return pieces, None
+        if type(v) is not dict or not v:
+            return pieces, _NESTED
+        kl = next(iter(v)) != ""
+        keys = _KEYS
+        for k, sub in v.items():
+            if type(sub) is str:
+                if kl and k == "type" and ctx != "R" and PLAIN.match(sub) and sub not in _NIL_T:
+                    s = sub
+                else:
+                    s = pstr(sub)
+            elif sub and (type(sub) is dict or type(sub) is list):
+                return pieces, _HOLDS_PLIST if type(sub) is dict else _NESTED
+            else:
+                c = ctx if ctx == "G" or not isinstance(sub, list) else "R"
+                s = self.type_atom(sub, c, True) if kl and k == "type" else self.atom(sub, c)
+                if s is None:
+                    return pieces, _NESTED
+            pieces.append((keys.get(k) or self.key(k)) + " " + s)
+        return pieces, None
 
-    def plist(self, entries: list[tuple], start: int, nid: int | None = None) -> Generator:
+    # -- multi-line layout ---------------------------------------------------------------
+    def value(self, v: Any, ctx: str, typ: bool = False, nid: int | None = None) -> None:
+        """Write ``v`` at the current column."""
+        frame = self._open(v, ctx, typ, nid)
+        if frame is not None:
+            self._layout(frame)
+
+    def plist(self, entries: list[tuple], start: int, nid: int | None = None) -> None:
         """A multi-line plist ``( :k v\n  :k v)`` opened at column ``start``.
 
         ``entries``: ``(id key, text, value, ctx, typ)``; with ``text`` None the entry is
         ``:key value`` written from the IR key ``id key``, otherwise ``text`` is the whole
         pre-rendered entry (an arg's ``:name "x"``) and ``value`` is ignored.
         """
-        self.put("( ")
-        plan = self.plan
-        for i, (k, text, sub, ctx, typ) in enumerate(entries):
-            cid = None if plan is None or nid is None else plan.child(nid, ("k", k))
-            if i:
-                self.newline(start + 2)
-                if cid is not None:
-                    self.lead(cid, start + 2)
-            if text is not None:
-                self.put(text)
+        if nid is None and not self.pending:
+            pstr = self.pstr
+            keys = _KEYS
+            pieces = []
+            for k, text, sub, ctx, typ in entries:
+                if text is None:
+                    t = type(sub)
+                    if t is str:
+                        if typ and ctx != "R" and PLAIN.match(sub) and sub not in _NIL_T:
+                            s = sub
+                        else:
+                            s = pstr(sub)
+                    elif (t is dict or t is list) and sub:
+                        break
+                    else:
+                        s = self.type_atom(sub, ctx, True) if typ else self.atom(sub, ctx)
+                        if s is None:
+                            break
+                    text = (keys.get(k) or self.key(k)) + " " + s
+                pieces.append(text)
             else:
-                # an atom is written here; only a container needs its own generator
-                s = self.type_atom(sub, ctx, True) if typ else self.atom(sub, ctx)
-                if s is not None:
-                    self.put(self.key(k) + " " + s)
+                self._lines(pieces, start + 2, "( ", ")")
+                return
+            # the entries before the first container are written; the frame goes on
+            self._lines(pieces, start + 2, "( ", "")
+            self._layout([entries, len(pieces), start, nid, _ENTRIES, None, False])
+            return
+        self.put("( ")
+        self._layout([entries, 0, start, nid, _ENTRIES, None, False])
+
+    def _lines(self, pieces: list[str], col: int, opener: str, closer: str) -> None:
+        """A multi-line container without comments: ``pieces`` one a line at ``col``."""
+        brk = _BREAKS[col] if col < _NBREAKS else "\n" + " " * col
+        self.put(opener + brk.join(pieces) + closer)
+
+    def _open(self, v: Any, ctx: str, typ: bool, nid: int | None, prefix: str = "") -> list | None:
+        """Write ``prefix`` then ``v`` at the column after it. When ``v`` is an atom, goes
+        on one line or is a container of atoms without comments, that is all (None);
+        else its opening is written and the frame of its multi-line layout returned.
+        (Each case is one piece of output: ``prefix`` goes with it.)"""
+        t = type(v)
+        if (t is dict or t is list) and v:
+            s = None
+        else:
+            s = self.type_atom(v, ctx, True) if typ else self.atom(v, ctx)
+        if s is not None:
+            self.put(prefix + s)
+            return None
+        if "\n" in prefix:  # a key holding a line break (rare): the column from the text
+            self.put(prefix)
+            prefix = ""
+        start = self.col + len(prefix)
+        if start > MAX_INDENT:
+            self.put(prefix + (self.flat(v, ctx, None) or ""))
+            return None
+        hot = nid is not None and nid in self.plan.hot
+        pieces, stop = self._pieces(v, ctx)
+        is_list = isinstance(v, list)
+        if stop is None:
+            if not hot:
+                n = sum(map(len, pieces)) + len(pieces) + (1 if is_list else 2)
+                if n <= FILL - start:
+                    s = " ".join(pieces)
+                    self.put(prefix + ("[" + s + "]" if is_list else "( " + s + ")"))
+                    return None
+            if nid is None and not self.pending:
+                col = start + (1 if is_list else 2)
+                brk = _BREAKS[col] if col < _NBREAKS else "\n" + " " * col
+                s = brk.join(pieces)
+                self.put(prefix + ("[" + s + "]" if is_list else "( " + s + ")"))
+                return None
+        elif not hot:
+            nested_plist = stop is _HOLDS_PLIST or (
+                not is_list and any(isinstance(x, dict) and x for x in v.values())
+            )
+            f = None if nested_plist else self._flat_nested(v, ctx, FILL - start)
+            if f is not None:
+                self.put(prefix + f)
+                return None
+        # multi-line: without comments, the elements before the first container are
+        # written with the opening (their texts are at hand)
+        done = len(pieces) if nid is None and not self.pending else 0
+        opener = "[" if is_list else "( "
+        col = start + len(opener)
+        if done:
+            brk = _BREAKS[col] if col < _NBREAKS else "\n" + " " * col
+            self.put(prefix + opener + brk.join(pieces[:done]))
+        else:
+            self.out.append(prefix + opener)
+            self.col = col
+        if is_list:
+            return [v, done, start, nid, _VECTOR, self.child_ctx(ctx, v), False]
+        return [list(v.items()), done, start, nid, _DICT, ctx, not v or next(iter(v)) != ""]
+
+    def _layout(self, frame: list) -> None:
+        """Write the rest of the open multi-line container ``frame`` and of every container
+        it opens, each child's line break, comments and closing paren. A frame is
+        ``[items, next index, start column, node id, kind, ctx, keyword-led]``: kind
+        :data:`_ENTRIES` (items are :meth:`plist` entries), :data:`_DICT` (items are the
+        ``(key, value)`` of a JSON object in ``ctx``) or :data:`_VECTOR` (items are the
+        elements, in ``ctx``).
+
+        The common steps (a line break, an atom, a ``:key atom`` entry) are written here
+        directly; :meth:`put`'s column arithmetic is inlined (an atom never holds a line
+        break, a key may)."""
+        plan = self.plan
+        append = self.out.append
+        pstr = self.pstr
+        keys = _KEYS
+        stack = [frame]
+        while stack:
+            fr = stack[-1]
+            items, i, start, nid, kind, ctx, kl = fr
+            n = len(items)
+            if kind != _VECTOR:
+                ind = start + 2
+                brk = _BREAKS[ind] if ind < _NBREAKS else "\n" + " " * ind
+                while i < n:
+                    if kind == _DICT:
+                        k, sub = items[i]
+                        text = None
+                        typ = kl and k == "type"
+                        c = ctx if ctx == "G" or not isinstance(sub, list) else "R"
+                    else:
+                        k, text, sub, c, typ = items[i]
+                    cid = None if plan is None or nid is None else plan.child(nid, ("k", k))
+                    if i:
+                        if self.pending:
+                            self.newline(ind)
+                        else:
+                            append(brk)
+                            self.col = ind
+                        if cid is not None:
+                            self.lead(cid, ind)
+                    i += 1
+                    if text is None:
+                        t = type(sub)
+                        if t is str:
+                            if typ and c != "R" and PLAIN.match(sub) and sub not in _NIL_T:
+                                s = sub
+                            else:
+                                s = pstr(sub)
+                        elif (t is dict or t is list) and sub:
+                            s = None
+                        elif typ:
+                            s = self.type_atom(sub, c, True)
+                        else:
+                            s = self.atom(sub, c)
+                        kt = keys.get(k) or self.key(k)
+                        if s is None:
+                            child = self._open(sub, c, typ, cid, kt + " ")
+                            if child is not None:
+                                fr[1] = i
+                                stack.append(child)
+                                break
+                            if cid is not None:
+                                self.trail(cid)
+                            continue
+                        text = kt + " " + s
+                    append(text)
+                    nl = text.rfind("\n")
+                    self.col = self.col + len(text) if nl < 0 else len(text) - nl - 1
+                    if cid is not None:
+                        self.trail(cid)
                 else:
-                    self.put(self.key(k) + " ")
-                    yield self.value(sub, ctx, typ, cid)
-            if cid is not None:
-                self.trail(cid)
-        self.end(nid, start + 2)
-        self.put(")")
+                    self.end(nid, ind)
+                    append(")")
+                    self.col += 1
+                    stack.pop()
+                    if stack:
+                        self.trail(nid)
+            else:
+                ind = start + 1
+                while i < n:
+                    e = items[i]
+                    cid = None if plan is None else plan.child(nid, ("i", i))
+                    if i:
+                        self.newline(ind)
+                        self.lead(cid, ind)
+                    i += 1
+                    s = pstr(e) if type(e) is str else self.atom(e, ctx)
+                    if s is not None:
+                        append(s)
+                        self.col += len(s)
+                    else:
+                        child = self._open(e, ctx, False, cid)
+                        if child is not None:
+                            fr[1] = i
+                            stack.append(child)
+                            break
+                    self.trail(cid)
+                else:
+                    self.end(nid, ind)
+                    append("]")
+                    self.col += 1
+                    stack.pop()
+                    if stack:
+                        self.trail(nid)

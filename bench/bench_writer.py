@@ -1,0 +1,100 @@
+"""The Elisp writer alone: ``emit_elisp.tool_form`` on every call ``fmt`` makes on a file.
+
+Numbers, not pass/fail. Generates a tools file with ``gen_tools.generate`` (default 10M,
+seed 1: the file of issue 11), runs ``plistspec.fmt.format_text`` once on it with
+``tool_form`` wrapped to collect its arguments (tool IR, dialect, indent, comment plan,
+tail_safe), then times only ``tool_form`` over those calls, ``--runs`` times (min and
+median kept, garbage collection paused as fmt pauses it), and prints CPU seconds, calls
+and output MB/s. Also times ``to_elisp`` (the ``from-json`` writer: the same tools, no
+comment plan) unless ``--no-file``.
+
+    PYTHONPATH=src python bench/bench_writer.py [SIZE] [--runs N] [--seed N] [--no-file]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from gen_tools import generate, parse_size  # noqa: E402
+
+
+def collect(text: str) -> list[tuple]:
+    """The ``(tool, dialect, indent, plan, tail_safe)`` of every writer call fmt makes."""
+    import plistspec.emit_elisp as ee
+    from plistspec.fmt import format_text
+
+    calls: list[tuple] = []
+    real = ee.tool_form
+
+    def spy(tool, dialect="gptel", indent=0, *, comments=None, tail_safe=True):
+        calls.append((tool, dialect, indent, comments, tail_safe))
+        return real(tool, dialect, indent, comments=comments, tail_safe=tail_safe)
+
+    ee.tool_form = spy
+    try:
+        format_text(text)
+    finally:
+        ee.tool_form = real
+    return calls
+
+
+def _time(fn, runs: int) -> list[float]:
+    """CPU seconds of each run (steadier than wall time on a shared machine)."""
+    out = []
+    for _ in range(runs):
+        gc.collect()
+        gc.disable()
+        try:
+            t = time.process_time()
+            fn()
+            out.append(time.process_time() - t)
+        finally:
+            gc.enable()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("size", nargs="?", default="10M")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-file", action="store_true", help="skip timing to_elisp")
+    a = ap.parse_args()
+    from plistspec.emit_elisp import to_elisp, tool_form
+
+    text = generate(parse_size(a.size), a.seed)[0]
+    calls = collect(text)
+    planned = sum(1 for c in calls if c[3])
+    out_bytes = sum(len(tool_form(t, d, i, comments=p, tail_safe=s)[0]) for t, d, i, p, s in calls)
+
+    def forms() -> None:
+        for t, d, i, p, s in calls:
+            tool_form(t, d, i, comments=p, tail_safe=s)
+
+    times = _time(forms, a.runs)
+    best = min(times)
+    print(
+        f"tool_form  {a.size}: {len(calls)} calls ({planned} with comments), "
+        f"{out_bytes / 1e6:.2f} MB out: min {best:.3f} s, median {statistics.median(times):.3f} s, "
+        f"{out_bytes / 1e6 / best:.1f} MB/s"
+    )
+    if not a.no_file:
+        tools = [c[0] for c in calls]
+        for dialect in ("gptel", "llm"):
+            ftimes = _time(lambda d=dialect: to_elisp(tools, d), a.runs)
+            print(
+                f"to_elisp   {a.size} ({dialect}): {len(tools)} tools: "
+                f"min {min(ftimes):.3f} s, median {statistics.median(ftimes):.3f} s"
+            )
+
+
+if __name__ == "__main__":
+    main()
