@@ -164,7 +164,10 @@ def same_call(old: str, new: str) -> list[str] | None:
                 return None
     words: list[str] = []
     if ";" in new:
-        for gap in _GAPS.findall(new):
+        # With no ";" inside a token, every ";" starts or is inside a comment, which runs to
+        # the end of its line: the comments are then found without the blanks between tokens.
+        gaps = [new] if ";" not in "".join(b) else _GAPS.findall(new)
+        for gap in gaps:
             if ";" in gap:
                 for c in _COMMENT.findall(gap):
                     words.extend(c.split())

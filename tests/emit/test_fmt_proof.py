@@ -124,6 +124,19 @@ def test_proof_refuses_changed_values() -> None:
     assert same_call(old, old.replace(":name", ";; c\n:name")) == [";;", "c"]
 
 
+def test_comment_words_are_those_of_the_comments_only() -> None:
+    """The words of the new text's comments: with no ``;`` inside a token they are found
+    without the token scan's gaps, else through them; never a ``;`` inside a string or a
+    character literal, and a comment holding ``;`` or quotes is one comment."""
+    old = '(gptel-make-tool :name "a" :description "b")'
+    plain = '(gptel-make-tool\n :name "a" ; one "two" ; three\n :description "b") ;; end'
+    assert same_call(old, plain) == sorted([";", "one", '"two"', ";", "three", ";;", "end"])
+    old2 = '(gptel-make-tool :name "a;b" :description ?;)'
+    new2 = '(gptel-make-tool\n :name "a;b" ; c;d\n :description ?;)'
+    assert same_call(old2, new2) == sorted([";", "c;d"])
+    assert same_call(old2, old2) == []
+
+
 def _same_call_read(old: str, new: str) -> bool:
     """What Emacs would see: the same datum, or the same head and, with each key once,
     the same value for every key."""
