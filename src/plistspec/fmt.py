@@ -42,6 +42,13 @@ import json
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic, ReadError
+from plistspec.elisp.datum import Symbol
+from plistspec.emit_elisp import tool_form
+from plistspec.extract import find_tools
+from plistspec.fmt_comments import plan_comments
+from plistspec.fmt_proof import same_call
+from plistspec.lint import lint
+from plistspec.lower import lower
 
 __all__ = ["format_text", "rewrites", "BACKENDS"]
 
@@ -300,10 +307,6 @@ def _format_form(
 ) -> tuple[str | None, Diagnostic | None] | _Pending:
     """The form's new text (None: left as it is) and an info, or a :class:`_Pending`
     when the new text differs and must be read back first (:func:`_verify`)."""
-    from plistspec.elisp.datum import Symbol
-    from plistspec.emit_elisp import tool_form
-    from plistspec.lower import lower
-
     start, end = form.start, form.end
     items = datum.items if datum is not None else []
     head = items[0] if items else None
@@ -333,8 +336,6 @@ def _format_form(
                 f"it repeats {k} (the library reads the first one)", s.key.start, s.key.end, path
             )
         seen.add(k)
-    from plistspec.fmt_comments import plan_comments
-
     plan = plan_comments(form, datum, text)
     if plan.unplaced:
         c = plan.unplaced[0]
@@ -353,8 +354,6 @@ def _format_form(
         return None, _info(
             f"{dialect} would refuse this spec (run `plistspec check`)", start, end, path
         )
-    from plistspec.lint import lint
-
     bad = next((d for d in lint(form, tool, None, dialect=dialect) if d.is_error), None)
     if bad is not None:
         return None, _info(
@@ -423,8 +422,6 @@ def rewrites(
     of the forms the finder could not read, and the infos of the forms left as they are.
     ``alone``: as :func:`plistspec.extract.find_tools`'s (the caller streams the text,
     :mod:`plistspec.fmt_stream`)."""
-    from plistspec.extract import find_tools
-
     # Same-file constants are not resolved: fmt must keep `:args my-args' as written, so a
     # form that refers to one is not static here and is left as it is.
     forms, ediags = find_tools(datums, text, constants=False, alone=alone)
@@ -452,8 +449,6 @@ def rewrites(
         nested = id(f) in has_inner
         datum = f.datum if f.datum is not None else by_span.get((f.start, f.end))
         results.append(_format_form(f, datum, text, dialect, path, nested))
-    from plistspec.fmt_proof import same_call
-
     checked: dict[int, tuple[str | None, Diagnostic | None]] = {}
     pending = []
     for r in results:
