@@ -46,9 +46,9 @@ def test_streamed_equals_whole_file_path(any_size, fmt: str) -> None:
             continue
         streamed += 1
         data, diags = got
-        assert (None if data is None else bytes(data), render(diags, "gnu")) == whole(text, fmt), (
-            path.name
-        )
+        assert (None if data is None else b"".join(data), render(diags, "gnu")) == whole(
+            text, fmt
+        ), path.name
     assert streamed >= len(FILES) // 2  # most fixtures take the path
 
 
@@ -70,7 +70,7 @@ def test_errors_match(any_size) -> None:
             got = streaming.provider_json_bytes(text, fmt, "f.el")
             assert got is not None, text
             data, diags = got
-            assert (None if data is None else bytes(data), render(diags, "gnu")) == whole(
+            assert (None if data is None else b"".join(data), render(diags, "gnu")) == whole(
                 text, fmt
             ), (fmt, text)
 

@@ -174,14 +174,16 @@ class LineIndex:
     __slots__ = ("_starts",)
 
     def __init__(self, text: str) -> None:
-        starts = [0]
+        # an array of machine integers, filled directly: a list of ints would hold five
+        # times its memory (9 MB for a 10 MB file's 250 000 lines) while it is built
+        starts = array("q", (0,))
+        append = starts.append
         find = text.find
         i = find("\n")
         while i >= 0:
-            starts.append(i + 1)
+            append(i + 1)
             i = find("\n", i + 1)
-        # an array of machine integers: a fifth of a list of ints (a 10 MB file's index)
-        self._starts = array("q", starts)
+        self._starts = starts
 
     def position(self, offset: int) -> tuple[int, int]:
         line = bisect_right(self._starts, offset)

@@ -81,8 +81,9 @@ def top_level(text: str) -> Iterator[Datum]:
 
 def provider_json_bytes(
     text: str, fmt: str, path: str | None = None, dialect: str | None = None
-) -> tuple[bytearray | None, list[Diagnostic]] | None:
-    """What ``to-json -f fmt`` writes for ``text`` (UTF-8 bytes, None when an error
+) -> tuple[list[bytes] | None, list[Diagnostic]] | None:
+    """What ``to-json -f fmt`` writes for ``text`` (UTF-8 bytes in chunks, never joined:
+    one growing buffer can be copied whole as it grows; None when an error
     prevents it) and its diagnostics, exactly as the whole-file path
     (:func:`plistspec.api.to_json` then :func:`plistspec.jsonout.dumps`) gives them; or
     None when this path does not apply (see module doc)."""
@@ -99,13 +100,13 @@ def provider_json_bytes(
 
 def _stream(
     text: str, fmt: str, path: str | None, dialect: str | None
-) -> tuple[bytearray | None, list[Diagnostic]] | None:
+) -> tuple[list[bytes] | None, list[Diagnostic]] | None:
     from plistspec.extract import find_tools
     from plistspec.jsonout import dumps
     from plistspec.lower import lower
     from plistspec.providers import emit
 
-    out = bytearray(b"[")
+    out = [b"["]
     # as the whole-file path orders them: every form's finding first, then the lowering
     found_diags: list[Diagnostic] = []
     lower_diags: list[Diagnostic] = []
@@ -136,8 +137,8 @@ def _stream(
                     data = chunk.encode("utf-8", "surrogateescape")
                 except UnicodeEncodeError:
                     return None  # the whole-file path says so, with the output's name
-                out += b"\n  " if first else b",\n  "
-                out += data
+                out.append(b"\n  " if first else b",\n  ")
+                out.append(data)
                 first = False
     located = locate(found_diags + lower_diags, text, path)
     if erred or any(d.is_error for d in located):
@@ -145,5 +146,5 @@ def _stream(
     located += emitted
     if void:
         return None, located
-    out += b"]\n" if first else b"\n]\n"
+    out.append(b"]\n" if first else b"\n]\n")
     return out, located

@@ -177,24 +177,33 @@ def encode_bytes(text: str, shown: str) -> bytes:
         ) from None
 
 
-def write_stdout(data: bytes) -> None:
-    """Write ``data`` to standard output (errors reach the CLI's one handler)."""
+def _write_all(f, data: bytes | bytearray | list[bytes]) -> None:
+    """Write ``data`` (bytes, or a list of chunks: a big output is never joined) to ``f``."""
+    for chunk in data if isinstance(data, list) else (data,):
+        f.write(chunk)
+
+
+def write_stdout(data: bytes | bytearray | list[bytes]) -> None:
+    """Write ``data`` (bytes or a list of chunks) to standard output (errors reach the
+    CLI's one handler)."""
     out = sys.stdout
     if out is None:
         raise OSError(errno.EBADF, "standard output is closed")
     out.flush()
     buf = getattr(out, "buffer", None)
     if buf is None:  # a text stream without bytes underneath (a test harness)
-        out.write(data.decode("utf-8", "surrogateescape"))
+        for chunk in data if isinstance(data, list) else (data,):
+            out.write(chunk.decode("utf-8", "surrogateescape"))
     else:
-        buf.write(data)
+        _write_all(buf, data)
         buf.flush()
 
 
-def write_output(text: str | bytes | bytearray, out: str | None) -> None:
+def write_output(text: str | bytes | bytearray | list[bytes], out: str | None) -> None:
     """Write ``text`` to ``out`` atomically, or to standard output when ``out`` is None/``-``.
 
-    ``text`` may be the UTF-8 bytes already (as :func:`encode_bytes` makes them).
+    ``text`` may be the UTF-8 bytes already (as :func:`encode_bytes` makes them), or a
+    list of such chunks.
 
     ``out`` must be a regular file or not exist; a symbolic link is followed to the regular
     file it names (the link stays, its target is replaced); a dangling link, a link into
@@ -293,7 +302,12 @@ def _argv_inputs() -> set[tuple[int, int]]:
     return found
 
 
-def write_atomic(target: str, data: bytes, shown: str, keep: os.stat_result | None = None) -> None:
+def write_atomic(
+    target: str,
+    data: bytes | bytearray | list[bytes],
+    shown: str,
+    keep: os.stat_result | None = None,
+) -> None:
     """Replace ``target`` by ``data`` through a temporary file in its directory.
 
     The new file gets ``keep``'s (else the existing file's) permission bits, including
@@ -311,7 +325,7 @@ def write_atomic(target: str, data: bytes, shown: str, keep: os.stat_result | No
     try:
         fd, tmp = tempfile.mkstemp(prefix=".plistspec-", suffix=".tmp", dir=directory)
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            _write_all(f, data)
             f.flush()
             os.fsync(f.fileno())
         if keep is not None:
@@ -348,7 +362,7 @@ def check_rewritable(path: str, name: str) -> None:
         raise _refuse(name, "the file is read-only", "rewrite")
 
 
-def rewrite_file(path: str, name: str, text: str | bytes | bytearray) -> None:
+def rewrite_file(path: str, name: str, text: str | bytes | bytearray | list[bytes]) -> None:
     """Replace the file ``path`` (after symbolic links) by ``text``, keeping what the
     file is: its mode (setuid/setgid too), owner and group where allowed, its BOM and
     line endings (``text`` already carries them), and its hard links.
@@ -358,7 +372,8 @@ def rewrite_file(path: str, name: str, text: str | bytes | bytearray) -> None:
     whose content is replaced. A file with several hard links is written in place through
     the same inode (so every name sees the new text), and so is a file owned by another
     user (a replacement could not be given back its owner); if that write fails the old
-    content is written back. ``text`` may be the bytes already (:func:`encode_bytes`)."""
+    content is written back. ``text`` may be the bytes already (:func:`encode_bytes`),
+    or a list of such chunks."""
     data = text if not isinstance(text, str) else encode_bytes(text, name)
     target = os.path.realpath(path)
     st = os.stat(target)
@@ -373,7 +388,7 @@ def rewrite_file(path: str, name: str, text: str | bytes | bytearray) -> None:
             old = f.read()
             try:
                 f.seek(0)
-                f.write(data)
+                _write_all(f, data)
                 f.truncate()
                 f.flush()
                 os.fsync(f.fileno())

@@ -127,7 +127,7 @@ def fmt_cmd(
 
 def _format_one(
     text: str, name: str, layout: Layout, dialect: str | None, target: str | None
-) -> tuple[bytearray | None, bool, list, InputError | None]:
+) -> tuple[list[bytes] | None, bool, list, InputError | None]:
     """fmt of one input: ``(data, changed, diagnostics, error)``. ``data``: the bytes to
     write (BOM and line endings of ``layout`` back; None when ``target`` is None, as for
     ``--check``); ``error``: an :class:`InputError` when the new text cannot be encoded
@@ -155,7 +155,7 @@ def _format_one(
 
 def _encode_all(
     pieces: list[str], layout: Layout, target: str | None
-) -> tuple[bytearray | None, InputError | None]:
+) -> tuple[list[bytes] | None, InputError | None]:
     out = _Encoder(layout, target)
     for p in pieces:
         out.add(p)
@@ -170,10 +170,11 @@ class _Encoder:
     def __init__(self, layout: Layout, target: str | None) -> None:
         self.layout = layout
         self.target = target
-        self.data: bytearray | None = None if target is None else bytearray()
+        # chunks, never joined: one growing buffer can be copied whole as it grows
+        self.data: list[bytes] | None = None if target is None else []
         self.error: InputError | None = None
         if self.data is not None and layout.bom:
-            self.data += "\ufeff".encode()
+            self.data.append("\ufeff".encode())
 
     def add(self, piece: str) -> None:
         if self.data is None or self.error is not None:
@@ -182,7 +183,7 @@ class _Encoder:
         from plistspec.elisp.eol import encode_eol
 
         try:
-            self.data += encode_bytes(encode_eol(piece, self.layout.eol), self.target)
+            self.data.append(encode_bytes(encode_eol(piece, self.layout.eol), self.target))
         except InputError as e:
             self.error = e
             self.data = None
