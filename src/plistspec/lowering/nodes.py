@@ -1,8 +1,9 @@
 """The per-node rewrites of a lowering walk (after ``$ref``/``allOf`` are settled).
 
-Owns: ``oneOf`` → ``anyOf``, nullability and type lists, ``const``, ``enum``, ``type``
+Owns: ``oneOf`` → ``anyOf``, ``const``, ``enum``, ``type``
 beside ``anyOf``, strict mode's closing and required-with-null, unsupported keywords
-moved into the description, ``format``, array ``items`` and node ``type``. Each function
+moved into the description, ``format``, array ``items`` and node ``type``. Nullability and
+type lists are :mod:`plistspec.lowering.nulls`'s. Each function
 edits one node in place and records a :class:`~plistspec.lowering.context.Change`.
 """
 
@@ -12,7 +13,8 @@ import re
 from typing import Any
 
 from plistspec.lowering.context import Ctx
-from plistspec.lowering.jsonutil import add_note, brief, jeq, ptr, resolve_pointer, types_of
+from plistspec.lowering.jsonutil import add_note, brief, jeq, ptr, types_of
+from plistspec.lowering.nulls import is_null_schema, nullability
 
 __all__ = ["rewrite_node", "LOOKAROUND"]
 
@@ -21,39 +23,13 @@ _META = frozenset(
     "$schema $id $anchor $comment $vocabulary $dynamicAnchor title propertyOrdering "
     "discriminator".split()
 )
-_TYPE_KEYS = {
-    "object": (
-        "properties required additionalProperties minProperties maxProperties "
-        "patternProperties propertyNames propertyOrdering dependentRequired dependentSchemas"
-    ).split(),
-    "array": "items prefixItems minItems maxItems uniqueItems contains minContains maxContains".split(),
-    "string": "minLength maxLength pattern format".split(),
-    "number": "minimum maximum exclusiveMinimum exclusiveMaximum multipleOf".split(),
-}
-_TYPE_KEYS["integer"] = _TYPE_KEYS["number"]
 LOOKAROUND = re.compile(r"\(\?[=!<]|\\[1-9]")
-
-
-def _is_type(v: Any, t: str) -> bool:
-    if t == "string":
-        return isinstance(v, str)
-    if t == "boolean":
-        return isinstance(v, bool)
-    if t == "null":
-        return v is None
-    if t == "object":
-        return isinstance(v, dict)
-    if t == "array":
-        return isinstance(v, list)
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    return t == "number" or float(v).is_integer()
 
 
 def rewrite_node(node: dict, p: str, root: bool, ctx: Ctx) -> None:
     """Every per-node rewrite, in order."""
     _one_of(node, p, ctx)
-    _nullability(node, p, ctx)
+    nullability(node, p, ctx)
     _const(node, p, ctx)
     _enum(node, p, ctx)
     _anyof_type(node, p, ctx)
@@ -84,112 +60,6 @@ def _one_of(node: dict, p: str, ctx: Ctx) -> None:
         "info" if lossless else "warning",
         "oneOf written as anyOf" + ("" if lossless else " (a value may now match several)"),
     )
-
-
-def _nullability(node: dict, p: str, ctx: Ctx) -> None:
-    gem = ctx.rules["type_list"] == "nullable"
-    if not gem:
-        if "nullable" in node:
-            v = node.pop("nullable")
-            t = node.get("type")
-            if v is True and isinstance(t, str) and t != "null":
-                node["type"] = [t, "null"]
-            elif v is True and isinstance(t, list) and "null" not in t:
-                node["type"] = [*t, "null"]
-            ctx.add(
-                p,
-                "PS414",
-                "warning",
-                "OpenAPI nullable written as a type union with null (JSON Schema ignores "
-                "nullable, so the schema now accepts null where it did not)",
-            )
-        return
-    members = node.get("anyOf")
-    if isinstance(members, list) and any(_null_member(m, ctx) for m in members):
-        rest = [m for m in members if not _null_member(m, ctx)]
-        node["nullable"] = True
-        if not rest:
-            del node["anyOf"]
-            node.setdefault("type", "null")
-        elif (
-            len(rest) == 1
-            and isinstance(rest[0], dict)
-            and not (set(rest[0]) & set(node) - {"anyOf"})
-            and not (set(rest[0]) & {"$ref", "allOf", "anyOf", "oneOf"})
-        ):
-            del node["anyOf"]
-            saved = dict(node)
-            node.clear()
-            node.update(rest[0])
-            node.update(saved)
-        else:
-            node["anyOf"] = rest
-        ctx.add(p, "PS414", "info", "anyOf with null written as nullable: true")
-    t = node.get("type")
-    if isinstance(t, list):
-        nonnull = list(dict.fromkeys(x for x in t if x != "null"))
-        has_null = len(nonnull) < len(t)
-        if len(nonnull) <= 1 or "anyOf" not in node:
-            if len(nonnull) <= 1:
-                node["type"] = nonnull[0] if nonnull else "null"
-            else:
-                _split_types(node, nonnull)
-            if has_null and nonnull:
-                node["nullable"] = True
-            ctx.add(p, "PS414", "info", f"the type list {brief(t)} written with nullable/anyOf")
-
-
-def _null_member(m: Any, ctx: Ctx) -> bool:
-    """``m`` is a null schema, or a ``$ref`` (with annotations at most) the target inlines
-    to one: the member is seen as what it becomes, so one lowering settles the union (a
-    member inlined later would leave ``anyOf [null, S]`` for a second lowering)."""
-    seen: set[str] = set()
-    while (
-        isinstance(m, dict)
-        and "$ref" in m
-        and ctx.rules["ref"] == "inline"
-        and _is_null_schema({k: v for k, v in m.items() if k != "$ref"} | {"type": "null"})
-    ):
-        ref = m["$ref"]
-        if not isinstance(ref, str) or not ref.startswith("#") or ref in seen:
-            return False
-        seen.add(ref)
-        found, m = resolve_pointer(ctx.original, ref)
-        if not found:
-            return False
-    return _is_null_schema(m)
-
-
-def _is_null_schema(m: Any) -> bool:
-    """``{"type": "null"}`` (or a list of only ``"null"``), with annotations at most."""
-    if not isinstance(m, dict):
-        return False
-    t = types_of(m)
-    if not t or set(t) != {"null"}:
-        return False
-    extra = {"type", "description", "title", "default", "examples", "$comment"}
-    return all(k in extra or k.startswith("x-") for k in m)
-
-
-def _split_types(node: dict, types: list[str]) -> None:
-    members = []
-    enum = node.pop("enum", None)
-    for t in types:
-        m: dict[str, Any] = {"type": t}
-        for k in _TYPE_KEYS.get(t, ()):
-            if k in node:
-                m[k] = node[k]
-        if isinstance(enum, list):
-            vals = [v for v in enum if _is_type(v, t)]
-            if not vals:
-                continue
-            m["enum"] = vals
-        members.append(m)
-    for t in types:
-        for k in _TYPE_KEYS.get(t, ()):
-            node.pop(k, None)
-    node.pop("type", None)
-    node["anyOf"] = members
 
 
 def _const(node: dict, p: str, ctx: Ctx) -> None:
@@ -335,7 +205,7 @@ def _nullable(s: Any) -> Any:
         if "null" not in t:
             s["type"] = [*t, "null"]
     elif isinstance(s.get("anyOf"), list):
-        if not any(_is_null_schema(m) for m in s["anyOf"]):
+        if not any(is_null_schema(m) for m in s["anyOf"]):
             s["anyOf"] = [*s["anyOf"], {"type": "null"}]
     elif isinstance(s.get("oneOf"), list):
         s["oneOf"] = [*s["oneOf"], {"type": "null"}]

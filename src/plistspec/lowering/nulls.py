@@ -1,0 +1,150 @@
+"""Nullability and type lists in a lowering walk: one node's ``null`` made what the target says.
+
+Owns: :func:`nullability` (``anyOf`` with a null member → ``nullable: true`` and a type
+list → one type plus ``nullable`` or an ``anyOf`` of one type each, where the target
+writes OpenAPI's ``nullable``; ``nullable`` → a type union with null where it does not),
+and what counts as a null schema (:func:`is_null_schema`, :func:`null_member`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plistspec.lowering.context import Ctx
+from plistspec.lowering.jsonutil import brief, resolve_pointer, types_of
+
+__all__ = ["nullability", "null_member", "is_null_schema"]
+
+_TYPE_KEYS = {
+    "object": (
+        "properties required additionalProperties minProperties maxProperties "
+        "patternProperties propertyNames propertyOrdering dependentRequired dependentSchemas"
+    ).split(),
+    "array": "items prefixItems minItems maxItems uniqueItems contains minContains maxContains".split(),
+    "string": "minLength maxLength pattern format".split(),
+    "number": "minimum maximum exclusiveMinimum exclusiveMaximum multipleOf".split(),
+}
+_TYPE_KEYS["integer"] = _TYPE_KEYS["number"]
+
+
+def _is_type(v: Any, t: str) -> bool:
+    if t == "string":
+        return isinstance(v, str)
+    if t == "boolean":
+        return isinstance(v, bool)
+    if t == "null":
+        return v is None
+    if t == "object":
+        return isinstance(v, dict)
+    if t == "array":
+        return isinstance(v, list)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    return t == "number" or float(v).is_integer()
+
+
+def nullability(node: dict, p: str, ctx: Ctx) -> None:
+    """``node``'s null union, type list or ``nullable`` as the target writes them (in place)."""
+    gem = ctx.rules["type_list"] == "nullable"
+    if not gem:
+        if "nullable" in node:
+            v = node.pop("nullable")
+            t = node.get("type")
+            if v is True and isinstance(t, str) and t != "null":
+                node["type"] = [t, "null"]
+            elif v is True and isinstance(t, list) and "null" not in t:
+                node["type"] = [*t, "null"]
+            ctx.add(
+                p,
+                "PS414",
+                "warning",
+                "OpenAPI nullable written as a type union with null (JSON Schema ignores "
+                "nullable, so the schema now accepts null where it did not)",
+            )
+        return
+    members = node.get("anyOf")
+    if isinstance(members, list) and any(null_member(m, ctx) for m in members):
+        rest = [m for m in members if not null_member(m, ctx)]
+        node["nullable"] = True
+        if not rest:
+            del node["anyOf"]
+            node.setdefault("type", "null")
+        elif (
+            len(rest) == 1
+            and isinstance(rest[0], dict)
+            and not (set(rest[0]) & set(node) - {"anyOf"})
+            and not (set(rest[0]) & {"$ref", "allOf", "anyOf", "oneOf"})
+        ):
+            del node["anyOf"]
+            saved = dict(node)
+            node.clear()
+            node.update(rest[0])
+            node.update(saved)
+        else:
+            node["anyOf"] = rest
+        ctx.add(p, "PS414", "info", "anyOf with null written as nullable: true")
+    t = node.get("type")
+    if isinstance(t, list):
+        nonnull = list(dict.fromkeys(x for x in t if x != "null"))
+        has_null = len(nonnull) < len(t)
+        if len(nonnull) <= 1 or "anyOf" not in node:
+            if len(nonnull) <= 1:
+                node["type"] = nonnull[0] if nonnull else "null"
+            else:
+                _split_types(node, nonnull)
+            if has_null and nonnull:
+                node["nullable"] = True
+            ctx.add(p, "PS414", "info", f"the type list {brief(t)} written with nullable/anyOf")
+
+
+def null_member(m: Any, ctx: Ctx) -> bool:
+    """``m`` is a null schema, or a ``$ref`` (with annotations at most) the target inlines
+    to one: the member is seen as what it becomes, so one lowering settles the union (a
+    member inlined later would leave ``anyOf [null, S]`` for a second lowering)."""
+    seen: set[str] = set()
+    while (
+        isinstance(m, dict)
+        and "$ref" in m
+        and ctx.rules["ref"] == "inline"
+        and is_null_schema({k: v for k, v in m.items() if k != "$ref"} | {"type": "null"})
+    ):
+        ref = m["$ref"]
+        if not isinstance(ref, str) or not ref.startswith("#") or ref in seen:
+            return False
+        seen.add(ref)
+        found, m = resolve_pointer(ctx.original, ref)
+        if not found:
+            return False
+    return is_null_schema(m)
+
+
+def is_null_schema(m: Any) -> bool:
+    """``{"type": "null"}`` (or a list of only ``"null"``), with annotations at most."""
+    if not isinstance(m, dict):
+        return False
+    t = types_of(m)
+    if not t or set(t) != {"null"}:
+        return False
+    extra = {"type", "description", "title", "default", "examples", "$comment"}
+    return all(k in extra or k.startswith("x-") for k in m)
+
+
+def _split_types(node: dict, types: list[str]) -> None:
+    members = []
+    enum = node.pop("enum", None)
+    for t in types:
+        m: dict[str, Any] = {"type": t}
+        for k in _TYPE_KEYS.get(t, ()):
+            if k in node:
+                m[k] = node[k]
+        if isinstance(enum, list):
+            vals = [v for v in enum if _is_type(v, t)]
+            if not vals:
+                continue
+            m["enum"] = vals
+        members.append(m)
+    for t in types:
+        for k in _TYPE_KEYS.get(t, ()):
+            node.pop(k, None)
+    node.pop("type", None)
+    node["anyOf"] = members
