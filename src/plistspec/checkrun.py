@@ -9,10 +9,9 @@ filter after checking: it never changes what :func:`plistspec.checker.check_text
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from plistspec.config import Config
 from plistspec.diagnostics import Diagnostic
+from plistspec.record import Record
 from plistspec.selection import Layer, Selection
 
 __all__ = ["Settings", "findings", "settings_for"]
@@ -20,14 +19,22 @@ __all__ = ["Settings", "findings", "settings_for"]
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-@dataclass
-class Settings:
+class Settings(Record):
     """What applies to one input: its configuration plus the command line's choices."""
 
-    config: Config = field(default_factory=Config)
-    cli: Layer = field(default_factory=Layer)
-    target: str | None = None
-    dialect: str | None = None
+    __slots__ = ("config", "cli", "target", "dialect")
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        cli: Layer | None = None,
+        target: str | None = None,
+        dialect: str | None = None,
+    ) -> None:
+        self.config = Config() if config is None else config
+        self.cli = Layer() if cli is None else cli
+        self.target = target
+        self.dialect = dialect
 
     @property
     def selection(self) -> Selection:

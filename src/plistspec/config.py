@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
+from plistspec.record import Record
 from plistspec.selection import Layer, invalid_selector, matches
 
 __all__ = ["Config", "ConfigError", "load_config", "find_config", "ConfigCache", "KEYS"]
@@ -52,16 +52,28 @@ class ConfigError(Exception):
         self.diagnostic = diagnostic
 
 
-@dataclass
-class Config:
+class Config(Record):
     """What one configuration file says (an empty one when there is none)."""
 
-    path: str | None = None
-    base: str = "."
-    layer: Layer = field(default_factory=Layer)
-    per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)
-    dialect: str | None = None
-    target: str | None = None
+    __slots__ = ("path", "base", "layer", "per_file_ignores", "dialect", "target")
+
+    def __init__(
+        self,
+        path: str | None = None,
+        base: str = ".",
+        layer: Layer | None = None,
+        per_file_ignores: list[tuple[str, list[str]]] | None = None,
+        dialect: str | None = None,
+        target: str | None = None,
+    ) -> None:
+        self.path = path
+        self.base = base
+        self.layer = Layer() if layer is None else layer
+        self.per_file_ignores: list[tuple[str, list[str]]] = (
+            [] if per_file_ignores is None else per_file_ignores
+        )
+        self.dialect = dialect
+        self.target = target
 
     def ignores_for(self, path: str | None) -> list[str]:
         """The per-file-ignores selectors that apply to ``path``."""

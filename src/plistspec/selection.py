@@ -18,7 +18,8 @@ else can be trusted), an internal error (PS332) and input/output errors (PS90x).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+from plistspec.record import Record
 
 __all__ = [
     "ALWAYS",
@@ -65,13 +66,20 @@ def matches(sel: str, code: str) -> bool:
     return sel == "ALL" or code.startswith(sel)
 
 
-@dataclass
-class Layer:
+class Layer(Record):
     """One source of choices (a configuration file, the command line)."""
 
-    select: list[str] | None = None
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
+    __slots__ = ("select", "extend_select", "ignore")
+
+    def __init__(
+        self,
+        select: list[str] | None = None,
+        extend_select: list[str] | None = None,
+        ignore: list[str] | None = None,
+    ) -> None:
+        self.select = select
+        self.extend_select: list[str] = [] if extend_select is None else extend_select
+        self.ignore: list[str] = [] if ignore is None else ignore
 
     def decide(self, code: str, before: bool) -> bool:
         """Whether ``code`` is on after this layer, given whether it was on before it."""
@@ -85,12 +93,14 @@ class Layer:
         return best_on > best_off
 
 
-@dataclass
-class Selection:
+class Selection(Record):
     """Layers applied in order, plus per-file ignores (``(glob, selectors)``, matched by
     the caller against the file's path)."""
 
-    layers: list[Layer] = field(default_factory=list)
+    __slots__ = ("layers",)
+
+    def __init__(self, layers: list[Layer] | None = None) -> None:
+        self.layers: list[Layer] = [] if layers is None else layers
 
     def enabled(self, code: str) -> bool:
         if code in ALWAYS:
