@@ -7,7 +7,7 @@ importing the code behind them.
 
 from __future__ import annotations
 
-__all__ = ["FORMATS", "TARGETS", "DIALECTS", "LOWER_TARGETS"]
+__all__ = ["FORMATS", "TARGETS", "DIALECTS", "LOWER_TARGETS", "REPORT_FORMATS"]
 
 # What to-json / from-py emit and from-json reads: the IR, or a provider's tools array.
 FORMATS = (
@@ -21,6 +21,9 @@ FORMATS = (
     "ollama",
     "mcp",
 )
+
+# How `check --format` prints its findings (plistspec.report renders each).
+REPORT_FORMATS = ("gnu", "json", "github", "sarif")
 
 # What `check --target` knows: the providers, with OpenAI's strict mode as its own target.
 TARGETS = (

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
+from plistspec.formats import REPORT_FORMATS
 
 __all__ = [
     "FORMATS",
@@ -37,7 +38,7 @@ __all__ = [
     "sarif_log",
 ]
 
-FORMATS = ("gnu", "json", "github", "sarif")
+FORMATS = REPORT_FORMATS
 
 # C0 controls, DEL, C1 controls, line/paragraph separators, lone surrogates.
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")

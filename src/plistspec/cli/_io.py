@@ -404,9 +404,12 @@ def rewrite_file(path: str, name: str, text: str | bytes | bytearray | list[byte
 
 def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "gnu", stream=None) -> None:
     """Print diagnostics in an output format of :mod:`plistspec.report` (gnu, json...)."""
+    diags = list(diags)
+    if not diags and fmt in ("gnu", "github"):
+        return  # nothing to print: not even the report module is loaded
     from plistspec.report import render
 
-    (stream if stream is not None else sys.stderr).write(render(list(diags), fmt))
+    (stream if stream is not None else sys.stderr).write(render(diags, fmt))
 
 
 def finish(

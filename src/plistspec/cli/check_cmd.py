@@ -30,8 +30,8 @@ import click
 
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import stdin_filename_option
+from plistspec.formats import REPORT_FORMATS as FORMATS
 from plistspec.formats import TARGETS
-from plistspec.report import FORMATS
 
 
 def _selectors(values: tuple[str, ...], option: str) -> list[str]:
@@ -289,13 +289,15 @@ def check_cmd(
 
                 if unsafe_fixes or is_safe(d.code, d.severity):
                     fixable.add(d.code)
-    from plistspec.report import render, render_statistics
+    if diff or (not reported and not statistics and fmt in ("gnu", "github")):
+        out = ""  # nothing to print: not even the report module is loaded
+    elif statistics:
+        from plistspec.report import render_statistics
 
-    if statistics:
         out = render_statistics(reported, fmt, fixable)
-    elif diff:
-        out = ""
     else:
+        from plistspec.report import render
+
         out = render(reported, fmt, texts)
     stdin_fixed = fix and "-" in files
     if output_file is not None:
