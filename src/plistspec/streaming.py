@@ -125,7 +125,7 @@ def _stream(
             erred = erred or any(d.is_error for d in more)
             if tool is None or erred:
                 continue
-            entries, more = emit([tool], fmt)
+            entries, more = emit([tool], fmt, owned=True)  # the tool is dropped after
             emitted.extend(more)
             if entries is None or any(d.is_error for d in more):
                 void = True

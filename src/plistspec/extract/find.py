@@ -10,6 +10,8 @@ warning (``PS103`` info for run-time-only slots) at its span.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from plistspec.diagnostics import Diagnostic
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
 from plistspec.extract.constants import Env, file_constants
@@ -137,18 +139,24 @@ def _survey(datums: list[Datum]) -> tuple[str | None, bool, bool]:
     """One walk over everything (quoted data included): the dialect of ``(apply
     #'gptel-make-tool ...)`` if the file hands spec plists to one (gptel wins), whether
     any list starts with ``defconst``/``defvar`` (else the file has no constants) and
-    whether any starts with a function or macro definer (else it has no wrappers)."""
-    containers = (List, Vector)
-    stack: list[Datum] = [d for d in datums if isinstance(d, containers)]
+    whether any starts with a function or macro definer (else it has no wrappers).
+
+    Hot (every form of a streamed file): the containers among a list's items are picked
+    at C level (``compress`` over their exact types: datum classes have no subclasses)."""
+    is_container = _CONTAINER_TYPES.__contains__
+    stack: list[Datum] = list(compress(datums, map(is_container, map(type, datums))))
+    pop = stack.pop
+    extend = stack.extend
+    surveyed = _SURVEYED
     found: str | None = None
     defines = defuns = False
     while stack:
-        d = stack.pop()
+        d = pop()
         items = d.items
-        if isinstance(d, List):
+        if type(d) is List:
             h = items[0]
-            name = h.name if isinstance(h, Symbol) else None
-            if name in _SURVEYED:
+            if type(h) is Symbol and h.name in surveyed:
+                name = h.name
                 if name in _DEFINERS:
                     defines = True
                 elif name in _FUNCTION_DEFINERS:
@@ -164,12 +172,14 @@ def _survey(datums: list[Datum]) -> tuple[str | None, bool, bool]:
                         if TOOL_HEADS[target] == "gptel":
                             found = "gptel"
                         found = found or TOOL_HEADS[target]
-            if d.tail is not None and isinstance(d.tail, containers):
-                stack.append(d.tail)
-        stack.extend(x for x in items if isinstance(x, containers))
+            tail = d.tail
+            if tail is not None and type(tail) in _CONTAINER_TYPES:
+                stack.append(tail)
+        extend(compress(items, map(is_container, map(type, items))))
     return found, defines, defuns
 
 
+_CONTAINER_TYPES = frozenset((List, Vector))
 _DEFINERS = ("defconst", "defvar")
 _FUNCTION_DEFINERS = frozenset((*WRAPPER_DEFINERS, *WRAPPER_MACROS))
 _SURVEYED = frozenset(("apply", "apply-partially", *_DEFINERS, *_FUNCTION_DEFINERS))
