@@ -89,6 +89,28 @@ def test_declines_where_forms_depend_on_each_other(any_size) -> None:
     assert streaming.provider_json_bytes(tool, "ir", "f.el") is None
 
 
+def test_context_heads_written_with_escapes_are_still_surveyed(any_size) -> None:
+    # no context word in the text, so each form's survey is skipped until the reader
+    # meets a symbol whose name holds one: these are written with escapes
+    tool = '(gptel-make-tool :name "a" :description "A." :args my-args :function #\'f)\n'
+    spec = '(list :name "s" :description "S." :function #\'ignore)'
+    for text in (
+        tool + '(def\\var my-args (list \'(:name "x" :type string)))\n',
+        tool + "(defm\\acro my-tool (&rest r) `(gptel-make-tool ,@r))\n",
+        tool + tool + f"(setq x (ap\\ply #'gptel-make-tool {spec}))\n",
+        # met in an earlier form: later forms are surveyed too
+        "(setq y 'def\\un)\n" + tool + "(defu\\n my-args () nil)\n",
+    ):
+        assert not any(w in text for w in streaming.CONTEXT_WORDS), text
+        assert streaming.provider_json_bytes(text, "openai", "f.el") is None, text
+    # an escaped symbol without a context word changes nothing
+    text = tool.replace("my-args", "my\\-args")
+    got = streaming.provider_json_bytes(text, "openai", "f.el")
+    assert got is not None
+    data, diags = got
+    assert (None if data is None else b"".join(data), render(diags, "gnu")) == whole(text, "openai")
+
+
 def test_small_files_take_the_whole_file_path() -> None:
     text = (ROOT / "fixtures" / "elisp" / "get_weather.el").read_text(encoding="utf-8")
     assert len(text) < streaming.MIN_SIZE

@@ -59,22 +59,39 @@ def streamable(text: str) -> bool:
     return len(text) >= MIN_SIZE and not any(w in text for w in CONTEXT_WORDS)
 
 
-def top_level(text: str) -> Iterator[Datum]:
+def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
     """Each top-level datum of ``text`` in order, read when asked for. Raises
     :class:`NotStreamable` (possibly after some datums) when the text must be handled
-    whole; the caller then drops what it made and runs its whole-file path."""
-    from plistspec.elisp.reader import read_one
+    whole; the caller then drops what it made and runs its whole-file path.
+
+    ``checked``: the caller found no context word in ``text`` (:func:`streamable`). Then
+    a symbol whose name holds one can only be written with escapes (``def\\const``:
+    every other symbol's name is its text), so no form can need the whole file until the
+    reader has met such a symbol, and each form is surveyed only from then on."""
+    from plistspec.elisp.datum import Symbol
+    from plistspec.elisp.reader import ReadCache, read_one
     from plistspec.extract.find import needs_whole_file
 
+    cache = ReadCache()
+    atoms = cache.atoms  # the escaped symbols read so far are among its values
+    seen = 0  # how many of them were looked at
+    survey = not checked
     pos = 0
     while True:
         try:
-            datum, pos = read_one(text, pos)
+            datum, pos = read_one(text, pos, cache)
         except ReadError as e:
             raise NotStreamable from e
         if datum is None:
             return
-        if needs_whole_file([datum]):
+        if not survey and len(atoms) > seen:
+            new = list(atoms.values())[seen:]
+            seen = len(atoms)
+            survey = any(
+                c is Symbol and any(w in v for w in CONTEXT_WORDS)  # type: ignore[operator]
+                for c, v in new
+            )
+        if survey and needs_whole_file([datum]):
             raise NotStreamable
         yield datum
 
@@ -114,7 +131,7 @@ def _stream(
     erred = False  # an error while reading a tool: nothing is emitted any more
     void = False  # an emitter refused a tool: nothing is written, its diagnostics are
     first = True
-    for datum in top_level(text):
+    for datum in top_level(text, checked=True):  # provider_json_bytes checked it
         forms, found = find_tools([datum], text, alone=True)
         del datum
         found_diags.extend(found)

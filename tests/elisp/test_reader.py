@@ -9,7 +9,7 @@ import pytest
 
 from plistspec.diagnostics import ReadError
 from plistspec.elisp.datum import Float, Integer, List, String, Symbol, Vector
-from plistspec.elisp.reader import read_all, read_one
+from plistspec.elisp.reader import ReadCache, read_all, read_one
 
 
 def one(text: str):
@@ -174,6 +174,21 @@ def test_read_one_steps_form_by_form() -> None:
     d, pos = read_one(text, pos)
     assert d == Symbol("x") and pos == 13
     assert read_one(text, pos) == (None, len(text))
+
+
+def test_read_one_with_a_shared_cache_reads_the_same_datums_and_spans() -> None:
+    text = "(a :k 1.5 b\\c) (:k a 1.5 b\\c .x) 'a ; c\n[a b\\c 1.5]"
+    cache = ReadCache()
+    got, pos = [], 0
+    while True:
+        d, pos = read_one(text, pos, cache)
+        if d is None:
+            break
+        got.append(d)
+    assert got == read_all(text)
+    assert [(d.start, d.end) for d in got] == [(d.start, d.end) for d in read_all(text)]
+    assert [x.start for x in got[1].items] == [16, 19, 21, 25, 29]
+    assert cache.syms["a"] == "a" and cache.atoms["b\\c"] == (Symbol, "bc")
 
 
 @pytest.mark.parametrize(
