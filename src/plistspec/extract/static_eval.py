@@ -17,6 +17,7 @@ from plistspec.extract.forms import NotStatic, head_name
 __all__ = ["static_eval", "backquote", "FUNCTIONS"]
 
 _SELF_EVALUATING = (String, Integer, Float, Vector)
+_SELF_EVALUATING_TYPES = frozenset(_SELF_EVALUATING)  # datum classes have no subclasses
 
 
 def static_eval(
@@ -29,6 +30,18 @@ def static_eval(
     variables whose values are known (see :func:`file_constants`) to those values;
     each one read is appended to ``used``.
     """
+    # The common slot values first, as the loop below gives them: a literal, a keyword,
+    # nil, t, or a quoted datum.
+    t = type(form)
+    if t in _SELF_EVALUATING_TYPES:
+        return form
+    if t is Symbol:
+        if form.name in ("nil", "t") or form.name.startswith(":"):  # type: ignore[attr-defined]
+            return form
+    elif t is List and len(form.items) == 2 and form.tail is None:  # type: ignore[attr-defined]
+        h = form.items[0]  # type: ignore[attr-defined]
+        if type(h) is Symbol and h.name == "quote":
+            return form.items[1]  # type: ignore[attr-defined]
     # Work items: ("eval", form) pushes a result; ("call", form, fn, n) pops n results.
     results: list[Datum | NotStatic] = []
     work: list[tuple] = [("eval", form)]
