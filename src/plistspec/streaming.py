@@ -119,7 +119,7 @@ def _stream(
     text: str, fmt: str, path: str | None, dialect: str | None
 ) -> tuple[list[bytes] | None, list[Diagnostic]] | None:
     from plistspec.extract import find_tools
-    from plistspec.jsonout import dumps
+    from plistspec.jsonout import dumps_nested
     from plistspec.lower import lower
     from plistspec.providers import emit
 
@@ -149,7 +149,7 @@ def _stream(
             if void:
                 continue
             for entry in entries:
-                chunk = dumps(entry)[:-1].replace("\n", "\n  ")  # JSON strings hold no newline
+                chunk = dumps_nested(entry, "  ")
                 try:
                     data = chunk.encode("utf-8", "surrogateescape")
                 except UnicodeEncodeError:
