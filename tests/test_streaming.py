@@ -83,6 +83,7 @@ def test_declines_where_forms_depend_on_each_other(any_size) -> None:
         tool + '(gptel-make-tool :name "b" :description "unterminated)\n',  # syntax error
         tool + "(setq h #s(hash-table data (a 1)))\n",  # refused syntax
         tool + '(gptel-make-tool :name "apply" :description "B." :function #\'f)\n',
+        tool + tool + ";; an invalid byte \udce9 in a comment after the tools\n",
     ):
         assert streaming.provider_json_bytes(text, "openai", "f.el") is None, text
     assert streaming.provider_json_bytes(tool, "gemini", "f.el") is None

@@ -73,10 +73,14 @@ def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
     every other symbol's name is its text), so no form can need the whole file until the
     reader has met such a symbol, and each form is surveyed only from then on."""
     from plistspec.elisp.datum import Symbol
-    from plistspec.elisp.reader import ReadCache, read_one
+    from plistspec.elisp.reader import ReadCache, check_text, read_one
     from plistspec.extract.find import needs_whole_file
 
-    cache = ReadCache()
+    try:
+        check_text(text)  # once, in big chunks: no read looks at its part again
+    except ReadError as e:
+        raise NotStreamable from e
+    cache = ReadCache(clean=True)
     atoms = cache.atoms  # the escaped symbols read so far are among its values
     seen = 0  # how many of them were looked at
     survey = not checked

@@ -82,6 +82,7 @@ __all__ = [
     "read_all",
     "read_one",
     "ReadCache",
+    "check_text",
     "classify_token",
     "ReadError",
     "UNREPRESENTABLE",
@@ -113,13 +114,16 @@ class ReadCache:
     (:func:`read_one` form after form): ``syms`` maps a plain symbol token to its
     interned name, ``atoms`` any other symbol-or-number token to ``(datum class,
     value)``. Neither depends on where the token stands, so sharing them changes no
-    datum; it spares each read relearning the names every form repeats."""
+    datum; it spares each read relearning the names every form repeats. ``clean``: the
+    caller found no lone surrogate in the whole text (:func:`check_text`), so no read
+    looks for one in its part again."""
 
-    __slots__ = ("syms", "atoms")
+    __slots__ = ("syms", "atoms", "clean")
 
-    def __init__(self) -> None:
+    def __init__(self, clean: bool = False) -> None:
         self.syms: dict[str, str] = {}
         self.atoms: dict[str, tuple[type, object]] = {}
+        self.clean = clean
 
 
 def _read(
@@ -405,12 +409,19 @@ def read_all(text: str) -> list[Datum]:
     return _read(text, 0, False)[0]
 
 
+def check_text(text: str) -> None:
+    """Raise the :class:`ReadError` :func:`read_all` gives for a lone surrogate (what
+    ``surrogateescape`` makes of invalid UTF-8) anywhere in ``text``; else nothing."""
+    _check_surrogates(text, 0, len(text))
+
+
 def read_one(text: str, pos: int = 0, cache: ReadCache | None = None) -> tuple[Datum | None, int]:
     """The next datum at or after ``pos`` and the offset just after it; ``(None, len)``
     at the end of the input. ``cache``: one :class:`ReadCache` handed to every call
     that reads the same text form after form (the same datums, faster)."""
     results, end = _read(text, pos, True, cache)
-    _check_surrogates(text, pos, end)
+    if cache is None or not cache.clean:
+        _check_surrogates(text, pos, end)
     if not results:
         return None, end
     return results[0], end
