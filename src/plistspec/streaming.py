@@ -142,17 +142,21 @@ def _stream(
     for datum in top_level(text, checked=True):  # provider_json_bytes checked it
         forms, found = find_tools([datum], text, alone=True)
         del datum
-        found_diags.extend(found)
-        erred = erred or any(d.is_error for d in found)
+        if found:
+            found_diags.extend(found)
+            erred = erred or any(d.is_error for d in found)
         for form in forms:
             tool, more = lower(form, dialect, path, full=False)
-            lower_diags.extend(more)
-            erred = erred or any(d.is_error for d in more)
+            if more:
+                lower_diags.extend(more)
+                erred = erred or any(d.is_error for d in more)
             if tool is None or erred:
                 continue
             entries, more = emit([tool], fmt, owned=True)  # the tool is dropped after
-            emitted.extend(more)
-            if entries is None or any(d.is_error for d in more):
+            if more:
+                emitted.extend(more)
+                void = void or any(d.is_error for d in more)
+            if entries is None:
                 void = True
             if void:
                 continue
