@@ -39,6 +39,11 @@ def _text(s: str) -> str:
     if s.isascii():
         return s
     try:
+        s.encode("utf-8")  # no raw byte: the round trip below gives ``s`` back
+        return s
+    except UnicodeEncodeError:
+        pass
+    try:
         return s.encode("utf-8", "surrogateescape").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
         raise Bail from None
