@@ -222,14 +222,16 @@ def gptel_fields(name: Any, desc: Any, args: Any) -> tuple[str, str, dict[str, A
             if k == "name" or k == "optional":
                 continue
             v = items[2 * j + 1]
+            if k in ("anyOf", "allOf"):
+                _check_alternatives(v)
+                schema[k] = _gptel_value(v, 1, k)
+                continue
             tv = type(v)
             if tv is String:  # as _gptel_value gives it, without two calls
                 schema[k] = _text(v.value)
             elif tv is Symbol and k == "type":
                 schema[k] = _text(v.name)
             else:
-                if k in ("anyOf", "allOf"):
-                    _check_alternatives(v)
                 schema[k] = _gptel_value(v, 1, k)
         props[aname] = schema
         if not _optional(items, keys):
