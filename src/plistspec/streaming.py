@@ -45,6 +45,8 @@ MIN_SIZE = 1 << 20
 # every head of CONTEXT_HEADS contains one of these (checked by the tests)
 CONTEXT_WORDS = ("apply", "defconst", "defvar", "defun", "defsubst", "defmacro")
 _NOT_DEF_WORDS = tuple(w for w in CONTEXT_WORDS if "def" not in w)
+# symbol names the reads of one text share at most (each form adds its own new names)
+_SYMS_KEPT = 4096
 
 
 class NotStreamable(Exception):
@@ -81,8 +83,8 @@ def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
     except ReadError as e:
         raise NotStreamable from e
     cache = ReadCache(clean=True)
-    atoms = cache.atoms  # the escaped symbols read so far are among its values
-    seen = 0  # how many of them were looked at
+    syms = cache.syms
+    atoms = cache.atoms  # the escaped symbols of each read are among its values
     survey = not checked
     pos = 0
     while True:
@@ -92,13 +94,15 @@ def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
             raise NotStreamable from e
         if datum is None:
             return
-        if not survey and len(atoms) > seen:
-            new = list(atoms.values())[seen:]
-            seen = len(atoms)
-            survey = any(
-                c is Symbol and any(w in v for w in CONTEXT_WORDS)  # type: ignore[operator]
-                for c, v in new
-            )
+        if atoms:  # rare (numbers, escaped symbols): looked at once, then forgotten
+            if not survey:
+                survey = any(
+                    c is Symbol and any(w in v for w in CONTEXT_WORDS)  # type: ignore[operator]
+                    for c, v in atoms.values()
+                )
+            atoms.clear()
+        if len(syms) > _SYMS_KEPT:  # the names every form repeats are soon learnt again
+            syms.clear()
         if survey and needs_whole_file([datum]):
             raise NotStreamable
         yield datum
