@@ -66,17 +66,17 @@ def _indented(value: Any, indent: str = "") -> str:
                 key = string(k) if type(k) is str else _key(k)
                 tx = type(x)
                 if tx is str:
-                    app(lead + key + ": " + string(x))
+                    app(f"{lead}{key}: {string(x)}")
                 elif tx is dict or tx is list:
-                    app(lead + key + ": ")
+                    app(f"{lead}{key}: ")
                     enc(x, ind2)
                 else:
                     s = scalars.get(x) if tx is bool or x is None else None
                     if s is None:
-                        app(lead + key + ": ")
+                        app(f"{lead}{key}: ")
                         enc(x, ind2)
                     else:
-                        app(lead + key + ": " + s)
+                        app(f"{lead}{key}: {s}")
                 lead = sep
             app("\n" + ind + "}")
         elif t is list:
@@ -88,7 +88,7 @@ def _indented(value: Any, indent: str = "") -> str:
             sep = ",\n" + ind2
             for x in v:
                 if type(x) is str:
-                    app(lead + string(x))
+                    app(f"{lead}{string(x)}")
                 else:
                     app(lead)
                     enc(x, ind2)
