@@ -45,6 +45,9 @@ MIN_SIZE = 1 << 20
 # every head of CONTEXT_HEADS contains one of these (checked by the tests)
 CONTEXT_WORDS = ("apply", "defconst", "defvar", "defun", "defsubst", "defmacro")
 _NOT_DEF_WORDS = tuple(w for w in CONTEXT_WORDS if "def" not in w)
+# forms found at a time (a batch ends at either limit; one form is never cut)
+BATCH_FORMS = 32
+BATCH_CHARS = 1 << 17
 # symbol names the reads of one text share at most (each form adds its own new names)
 _SYMS_KEPT = 4096
 
@@ -143,9 +146,26 @@ def _stream(
     erred = False  # an error while reading a tool: nothing is emitted any more
     void = False  # an emitter refused a tool: nothing is written, its diagnostics are
     first = True
-    for datum in top_level(text, checked=True):  # provider_json_bytes checked it
-        forms, found = find_tools([datum], text, alone=True)
-        del datum
+    batch: list[Datum] = []
+    chars = 0
+    done = False
+    datum: Datum | None = None
+    datums = top_level(text, checked=True)  # provider_json_bytes checked it
+    while not done:
+        # Forms are found a batch at a time (as checkstream does; warmer code and data):
+        # find_tools of forms that need no other form is the concatenation of theirs,
+        # and lowering every form whatever the findings keeps the same diagnostics.
+        for datum in datums:
+            batch.append(datum)
+            chars += datum._len
+            if len(batch) >= BATCH_FORMS or chars >= BATCH_CHARS:
+                break
+        else:
+            done = True
+        datum = None  # the batch holds the datums until it is cleared
+        forms, found = find_tools(batch, text, alone=True)
+        batch.clear()
+        chars = 0
         if found:
             found_diags.extend(found)
             erred = erred or any(d.is_error for d in found)
@@ -173,6 +193,7 @@ def _stream(
                 out.append(b"\n  " if first else b",\n  ")
                 out.append(data)
                 first = False
+        del forms
     located = locate(found_diags + lower_diags, text, path)
     if erred or any(d.is_error for d in located):
         return None, located
