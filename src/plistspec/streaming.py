@@ -169,13 +169,18 @@ def _stream(
         if found:
             found_diags.extend(found)
             erred = erred or any(d.is_error for d in found)
-        for form in forms:
+        tools = []
+        for form in forms:  # each stage over the whole batch: warmer still
             tool, more = lower(form, dialect, path, full=False)
             if more:
                 lower_diags.extend(more)
                 erred = erred or any(d.is_error for d in more)
-            if tool is None or erred:
-                continue
+            if tool is not None:
+                tools.append(tool)
+        del forms
+        if erred:
+            continue
+        for tool in tools:
             entries, more = emit([tool], fmt, owned=True)  # the tool is dropped after
             if more:
                 emitted.extend(more)
@@ -193,7 +198,7 @@ def _stream(
                 out.append(b"\n  " if first else b",\n  ")
                 out.append(data)
                 first = False
-        del forms
+        del tools
     located = locate(found_diags + lower_diags, text, path)
     if erred or any(d.is_error for d in located):
         return None, located
