@@ -3,10 +3,12 @@
 Owns: :func:`top_level` (the top-level forms of a big text, one at a time, for every
 command that streams: ``to-json`` here, ``check`` and ``fmt``) and
 :func:`provider_json_bytes`. The whole-file path holds every datum, every IR tool
-and the whole JSON text at once (about 20 times the input for a 10 MB file); here each
-top-level form is read (:func:`plistspec.elisp.reader.read_one`), its tools found,
-lowered and emitted, and their JSON appended as UTF-8 bytes before the next form is
-read, so what is held is the text, the output bytes and one form.
+and the whole JSON text at once (about 20 times the input for a 10 MB file); here the
+top-level forms are read one at a time (:func:`plistspec.elisp.reader.read_one`) into
+batches of :data:`BATCH_FORMS` forms or :data:`BATCH_CHARS` characters, each batch's
+tools found, lowered and emitted (each stage over the whole batch: warm code and data),
+and their JSON appended as UTF-8 bytes before the next batch is read, so what is held is
+the text, the output bytes and one batch.
 
 It gives exactly the bytes and diagnostics of the whole-file path, or None to say "use
 the whole-file path", which it does whenever the per-form result could differ or the
