@@ -80,7 +80,7 @@ def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
     every other symbol's name is its text), so no form can need the whole file until the
     reader has met such a symbol, and each form is surveyed only from then on."""
     from plistspec.elisp.datum import Symbol
-    from plistspec.elisp.reader import ReadCache, check_text, read_one
+    from plistspec.elisp.reader import ReadCache, check_text, read_some
     from plistspec.extract.find import needs_whole_file
 
     try:
@@ -93,11 +93,11 @@ def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
     survey = not checked
     pos = 0
     while True:
-        try:
-            datum, pos = read_one(text, pos, cache)
+        try:  # a batch of forms per call (a read error anywhere in it: NotStreamable)
+            datums, pos = read_some(text, pos, BATCH_FORMS, BATCH_CHARS, cache)
         except ReadError as e:
             raise NotStreamable from e
-        if datum is None:
+        if not datums:
             return
         if atoms:  # rare (numbers, escaped symbols): looked at once, then forgotten
             if not survey:
@@ -108,9 +108,13 @@ def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
             atoms.clear()
         if len(syms) > _SYMS_KEPT:  # the names every form repeats are soon learnt again
             syms.clear()
-        if survey and needs_whole_file([datum]):
-            raise NotStreamable
-        yield datum
+        datums.reverse()
+        while datums:  # handed over one by one (the caller may drop each)
+            datum = datums.pop()
+            if survey and needs_whole_file([datum]):
+                raise NotStreamable
+            yield datum
+        del datum
 
 
 def provider_json_bytes(

@@ -81,6 +81,7 @@ from plistspec.elisp.scanner import (
 __all__ = [
     "read_all",
     "read_one",
+    "read_some",
     "ReadCache",
     "check_text",
     "classify_token",
@@ -127,9 +128,10 @@ class ReadCache:
 
 
 def _read(
-    text: str, pos: int, one: bool, cache: ReadCache | None = None
+    text: str, pos: int, one: int, cache: ReadCache | None = None, span: int = sys.maxsize
 ) -> tuple[list[Datum], int]:
-    """The engine: read datums from ``pos``; stop after the first one when ``one``.
+    """The engine: read datums from ``pos``; stop after ``one`` of them (0: all), or once
+    they reach ``span`` characters past ``pos``.
 
     The collector is off while reading (millions of small objects, no cycles: spare its
     passes). Back on, it would find every datum in its youngest generation and walk them
@@ -140,7 +142,7 @@ def _read(
     gc_was = gc.isenabled()
     gc.disable()
     try:
-        result = _read_loop(text, pos, one, cache)
+        result = _read_loop(text, pos, one, cache, span)
     finally:
         if gc_was:
             gc.enable()
@@ -169,7 +171,7 @@ def _finish_list(items: list[Datum], tail: Datum | None, start: int, end: int) -
 
 
 def _read_loop(
-    text: str, pos: int, one: bool, cache: ReadCache | None = None
+    text: str, pos: int, one: int, cache: ReadCache | None = None, span: int = sys.maxsize
 ) -> tuple[list[Datum], int]:
     """The token loop. Hot path, so: local names only; datums are made with
     ``object.__new__`` and direct slot stores (a class call runs ``__init__``, three
@@ -326,7 +328,7 @@ def _read_loop(
         if kind == CLOSING or kind == SPLICED_CLOSING:
             raise read_error(_WRONG_DOT, text, d.start)
         append(d)
-        if one and kind == TOP:
+        if one and kind == TOP and (len(vals) >= one or m.end() - pos >= span):
             return vals, m.end()
     # End of input.
     if kind != TOP:
@@ -413,6 +415,21 @@ def check_text(text: str) -> None:
     """Raise the :class:`ReadError` :func:`read_all` gives for a lone surrogate (what
     ``surrogateescape`` makes of invalid UTF-8) anywhere in ``text``; else nothing."""
     _check_surrogates(text, 0, len(text))
+
+
+def read_some(
+    text: str, pos: int, forms: int, chars: int, cache: ReadCache | None = None
+) -> tuple[list[Datum], int]:
+    """The next datums at or after ``pos`` as :func:`read_one` gives them one after the
+    other, up to ``forms`` of them, stopping early after the first one that ends
+    ``chars`` or more characters past ``pos`` (fewer at the end of the input, none
+    there), and where the next read starts: just after the last one, or the end of the
+    input when the read reached it. One call per batch: what a call of the reader costs
+    is paid once."""
+    results, end = _read(text, pos, forms, cache, chars)
+    if cache is None or not cache.clean:
+        _check_surrogates(text, pos, end)
+    return results, end
 
 
 def read_one(text: str, pos: int = 0, cache: ReadCache | None = None) -> tuple[Datum | None, int]:
