@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plistspec.jsonout import dumps
+from plistspec.jsonout import dumps, dumps_nested
 
 KEYS = st.one_of(st.text(max_size=8), st.integers(), st.booleans(), st.none(), st.floats())
 SCALARS = st.one_of(
@@ -40,3 +40,21 @@ def test_falls_back_for_what_it_does_not_know() -> None:
 
     v = [OrderedDict(a=1), ("t", 2)]
     assert dumps(v) == json.dumps(v, indent=2, ensure_ascii=False) + "\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(VALUES, st.sampled_from(["", "  ", "    "]))
+def test_nested_is_dumps_indented(v, indent: str) -> None:
+    try:
+        text = dumps(v)
+    except (TypeError, ValueError):
+        return
+    assert dumps_nested(v, indent) == text[:-1].replace("\n", "\n" + indent)
+
+
+def test_nested_falls_back_too() -> None:
+    from collections import OrderedDict
+
+    v = [OrderedDict(a=[1, False]), ("t", None)]
+    assert dumps_nested(v, "  ") == dumps(v)[:-1].replace("\n", "\n  ")
+    assert "\n        1,\n" in dumps_nested(v, "  ")

@@ -83,10 +83,55 @@ def test_declines_where_forms_depend_on_each_other(any_size) -> None:
         tool + '(gptel-make-tool :name "b" :description "unterminated)\n',  # syntax error
         tool + "(setq h #s(hash-table data (a 1)))\n",  # refused syntax
         tool + '(gptel-make-tool :name "apply" :description "B." :function #\'f)\n',
+        tool + tool + ";; an invalid byte \udce9 in a comment after the tools\n",
     ):
         assert streaming.provider_json_bytes(text, "openai", "f.el") is None, text
     assert streaming.provider_json_bytes(tool, "gemini", "f.el") is None
     assert streaming.provider_json_bytes(tool, "ir", "f.el") is None
+
+
+@pytest.mark.parametrize(("forms", "chars"), [(1, 1 << 17), (2, 1 << 17), (32, 200)])
+def test_batches_of_any_size_give_the_same_bytes(any_size, monkeypatch, forms, chars) -> None:
+    # forms are found a batch at a time: its limits change nothing, errors included
+    monkeypatch.setattr(streaming, "BATCH_FORMS", forms)
+    monkeypatch.setattr(streaming, "BATCH_CHARS", chars)
+    ok = '(gptel-make-tool :name "a" :description "A." :function #\'ignore)\n'
+    bad = '(gptel-make-tool :name "b" :args (list \'(:name "x" :type strng)))\n'
+    texts = [p.read_text(encoding="utf-8") for p in FILES]
+    texts += [ok * 5, ok + bad + ok * 3, ok * 3 + bad, "", ";; nothing\n"]
+    streamed = 0
+    for text in texts:
+        got = streaming.provider_json_bytes(text, "openai", "f.el")
+        if got is None:
+            continue
+        streamed += 1
+        data, diags = got
+        assert (None if data is None else b"".join(data), render(diags, "gnu")) == whole(
+            text, "openai"
+        ), text[:200]
+    assert streamed >= len(texts) // 2
+
+
+def test_context_heads_written_with_escapes_are_still_surveyed(any_size) -> None:
+    # no context word in the text, so each form's survey is skipped until the reader
+    # meets a symbol whose name holds one: these are written with escapes
+    tool = '(gptel-make-tool :name "a" :description "A." :args my-args :function #\'f)\n'
+    spec = '(list :name "s" :description "S." :function #\'ignore)'
+    for text in (
+        tool + '(def\\var my-args (list \'(:name "x" :type string)))\n',
+        tool + "(defm\\acro my-tool (&rest r) `(gptel-make-tool ,@r))\n",
+        tool + tool + f"(setq x (ap\\ply #'gptel-make-tool {spec}))\n",
+        # met in an earlier form: later forms are surveyed too
+        "(setq y 'def\\un)\n" + tool + "(defu\\n my-args () nil)\n",
+    ):
+        assert not any(w in text for w in streaming.CONTEXT_WORDS), text
+        assert streaming.provider_json_bytes(text, "openai", "f.el") is None, text
+    # an escaped symbol without a context word changes nothing
+    text = tool.replace("my-args", "my\\-args")
+    got = streaming.provider_json_bytes(text, "openai", "f.el")
+    assert got is not None
+    data, diags = got
+    assert (None if data is None else b"".join(data), render(diags, "gnu")) == whole(text, "openai")
 
 
 def test_small_files_take_the_whole_file_path() -> None:

@@ -81,7 +81,7 @@ def _stream(
         for form in forms:
             checked.extend(check_form(form, path, target, dialect))
 
-    for datum in top_level(text):
+    for datum in top_level(text, checked=True):  # check_streamed found it streamable
         batch.append(datum)
         chars += datum.end - datum.start
         del datum

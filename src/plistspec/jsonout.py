@@ -13,9 +13,10 @@ import json
 from json.encoder import encode_basestring as _string  # the C function when available
 from typing import Any
 
-__all__ = ["dumps"]
+__all__ = ["dumps", "dumps_nested"]
 
 _INF = float("inf")
+_SCALARS = {None: "null", True: "true", False: "false"}  # looked up for bool and None only
 
 
 def _float(x: float) -> str:
@@ -44,14 +45,16 @@ def _key(k: Any) -> str:
     raise TypeError(k)
 
 
-def _indented(value: Any) -> str:
+def _indented(value: Any, indent: str = "") -> str:
     out: list[str] = []
     app = out.append
+    string = _string
+    scalars = _SCALARS
 
     def enc(v: Any, ind: str) -> None:
         t = type(v)
         if t is str:
-            app(_string(v))
+            app(string(v))
         elif t is dict:
             if not v:
                 app("{}")
@@ -60,12 +63,20 @@ def _indented(value: Any) -> str:
             lead = "{\n" + ind2  # what goes before the next key: fewer, longer chunks
             sep = ",\n" + ind2
             for k, x in v.items():
-                key = _string(k) if type(k) is str else _key(k)
-                if type(x) is str:
-                    app(lead + key + ": " + _string(x))
-                else:
-                    app(lead + key + ": ")
+                key = string(k) if type(k) is str else _key(k)
+                tx = type(x)
+                if tx is str:
+                    app(f"{lead}{key}: {string(x)}")
+                elif tx is dict or tx is list:
+                    app(f"{lead}{key}: ")
                     enc(x, ind2)
+                else:
+                    s = scalars.get(x) if tx is bool or x is None else None
+                    if s is None:
+                        app(f"{lead}{key}: ")
+                        enc(x, ind2)
+                    else:
+                        app(f"{lead}{key}: {s}")
                 lead = sep
             app("\n" + ind + "}")
         elif t is list:
@@ -77,7 +88,7 @@ def _indented(value: Any) -> str:
             sep = ",\n" + ind2
             for x in v:
                 if type(x) is str:
-                    app(lead + _string(x))
+                    app(f"{lead}{string(x)}")
                 else:
                     app(lead)
                     enc(x, ind2)
@@ -97,12 +108,13 @@ def _indented(value: Any) -> str:
             raise TypeError(t)
 
     try:
-        enc(value, "")
+        enc(value, indent)
     finally:
         # ``enc`` refers to itself: without this the pieces would wait for the cyclic
         # garbage collector, which a run pauses (many small dumps would pile up)
         enc = None  # type: ignore[assignment]  # noqa: F841
-    app("\n")  # joined here: adding it to the result would copy the whole text once more
+    if not indent:
+        app("\n")  # joined here: adding it to the result would copy the whole text once more
     return "".join(out)
 
 
@@ -112,3 +124,16 @@ def dumps(value: Any) -> str:
         return _indented(value)
     except (TypeError, RecursionError):
         return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def dumps_nested(value: Any, indent: str) -> str:
+    """``value`` as :func:`dumps` prints it nested at ``indent`` (an item of an array at
+    that depth): no final newline, and every line after the first starts with ``indent``
+    more, i.e. ``dumps(value)[:-1].replace("\\n", "\\n" + indent)`` (a JSON string holds no
+    newline) without the two copies."""
+    if not indent:
+        return dumps(value)[:-1]
+    try:
+        return _indented(value, indent)
+    except (TypeError, RecursionError):
+        return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)

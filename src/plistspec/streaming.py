@@ -3,10 +3,12 @@
 Owns: :func:`top_level` (the top-level forms of a big text, one at a time, for every
 command that streams: ``to-json`` here, ``check`` and ``fmt``) and
 :func:`provider_json_bytes`. The whole-file path holds every datum, every IR tool
-and the whole JSON text at once (about 20 times the input for a 10 MB file); here each
-top-level form is read (:func:`plistspec.elisp.reader.read_one`), its tools found,
-lowered and emitted, and their JSON appended as UTF-8 bytes before the next form is
-read, so what is held is the text, the output bytes and one form.
+and the whole JSON text at once (about 20 times the input for a 10 MB file); here the
+top-level forms are read one at a time (:func:`plistspec.elisp.reader.read_one`) into
+batches of :data:`BATCH_FORMS` forms or :data:`BATCH_CHARS` characters, each batch's
+tools found, lowered and emitted (each stage over the whole batch: warm code and data),
+and their JSON appended as UTF-8 bytes before the next batch is read, so what is held is
+the text, the output bytes and one batch.
 
 It gives exactly the bytes and diagnostics of the whole-file path, or None to say "use
 the whole-file path", which it does whenever the per-form result could differ or the
@@ -44,6 +46,12 @@ MIN_SIZE = 1 << 20
 
 # every head of CONTEXT_HEADS contains one of these (checked by the tests)
 CONTEXT_WORDS = ("apply", "defconst", "defvar", "defun", "defsubst", "defmacro")
+_NOT_DEF_WORDS = tuple(w for w in CONTEXT_WORDS if "def" not in w)
+# forms found at a time (a batch ends at either limit; one form is never cut)
+BATCH_FORMS = 32
+BATCH_CHARS = 1 << 17
+# symbol names the reads of one text share at most (each form adds its own new names)
+_SYMS_KEPT = 4096
 
 
 class NotStreamable(Exception):
@@ -56,27 +64,57 @@ def streamable(text: str) -> bool:
     """Worth streaming and not surely in need of the whole file: ``text`` is big and
     has no context head's name anywhere (even in a string; only speed depends on this
     quick look, :func:`top_level` decides)."""
-    return len(text) >= MIN_SIZE and not any(w in text for w in CONTEXT_WORDS)
+    if len(text) < MIN_SIZE:
+        return False
+    # every context word but "apply" holds "def": one search rules five of them out
+    return not any(w in text for w in (CONTEXT_WORDS if "def" in text else _NOT_DEF_WORDS))
 
 
-def top_level(text: str) -> Iterator[Datum]:
+def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
     """Each top-level datum of ``text`` in order, read when asked for. Raises
     :class:`NotStreamable` (possibly after some datums) when the text must be handled
-    whole; the caller then drops what it made and runs its whole-file path."""
-    from plistspec.elisp.reader import read_one
+    whole; the caller then drops what it made and runs its whole-file path.
+
+    ``checked``: the caller found no context word in ``text`` (:func:`streamable`). Then
+    a symbol whose name holds one can only be written with escapes (``def\\const``:
+    every other symbol's name is its text), so no form can need the whole file until the
+    reader has met such a symbol, and each form is surveyed only from then on."""
+    from plistspec.elisp.datum import Symbol
+    from plistspec.elisp.reader import ReadCache, check_text, read_some
     from plistspec.extract.find import needs_whole_file
 
+    try:
+        check_text(text)  # once, in big chunks: no read looks at its part again
+    except ReadError as e:
+        raise NotStreamable from e
+    cache = ReadCache(clean=True)
+    syms = cache.syms
+    atoms = cache.atoms  # the escaped symbols of each read are among its values
+    survey = not checked
     pos = 0
     while True:
-        try:
-            datum, pos = read_one(text, pos)
+        try:  # a batch of forms per call (a read error anywhere in it: NotStreamable)
+            datums, pos = read_some(text, pos, BATCH_FORMS, BATCH_CHARS, cache)
         except ReadError as e:
             raise NotStreamable from e
-        if datum is None:
+        if not datums:
             return
-        if needs_whole_file([datum]):
-            raise NotStreamable
-        yield datum
+        if atoms:  # rare (numbers, escaped symbols): looked at once, then forgotten
+            if not survey:
+                survey = any(
+                    c is Symbol and any(w in v for w in CONTEXT_WORDS)  # type: ignore[operator]
+                    for c, v in atoms.values()
+                )
+            atoms.clear()
+        if len(syms) > _SYMS_KEPT:  # the names every form repeats are soon learnt again
+            syms.clear()
+        datums.reverse()
+        while datums:  # handed over one by one (the caller may drop each)
+            datum = datums.pop()
+            if survey and needs_whole_file([datum]):
+                raise NotStreamable
+            yield datum
+        del datum
 
 
 def provider_json_bytes(
@@ -102,7 +140,7 @@ def _stream(
     text: str, fmt: str, path: str | None, dialect: str | None
 ) -> tuple[list[bytes] | None, list[Diagnostic]] | None:
     from plistspec.extract import find_tools
-    from plistspec.jsonout import dumps
+    from plistspec.jsonout import dumps_nested
     from plistspec.lower import lower
     from plistspec.providers import emit
 
@@ -114,25 +152,51 @@ def _stream(
     erred = False  # an error while reading a tool: nothing is emitted any more
     void = False  # an emitter refused a tool: nothing is written, its diagnostics are
     first = True
-    for datum in top_level(text):
-        forms, found = find_tools([datum], text, alone=True)
-        del datum
-        found_diags.extend(found)
-        erred = erred or any(d.is_error for d in found)
-        for form in forms:
+    batch: list[Datum] = []
+    chars = 0
+    done = False
+    datum: Datum | None = None
+    datums = top_level(text, checked=True)  # provider_json_bytes checked it
+    while not done:
+        # Forms are found a batch at a time (as checkstream does; warmer code and data):
+        # find_tools of forms that need no other form is the concatenation of theirs,
+        # and lowering every form whatever the findings keeps the same diagnostics.
+        for datum in datums:
+            batch.append(datum)
+            chars += datum._len
+            if len(batch) >= BATCH_FORMS or chars >= BATCH_CHARS:
+                break
+        else:
+            done = True
+        datum = None  # the batch holds the datums until it is cleared
+        forms, found = find_tools(batch, text, alone=True)
+        batch.clear()
+        chars = 0
+        if found:
+            found_diags.extend(found)
+            erred = erred or any(d.is_error for d in found)
+        tools = []
+        for form in forms:  # each stage over the whole batch: warmer still
             tool, more = lower(form, dialect, path, full=False)
-            lower_diags.extend(more)
-            erred = erred or any(d.is_error for d in more)
-            if tool is None or erred:
-                continue
-            entries, more = emit([tool], fmt)
-            emitted.extend(more)
-            if entries is None or any(d.is_error for d in more):
+            if more:
+                lower_diags.extend(more)
+                erred = erred or any(d.is_error for d in more)
+            if tool is not None:
+                tools.append(tool)
+        del forms
+        if erred:
+            continue
+        for tool in tools:
+            entries, more = emit([tool], fmt, owned=True)  # the tool is dropped after
+            if more:
+                emitted.extend(more)
+                void = void or any(d.is_error for d in more)
+            if entries is None:
                 void = True
             if void:
                 continue
             for entry in entries:
-                chunk = dumps(entry)[:-1].replace("\n", "\n  ")  # JSON strings hold no newline
+                chunk = dumps_nested(entry, "  ")
                 try:
                     data = chunk.encode("utf-8", "surrogateescape")
                 except UnicodeEncodeError:
@@ -140,6 +204,7 @@ def _stream(
                 out.append(b"\n  " if first else b",\n  ")
                 out.append(data)
                 first = False
+        del tools
     located = locate(found_diags + lower_diags, text, path)
     if erred or any(d.is_error for d in located):
         return None, located

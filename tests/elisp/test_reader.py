@@ -9,7 +9,7 @@ import pytest
 
 from plistspec.diagnostics import ReadError
 from plistspec.elisp.datum import Float, Integer, List, String, Symbol, Vector
-from plistspec.elisp.reader import read_all, read_one
+from plistspec.elisp.reader import ReadCache, read_all, read_one, read_some
 
 
 def one(text: str):
@@ -174,6 +174,45 @@ def test_read_one_steps_form_by_form() -> None:
     d, pos = read_one(text, pos)
     assert d == Symbol("x") and pos == 13
     assert read_one(text, pos) == (None, len(text))
+
+
+def test_read_one_with_a_shared_cache_reads_the_same_datums_and_spans() -> None:
+    text = "(a :k 1.5 b\\c) (:k a 1.5 b\\c .x) 'a ; c\n[a b\\c 1.5]"
+    cache = ReadCache()
+    got, pos = [], 0
+    while True:
+        d, pos = read_one(text, pos, cache)
+        if d is None:
+            break
+        got.append(d)
+    assert got == read_all(text)
+    assert [(d.start, d.end) for d in got] == [(d.start, d.end) for d in read_all(text)]
+    assert [x.start for x in got[1].items] == [16, 19, 21, 25, 29]
+    assert cache.syms["a"] == "a" and cache.atoms["b\\c"] == (Symbol, "bc")
+
+
+def test_read_some_gives_read_ones_datums_in_batches() -> None:
+    text = ' (a b) ; c\n x "s" [1 2] \'q (d . e) '
+    ones, pos = [], 0
+    while True:
+        d, pos = read_one(text, pos)
+        if d is None:
+            break
+        ones.append((d, d.start, d.end, pos))
+    for forms, chars in ((1, 1000), (2, 1000), (3, 1000), (100, 1000), (100, 1), (100, 9)):
+        got, pos = [], 0
+        while True:
+            ds, pos = read_some(text, pos, forms, chars, ReadCache())
+            if not ds:
+                break
+            assert len(ds) <= forms
+            got += [(d, d.start, d.end) for d in ds]
+            after = next(end for d, s, e, end in ones if e == ds[-1].end)
+            # just after the batch, or the end of the input when the read reached it
+            assert pos == after or (pos == len(text) and ds[-1].end == ones[-1][2])
+        assert got == [(d, s, e) for d, s, e, _ in ones], (forms, chars)
+    assert len(read_some(text, 0, 100, 9)[0]) == 2  # (a b) ends at 6, x at 13 >= 9
+    assert read_some(text, len(text), 5, 5) == ([], len(text))
 
 
 @pytest.mark.parametrize(

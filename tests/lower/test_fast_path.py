@@ -222,3 +222,20 @@ def test_the_direct_path_is_taken_for_literal_specs():
     }
     fast_tool, _, slow_tool, _ = _both(text, None)
     assert fast_tool == slow_tool
+
+
+def test_alternatives_that_are_not_vectors_take_the_replay() -> None:
+    # gptel's Gemini filter fails on `:anyOf "x"`: a per-backend failure only the replay
+    # records (or gptel fails everywhere), whatever the value's type (a string or a
+    # symbol here, handled in place otherwise)
+    for alt in ('"x"', "string", "1"):
+        text = (
+            '(gptel-make-tool :name "n" :description "d" '
+            f"""  :args '((:name "a" :type string :anyOf {alt})) :function #'ignore)"""
+        )
+        fast_tool, fast_diags, slow_tool, slow_diags = _both(text, None)
+        assert slow_tool is None or "gptel_parameters" in slow_tool["metadata"], alt
+        assert [d.message for d in fast_diags] == [d.message for d in slow_diags]
+        assert json.dumps(fast_tool, ensure_ascii=False) == json.dumps(
+            slow_tool, ensure_ascii=False
+        )

@@ -27,7 +27,8 @@ Design (speed and safety; about 18 MB/s and 6.5x the input's size in peak memory
   ``(a . (b . (c)))``, is spliced into the outer list as it is read (Emacs reads it as
   ``(a b c)``), again in linear time.
 * Symbol names are interned through a per-read dict, so 10 000 ``:type`` keywords share
-  one ``str``; other symbol-or-number tokens are classified once per read.
+  one ``str``; other symbol-or-number tokens are classified once per read. Reads of one
+  text form after form can share these dicts (:class:`ReadCache`).
 * The collector is off while reading, and a big read's datums go straight to its oldest
   generation (see :func:`_read`).
 * The text is the decoded buffer: the CLI drops a BOM and decodes CRLF/CR line endings
@@ -77,7 +78,16 @@ from plistspec.elisp.scanner import (
     TOKENS,
 )
 
-__all__ = ["read_all", "read_one", "classify_token", "ReadError", "UNREPRESENTABLE"]
+__all__ = [
+    "read_all",
+    "read_one",
+    "read_some",
+    "ReadCache",
+    "check_text",
+    "classify_token",
+    "ReadError",
+    "UNREPRESENTABLE",
+]
 
 # Names that other modules (datum.py) and tests import from here, where they lived when
 # this module held the whole reader.
@@ -100,8 +110,28 @@ _WRONG_DOT = "`.` in wrong context: a dotted list has exactly one datum after `.
 _PROMOTE_CHARS = 1_000_000
 
 
-def _read(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
-    """The engine: read datums from ``pos``; stop after the first one when ``one``.
+class ReadCache:
+    """What one read learns about tokens, kept for the next reads of the same text
+    (:func:`read_one` form after form): ``syms`` maps a plain symbol token to its
+    interned name, ``atoms`` any other symbol-or-number token to ``(datum class,
+    value)``. Neither depends on where the token stands, so sharing them changes no
+    datum; it spares each read relearning the names every form repeats. ``clean``: the
+    caller found no lone surrogate in the whole text (:func:`check_text`), so no read
+    looks for one in its part again."""
+
+    __slots__ = ("syms", "atoms", "clean")
+
+    def __init__(self, clean: bool = False) -> None:
+        self.syms: dict[str, str] = {}
+        self.atoms: dict[str, tuple[type, object]] = {}
+        self.clean = clean
+
+
+def _read(
+    text: str, pos: int, one: int, cache: ReadCache | None = None, span: int = sys.maxsize
+) -> tuple[list[Datum], int]:
+    """The engine: read datums from ``pos``; stop after ``one`` of them (0: all), or once
+    they reach ``span`` characters past ``pos``.
 
     The collector is off while reading (millions of small objects, no cycles: spare its
     passes). Back on, it would find every datum in its youngest generation and walk them
@@ -112,7 +142,7 @@ def _read(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
     gc_was = gc.isenabled()
     gc.disable()
     try:
-        result = _read_loop(text, pos, one)
+        result = _read_loop(text, pos, one, cache, span)
     finally:
         if gc_was:
             gc.enable()
@@ -140,7 +170,9 @@ def _finish_list(items: list[Datum], tail: Datum | None, start: int, end: int) -
     return List(items, start, end, tail)
 
 
-def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
+def _read_loop(
+    text: str, pos: int, one: int, cache: ReadCache | None = None, span: int = sys.maxsize
+) -> tuple[list[Datum], int]:
     """The token loop. Hot path, so: local names only; datums are made with
     ``object.__new__`` and direct slot stores (a class call runs ``__init__``, three
     times slower); the datums of all open lists and vectors share one value stack and
@@ -155,8 +187,10 @@ def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
     new = object.__new__
     intern = sys.intern
     unescape = unescape_string
-    syms: dict[str, str] = {}  # plain symbol token -> its (interned, shared) name
-    atoms: dict[str, tuple[type, object]] = {}  # other token -> (datum class, value)
+    if cache is None:
+        cache = ReadCache()
+    syms = cache.syms  # plain symbol token -> its (interned, shared) name
+    atoms = cache.atoms  # other token -> (datum class, value)
     vals: list[Datum] = []  # the value stack; the top-level results sit at its bottom
     append = vals.append
     stack: list[tuple] = [(TOP, 0, pos, None)]
@@ -294,7 +328,7 @@ def _read_loop(text: str, pos: int, one: bool) -> tuple[list[Datum], int]:
         if kind == CLOSING or kind == SPLICED_CLOSING:
             raise read_error(_WRONG_DOT, text, d.start)
         append(d)
-        if one and kind == TOP:
+        if one and kind == TOP and (len(vals) >= one or m.end() - pos >= span):
             return vals, m.end()
     # End of input.
     if kind != TOP:
@@ -377,11 +411,34 @@ def read_all(text: str) -> list[Datum]:
     return _read(text, 0, False)[0]
 
 
-def read_one(text: str, pos: int = 0) -> tuple[Datum | None, int]:
+def check_text(text: str) -> None:
+    """Raise the :class:`ReadError` :func:`read_all` gives for a lone surrogate (what
+    ``surrogateescape`` makes of invalid UTF-8) anywhere in ``text``; else nothing."""
+    _check_surrogates(text, 0, len(text))
+
+
+def read_some(
+    text: str, pos: int, forms: int, chars: int, cache: ReadCache | None = None
+) -> tuple[list[Datum], int]:
+    """The next datums at or after ``pos`` as :func:`read_one` gives them one after the
+    other, up to ``forms`` of them, stopping early after the first one that ends
+    ``chars`` or more characters past ``pos`` (fewer at the end of the input, none
+    there), and where the next read starts: just after the last one, or the end of the
+    input when the read reached it. One call per batch: what a call of the reader costs
+    is paid once."""
+    results, end = _read(text, pos, forms, cache, chars)
+    if cache is None or not cache.clean:
+        _check_surrogates(text, pos, end)
+    return results, end
+
+
+def read_one(text: str, pos: int = 0, cache: ReadCache | None = None) -> tuple[Datum | None, int]:
     """The next datum at or after ``pos`` and the offset just after it; ``(None, len)``
-    at the end of the input."""
-    results, end = _read(text, pos, True)
-    _check_surrogates(text, pos, end)
+    at the end of the input. ``cache``: one :class:`ReadCache` handed to every call
+    that reads the same text form after form (the same datums, faster)."""
+    results, end = _read(text, pos, True, cache)
+    if cache is None or not cache.clean:
+        _check_surrogates(text, pos, end)
     if not results:
         return None, end
     return results[0], end

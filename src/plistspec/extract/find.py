@@ -10,6 +10,9 @@ warning (``PS103`` info for run-time-only slots) at its span.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import compress, repeat
+
 from plistspec.diagnostics import Diagnostic
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
 from plistspec.extract.constants import Env, file_constants
@@ -53,54 +56,67 @@ def find_tools(
     # Iterative pre-order walk over lists and vectors only (atoms define nothing);
     # ``in_quote`` is True inside quoted data. Plain quoted data is walked only when the
     # file hands spec plists to ``apply`` (its unquotes are not evaluated by Emacs).
+    # Hot (every form of a streamed file): a list whose head is none of ``special`` only
+    # has its items walked, and only the items that can hold a form are pushed (lists;
+    # in quoted data vectors too), picked at C level by their exact types (datum classes
+    # have no subclasses).
     containers = (List, Vector)
+    special = _SPECIAL_HEADS.union(wrappers) if wrappers else _SPECIAL_HEADS
     stack: list[tuple[Datum, bool]] = [(d, False) for d in reversed(datums) if isinstance(d, List)]
+    extend = stack.extend
     while stack:
         d, in_quote = stack.pop()
         if not isinstance(d, List):  # a vector: only quoted data holds forms in one
             if in_quote and isinstance(d, Vector):
-                stack.extend((x, True) for x in reversed(d.items) if isinstance(x, containers))
+                r = d.items[::-1]
+                extend(_quoted_containers(r))
             continue
         items = d.items
         h = items[0]
         head = h.name if isinstance(h, Symbol) and d.tail is None else None
         if not in_quote:
-            if head in TOOL_HEADS:
+            if head not in special:
+                pass
+            elif head in TOOL_HEADS:
                 tools.append(_call_form(d, head, TOOL_HEADS[head], text, diags, env))
                 # a tool may be built inside another one's slots (e.g. in its :function)
-                stack.extend((x, False) for x in reversed(d.items[1:]))
+                r = items[:0:-1]  # the items after the head, last first
+                extend(_lists(r))
                 continue
-            if head in WRAPPER_HEADS and len(d.items) > 1 + WRAPPER_HEADS[head][1]:
+            elif head in WRAPPER_HEADS and len(d.items) > 1 + WRAPPER_HEADS[head][1]:
                 dialect, skip = WRAPPER_HEADS[head]
                 tools.append(_call_form(d, head, dialect, text, diags, env, skip))
-                stack.extend((x, False) for x in reversed(d.items[1:]))
+                r = items[:0:-1]  # the items after the head, last first
+                extend(_lists(r))
                 continue
-            if head in wrappers and len(d.items) > 1:
+            elif head in wrappers and len(d.items) > 1:
                 dialect, lead = wrappers[head]
                 tools.append(_call_form(d, head, dialect, text, diags, env, 0, lead))
-                stack.extend((x, False) for x in reversed(d.items[1:]))
+                r = items[:0:-1]  # the items after the head, last first
+                extend(_lists(r))
                 continue
-            if head == DEFTOOL_HEAD:
+            elif head == DEFTOOL_HEAD:
                 form = _deftool_form(d, text, diags)
                 if form is not None:
                     tools.append(form)
-                    stack.extend((x, False) for x in reversed(d.items[5:]))
+                    r = items[:4:-1]  # the items after the first five, last first
+                    extend(_lists(r))
                     continue
-            if head == "apply" and len(d.items) >= 3:
+            elif head == "apply" and len(d.items) >= 3:
                 target = function_name(d.items[1])
                 if target in TOOL_HEADS:
                     form = _apply_form(d, target, text, diags, env)
                     if form is not None:
                         tools.append(form)
                     continue
-            if head in ("quote", "function") and len(d.items) == 2:
+            elif head in ("quote", "function") and len(d.items) == 2:
                 if head == "quote" and spec_dialect:
                     stack.append((d.items[1], True))
                 continue
-            if head == "`" and len(d.items) == 2:
+            elif head == "`" and len(d.items) == 2:
                 stack.append((d.items[1], True))
                 continue
-            if spec_dialect and head == "list" and _is_spec_plist(d.items[1:]):
+            elif spec_dialect and head == "list" and _is_spec_plist(d.items[1:]):
                 form = _spec_form(d, spec_dialect, text, diags, env, evaluate=True)
                 if form is not None:
                     tools.append(form)
@@ -116,8 +132,31 @@ def find_tools(
                 continue
         if d.tail is not None and isinstance(d.tail, containers):
             stack.append((d.tail, in_quote))
-        stack.extend((x, in_quote) for x in reversed(items) if isinstance(x, containers))
+        r = items[::-1]
+        if in_quote:
+            extend(_quoted_containers(r))
+        else:  # outside quoted data only lists are walked (see above)
+            extend(_lists(r))
     return tools, diags
+
+
+def _lists(r: list[Datum]) -> Iterator[tuple[Datum, bool]]:
+    """``(x, False)`` for each list ``x`` of ``r``, in order (at C level)."""
+    return zip(compress(r, map(_IS_LIST, map(type, r))), _FALSES, strict=False)
+
+
+def _quoted_containers(r: list[Datum]) -> Iterator[tuple[Datum, bool]]:
+    """``(x, True)`` for each list or vector ``x`` of ``r``, in order (at C level)."""
+    return zip(compress(r, map(_IS_CONTAINER, map(type, r))), _TRUES, strict=False)
+
+
+_IS_LIST = frozenset((List,)).__contains__
+_IS_CONTAINER = frozenset((List, Vector)).__contains__
+_TRUES = repeat(True)
+_FALSES = repeat(False)
+_SPECIAL_HEADS = frozenset(
+    (*TOOL_HEADS, *WRAPPER_HEADS, DEFTOOL_HEAD, "apply", "quote", "function", "`", "list")
+)
 
 
 def call_form(d: Datum, text: str) -> ToolForm | None:
@@ -137,18 +176,24 @@ def _survey(datums: list[Datum]) -> tuple[str | None, bool, bool]:
     """One walk over everything (quoted data included): the dialect of ``(apply
     #'gptel-make-tool ...)`` if the file hands spec plists to one (gptel wins), whether
     any list starts with ``defconst``/``defvar`` (else the file has no constants) and
-    whether any starts with a function or macro definer (else it has no wrappers)."""
-    containers = (List, Vector)
-    stack: list[Datum] = [d for d in datums if isinstance(d, containers)]
+    whether any starts with a function or macro definer (else it has no wrappers).
+
+    Hot (every form of a streamed file): the containers among a list's items are picked
+    at C level (``compress`` over their exact types: datum classes have no subclasses)."""
+    is_container = _CONTAINER_TYPES.__contains__
+    stack: list[Datum] = list(compress(datums, map(is_container, map(type, datums))))
+    pop = stack.pop
+    extend = stack.extend
+    surveyed = _SURVEYED
     found: str | None = None
     defines = defuns = False
     while stack:
-        d = stack.pop()
+        d = pop()
         items = d.items
-        if isinstance(d, List):
+        if type(d) is List:
             h = items[0]
-            name = h.name if isinstance(h, Symbol) else None
-            if name in _SURVEYED:
+            if type(h) is Symbol and h.name in surveyed:
+                name = h.name
                 if name in _DEFINERS:
                     defines = True
                 elif name in _FUNCTION_DEFINERS:
@@ -164,12 +209,14 @@ def _survey(datums: list[Datum]) -> tuple[str | None, bool, bool]:
                         if TOOL_HEADS[target] == "gptel":
                             found = "gptel"
                         found = found or TOOL_HEADS[target]
-            if d.tail is not None and isinstance(d.tail, containers):
-                stack.append(d.tail)
-        stack.extend(x for x in items if isinstance(x, containers))
+            tail = d.tail
+            if tail is not None and type(tail) in _CONTAINER_TYPES:
+                stack.append(tail)
+        extend(compress(items, map(is_container, map(type, items))))
     return found, defines, defuns
 
 
+_CONTAINER_TYPES = frozenset((List, Vector))
 _DEFINERS = ("defconst", "defvar")
 _FUNCTION_DEFINERS = frozenset((*WRAPPER_DEFINERS, *WRAPPER_MACROS))
 _SURVEYED = frozenset(("apply", "apply-partially", *_DEFINERS, *_FUNCTION_DEFINERS))
@@ -267,7 +314,7 @@ def _make_slots(
             diags.append(_not_static_diag(key, env.explain(value), text))
             slots.append(Slot(key, form, None))
         else:
-            slots.append(Slot(key, form, value, tuple(dict.fromkeys(used))))
+            slots.append(Slot(key, form, value, tuple(dict.fromkeys(used)) if used else ()))
     return slots
 
 

@@ -17,6 +17,22 @@ from plistspec.extract.forms import NotStatic, head_name
 __all__ = ["static_eval", "backquote", "FUNCTIONS"]
 
 _SELF_EVALUATING = (String, Integer, Float, Vector)
+_SELF_EVALUATING_TYPES = frozenset(_SELF_EVALUATING)  # datum classes have no subclasses
+
+
+def _quick(form: Datum) -> Datum | None:
+    """The value of a literal, a keyword, nil, t or a quoted datum; else None."""
+    t = type(form)
+    if t in _SELF_EVALUATING_TYPES:
+        return form
+    if t is Symbol:
+        if form.name in ("nil", "t") or form.name.startswith(":"):  # type: ignore[attr-defined]
+            return form
+    elif t is List and len(form.items) == 2 and form.tail is None:  # type: ignore[attr-defined]
+        h = form.items[0]  # type: ignore[attr-defined]
+        if type(h) is Symbol and h.name == "quote":
+            return form.items[1]  # type: ignore[attr-defined]
+    return None
 
 
 def static_eval(
@@ -29,6 +45,23 @@ def static_eval(
     variables whose values are known (see :func:`file_constants`) to those values;
     each one read is appended to ``used``.
     """
+    # The common slot values first, as the loop below gives them: a literal, a keyword,
+    # nil, t, a quoted datum, or a call of one of FUNCTIONS on such values only
+    # (``:args (list '(...) '(...))``).
+    v = _quick(form)
+    if v is not None:
+        return v
+    if type(form) is List and form.tail is None and form.items:  # type: ignore[attr-defined]
+        h = form.items[0]  # type: ignore[attr-defined]
+        if type(h) is Symbol and h.name in FUNCTIONS:
+            args = []
+            for a in form.items[1:]:  # type: ignore[attr-defined]
+                v = _quick(a)
+                if v is None:
+                    break
+                args.append(v)
+            else:
+                return FUNCTIONS[h.name](form, args)
     # Work items: ("eval", form) pushes a result; ("call", form, fn, n) pops n results.
     results: list[Datum | NotStatic] = []
     work: list[tuple] = [("eval", form)]

@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from plistspec.diagnostics import Diagnostic, LineIndex, line_index
-from plistspec.elisp.datum import Datum, Symbol
+from plistspec.elisp.datum import Datum, List, Symbol, is_nil
+from plistspec.lower import fast  # light (datums only), and needed by every lowering
 
 if TYPE_CHECKING:
     from plistspec.ir import Tool
@@ -115,8 +116,6 @@ def _metadata(
     path: str | None,
     full: bool = True,
 ) -> dict[str, Any]:
-    from plistspec.elisp.datum import List, is_nil
-
     text = form.text
     idx = _line_index(text)
     meta: dict[str, Any] = {"dialect": dialect, "head": form.head}
@@ -174,8 +173,6 @@ def lower(
     name_d = _value(values, ":name")
     desc_d = _value(values, ":description")
     args_d = _value(values, ":args")
-    from plistspec.lower import fast
-
     try:
         fields = (fast.gptel_fields if dialect == "gptel" else fast.llm_fields)(
             name_d, desc_d, args_d

@@ -16,6 +16,7 @@ paths equal on generated specs.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from plistspec.elisp.datum import Float, Integer, List, String, Symbol, Vector
@@ -37,6 +38,11 @@ def _text(s: str) -> str:
     """The JSON text of an Emacs string (as ``lispjson.json_text``), or :class:`Bail`."""
     if s.isascii():
         return s
+    try:
+        s.encode("utf-8")  # no raw byte: the round trip below gives ``s`` back
+        return s
+    except UnicodeEncodeError:
+        pass
     try:
         return s.encode("utf-8", "surrogateescape").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
@@ -85,24 +91,44 @@ def _atom(d: Any, false: str) -> Any:
 
 
 def _plist_keys(items: list[Any]) -> list[str]:
-    """The keys (leading colon dropped) of a plist with distinct keyword keys."""
-    n = len(items)
-    if n % 2:
+    """The keys (leading colon dropped) of a plist with distinct keyword keys.
+
+    Hot (every plist of every spec): the keys of names met before come from
+    :data:`_KEY_OF` at C level (only a symbol has a ``name``)."""
+    if len(items) % 2:
         raise Bail
+    try:
+        keys = list(map(_KEY_OF.__getitem__, map(_NAME, items[::2])))
+    except (KeyError, AttributeError):
+        keys = _new_keys(items)
+    if len(set(keys)) != len(keys):
+        raise Bail
+    return keys
+
+
+def _new_keys(items: list[Any]) -> list[str]:
+    """:func:`_plist_keys` without the duplicate check, learning each new key."""
     keys = []
     for k in items[::2]:
         if type(k) is not Symbol:
             raise Bail
         name = k.name
-        if name[:1] != ":" or len(name) < 2:
-            raise Bail
-        if not name.isascii() or "\0" in name:
-            if "\0" in name or not _key_ok(name):
+        key = _KEY_OF.get(name)
+        if key is None:
+            if name[:1] != ":" or len(name) < 2 or "\0" in name or not _key_ok(name):
                 raise Bail
-        keys.append(name[1:])
-    if len(set(keys)) != len(keys):
-        raise Bail
+            if len(_KEY_OF) >= _KEYS_KEPT:
+                _KEY_OF.clear()
+            key = _KEY_OF[name] = name[1:]
+        keys.append(key)
     return keys
+
+
+# keyword name -> its key, for every name :func:`_new_keys` found good (a few thousand
+# at most are kept: a file of endless distinct keywords must not grow it without end)
+_KEY_OF: dict[str, str] = {}
+_KEYS_KEPT = 4096
+_NAME = attrgetter("name")
 
 
 def _check_alternatives(v: Any) -> None:
@@ -198,7 +224,15 @@ def gptel_fields(name: Any, desc: Any, args: Any) -> tuple[str, str, dict[str, A
             v = items[2 * j + 1]
             if k in ("anyOf", "allOf"):
                 _check_alternatives(v)
-            schema[k] = _gptel_value(v, 1, k)
+                schema[k] = _gptel_value(v, 1, k)
+                continue
+            tv = type(v)
+            if tv is String:  # as _gptel_value gives it, without two calls
+                schema[k] = _text(v.value)
+            elif tv is Symbol and k == "type":
+                schema[k] = _text(v.name)
+            else:
+                schema[k] = _gptel_value(v, 1, k)
         props[aname] = schema
         if not _optional(items, keys):
             required.append(aname)

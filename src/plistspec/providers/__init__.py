@@ -44,32 +44,37 @@ def _diag(tool: dict[str, Any], rec: dict[str, Any], fmt: str) -> Diagnostic:
     )
 
 
-def emit(tools: list[Any], fmt: str) -> tuple[Any, list[Diagnostic]]:
-    """The provider JSON for ``tools`` in format ``fmt`` (see :data:`SUPPORTED_FORMATS`)."""
+def emit(tools: list[Any], fmt: str, *, owned: bool = False) -> tuple[Any, list[Diagnostic]]:
+    """The provider JSON for ``tools`` in format ``fmt`` (see :data:`SUPPORTED_FORMATS`).
+
+    The result shares no mutable object with ``tools``, unless ``owned``: the caller
+    hands the tools over (it never looks at them again, as :mod:`plistspec.streaming`
+    with each fresh tool), and the result may then reuse and change their parts instead
+    of deep-copying them (the same JSON, without the copy)."""
     from plistspec.providers import gptel, llm, mcp, plain
 
     if fmt not in SUPPORTED_FORMATS:
         raise ValueError(f"unknown format {fmt!r}")
     if fmt == "ir":
-        return copy_json(list(tools)), []
+        return (list(tools) if owned else copy_json(list(tools))), []
     if fmt == "mcp":
-        return [mcp.tool_entry(t) for t in tools], []
+        return [mcp.tool_entry(t, owned=owned) for t in tools], []
     diags: list[Diagnostic] = []
     entries: list[Any] = []
     for tool in tools:
         dialect = (tool.get("metadata") or {}).get("dialect")
         if dialect == "gptel":
             family = gptel.FAMILY_OF[fmt]
-            ok, params = gptel.parameters_for(tool, family)
+            ok, params = gptel.parameters_for(tool, family, owned=owned)
             if not ok:
                 rec = tool["metadata"]["gptel_parameters"][family]
                 diags.append(_diag(tool, rec, fmt))
                 continue
             entries.append(gptel.tool_entry(tool, fmt, params))
         elif dialect == "llm":
-            entries.append(llm.tool_entry(tool, fmt))
+            entries.append(llm.tool_entry(tool, fmt, owned=owned))
         else:
-            entries.append(plain.tool_entry(tool, fmt))
+            entries.append(plain.tool_entry(tool, fmt, owned=owned))
     if diags:
         return None, diags
     if fmt in ("gemini", "vertex"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-__all__ = ["copy_json"]
+__all__ = ["copy_json", "copier"]
 
 
 def _copy(v: Any) -> Any:
@@ -34,3 +34,13 @@ def copy_json(v: Any) -> Any:
         return _copy(v)
     except RecursionError:
         return copy.deepcopy(v)
+
+
+def _same(v: Any) -> Any:
+    return v
+
+
+def copier(owned: bool) -> Any:
+    """:func:`copy_json`, or the identity when the caller owns the value (it hands it
+    over and never looks at it again: no copy is needed)."""
+    return _same if owned else copy_json

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.providers._copy import copy_json
+from plistspec.providers._copy import copier
 from plistspec.providers.envelope import envelope
 
 __all__ = ["derive_parameters", "parameters_for", "tool_entry", "FAMILY_OF"]
@@ -53,8 +53,11 @@ def _gemini_filter(schema: Any) -> Any:
     return schema
 
 
-def derive_parameters(tool: dict[str, Any], family: str) -> Any:
-    """gptel's parameters for ``family`` (``openai``/``anthropic``/``gemini``), from the IR alone."""
+def derive_parameters(tool: dict[str, Any], family: str, *, owned: bool = False) -> Any:
+    """gptel's parameters for ``family`` (``openai``/``anthropic``/``gemini``), from the IR
+    alone; ``owned``: the IR's parts may be reused and changed (see
+    :func:`plistspec.providers.emit`)."""
+    copy_json = copier(owned)
     meta = tool.get("metadata") or {}
     params = tool.get("parameters") or {}
     if meta.get("args", "list") == "nil":
@@ -86,14 +89,14 @@ def derive_parameters(tool: dict[str, Any], family: str) -> Any:
     return out
 
 
-def parameters_for(tool: dict[str, Any], family: str) -> tuple[bool, Any]:
+def parameters_for(tool: dict[str, Any], family: str, *, owned: bool = False) -> tuple[bool, Any]:
     """``(True, parameters)`` or ``(False, error message)`` for one tool and family."""
     over = ((tool.get("metadata") or {}).get("gptel_parameters") or {}).get(family)
     if over is not None:
         if "error" in over:
             return False, over["error"]
-        return True, copy_json(over["parameters"])
-    return True, derive_parameters(tool, family)
+        return True, copier(owned)(over["parameters"])
+    return True, derive_parameters(tool, family, owned=owned)
 
 
 def tool_entry(tool: dict[str, Any], fmt: str, params: Any) -> dict[str, Any]:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.providers._copy import copy_json
+from plistspec.providers._copy import copier
 from plistspec.providers.envelope import envelope
 
 __all__ = ["tool_entry"]
 
 
-def tool_entry(tool: dict[str, Any], fmt: str) -> dict[str, Any]:
-    """One llm tool's entry for provider ``fmt`` (Gemini/Vertex: one declaration)."""
-    params = copy_json(tool.get("parameters") or {"type": "object", "properties": {}})
+def tool_entry(tool: dict[str, Any], fmt: str, *, owned: bool = False) -> dict[str, Any]:
+    """One llm tool's entry for provider ``fmt`` (Gemini/Vertex: one declaration);
+    ``owned``: see :func:`plistspec.providers.emit`."""
+    params = copier(owned)(tool.get("parameters") or {"type": "object", "properties": {}})
     return envelope(tool.get("name"), tool.get("description"), params, fmt)

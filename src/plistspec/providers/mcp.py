@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.providers._copy import copy_json
+from plistspec.providers._copy import copier
 
 __all__ = ["tool_entry"]
 
 
-def tool_entry(tool: dict[str, Any]) -> dict[str, Any]:
+def tool_entry(tool: dict[str, Any], *, owned: bool = False) -> dict[str, Any]:
+    """The MCP entry of ``tool`` (sharing nothing mutable with it unless ``owned``)."""
+    copy_json = copier(owned)
     meta = tool.get("metadata") or {}
     out: dict[str, Any] = {"name": tool.get("name")}
     if "title" in meta:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.providers._copy import copy_json
+from plistspec.providers._copy import copier
 
 __all__ = ["tool_entry"]
 
 
-def tool_entry(tool: dict[str, Any], fmt: str) -> dict[str, Any]:
-    params = copy_json(tool.get("parameters") or {"type": "object", "properties": {}})
+def tool_entry(tool: dict[str, Any], fmt: str, *, owned: bool = False) -> dict[str, Any]:
+    params = copier(owned)(tool.get("parameters") or {"type": "object", "properties": {}})
     head: dict[str, Any] = {"name": tool.get("name")}
     if tool.get("description") is not None:
         head["description"] = tool["description"]
