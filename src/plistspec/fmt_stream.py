@@ -50,13 +50,18 @@ def format_stream(
 
     with paused():
         try:
-            return _stream(text, sink, path, dialect)
+            # streamable() found no context word: top_level surveys only what it must
+            return _stream(text, sink, path, dialect, checked=not force)
         except NotStreamable:
             return None
 
 
 def _stream(
-    text: str, sink: Callable[[str], None], path: str | None, dialect: str | None
+    text: str,
+    sink: Callable[[str], None],
+    path: str | None,
+    dialect: str | None,
+    checked: bool = False,
 ) -> tuple[bool, list[Diagnostic]]:
     from plistspec.fmt import rewrites
     from plistspec.streaming import top_level
@@ -79,7 +84,7 @@ def _stream(
 
     batch: list[Any] = []
     size = 0
-    for datum in top_level(text):
+    for datum in top_level(text, checked=checked):
         batch.append(datum)
         size += datum.end - datum.start
         if size >= BATCH:

@@ -117,7 +117,7 @@ def test_the_command_writes_the_same_bytes(tmp_path, monkeypatch, bom: bool, eol
     monkeypatch.setattr(streaming, "MIN_SIZE", 0)
     calls: list[int] = []
     real = fmt_stream._stream
-    monkeypatch.setattr(fmt_stream, "_stream", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(fmt_stream, "_stream", lambda *a, **k: calls.append(1) or real(*a, **k))
     stream_out = runner.invoke(main, ["fmt", "-q", str(f)])
     assert calls, "the command did not take the streaming path"
     assert stream_out.exit_code == 0
