@@ -13,7 +13,11 @@ step, a linear one as a flat rate.
   ``+ its value``: reading and converting it (what lowering a tool that uses it asks
   for): subquadratic (halving, about n^1.6);
 * ``#36r N digits``: the same in radix 36;
-* ``CRLF file``: EOL detection and decoding of a CRLF tool file of N lines.
+* ``CRLF file``: EOL detection and decoding of a CRLF tool file of N lines;
+* ``fmt one-line progn``: ``fmt`` of N tool forms inside one ``(progn ...)`` written on
+  one line: was quadratic (each form's column counted from the line start, and its
+  lines indented that far: memory ran out at 12 000 forms); now the first form is laid
+  out and the others are left as they are, with an info each.
 
     python bench/bench_hostile.py [--max-scale K]   (default 3: sizes x1, x4, x16, x64)
 """
@@ -44,6 +48,7 @@ def main() -> None:
     from plistspec.elisp.eol import decode_eol, detect_eol
     from plistspec.elisp.reader import read_all
     from plistspec.elisp.recover import read_recovering
+    from plistspec.fmt import format_text
 
     tool = (
         '(gptel-make-tool :name "a" :function #\'ignore :description "d"\r\n'
@@ -62,6 +67,17 @@ def main() -> None:
             "lines",
             lambda n: tool * (n // 2),
             lambda t: decode_eol(t, detect_eol(t)),
+        ),
+        (
+            "fmt one-line progn",
+            500,
+            "forms",
+            lambda n: (
+                "(progn "
+                + " ".join(f'(gptel-make-tool :name "t{i}" :function #\'f)' for i in range(n))
+                + ")\n"
+            ),
+            format_text,
         ),
     ]
     print(f"{'case':22} {'size':>10} {'unit':>7} {'seconds':>9} {'rate/s':>12}")

@@ -70,10 +70,13 @@ def _stream(
     infos: list[Diagnostic] = []
     pos = 0  # the text before this offset was given to the sink
     changed = False
+    last_end = -1  # where the last tool form ends (the next one may share its line)
 
     def flush(batch: list[Any]) -> None:
-        nonlocal pos, changed
-        edits, more_unread, more_infos = rewrites(batch, text, path, dialect, alone=True)
+        nonlocal pos, changed, last_end
+        edits, more_unread, more_infos, last_end = rewrites(
+            batch, text, path, dialect, alone=True, prev_end=last_end
+        )
         unread.extend(more_unread)
         infos.extend(more_infos)
         for start, end, new in edits:

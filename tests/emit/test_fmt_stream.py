@@ -146,3 +146,25 @@ def test_invalid_utf8_is_the_same_error(tmp_path, monkeypatch) -> None:
     assert (stream_out.exit_code, whole_out.exit_code) == (1, 1)
     assert "invalid UTF-8" in stream_out.output
     assert stream_out.output == whole_out.output
+
+
+def test_forms_sharing_a_line_are_left_as_they_are_and_fmt_is_idempotent(small_batches) -> None:
+    """The layout of a tool form moves the next one when it starts on the line where the
+    form before ends: such a form is left as it is (else every run would lay out one
+    more), and so is one beyond column 120; the streaming path knows the form before
+    even across a batch boundary."""
+    form = '(gptel-make-tool :name "a%d" :description "D." :function #\'f)'
+    one_line = " ".join(form % i for i in range(6)) + "\n"
+    progn = "(progn " + " ".join(form % i for i in range(6, 40)) + ")\n"
+    text = one_line + progn + (form % 99) + "\n"
+    new, diags = whole(text)
+    assert streamed(text) == (new, diags)
+    assert diags.count("[PS530]") == 5 + 33
+    assert "on the line where the tool form before it ends" in diags
+    assert "starts at column" not in diags  # all but the first of each line are so
+    again, diags2 = whole(new)
+    assert again == new  # idempotent
+    assert streamed(new) == (again, diags2)
+    far = " " * 130 + form % 1 + "\n"
+    new_far, diags_far = whole(far)
+    assert new_far == far and "starts at column 130" in diags_far
