@@ -25,7 +25,7 @@ def naive_blank(text: str, pos: int) -> bool:
     return not rest or rest.startswith(";")
 
 
-CHARS = st.sampled_from(list("ab( )\t\n;\"\xa0\u2028\x1c\r\x0b") + ["é", "😀"])
+CHARS = st.sampled_from(list('ab( )\t\n;"\xa0\u2028\x1c\r\x0b') + ["é", "😀"])
 
 
 @settings(max_examples=200, deadline=None)
