@@ -104,7 +104,7 @@ def test_findings_are_there(any_size) -> None:
 def test_generated_files(any_size, monkeypatch, seed: int, batch: int) -> None:
     """Any batch size: forms one at a time, a few, all at once (BATCH_CHARS ends the
     batches of the last: ~100 forms of ~1 KB)."""
-    monkeypatch.setattr(checkstream, "BATCH_FORMS", batch)
+    monkeypatch.setattr(streaming, "BATCH_FORMS", batch)
     text, _ = generate(150_000, seed)
     for target, dialect in ((None, None), ("gemini", None), ("anthropic", "llm")):
         got = streamed(text, target, dialect)

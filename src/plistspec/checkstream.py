@@ -4,10 +4,10 @@ Owns: :func:`check_streamed`, the streaming path of :func:`plistspec.checker.che
 The whole-file path reads every datum of the text (:func:`plistspec.checker.read_recovering`),
 finds the tools of all of them at once and then lowers and lints each tool form, so
 every datum of the file is alive until the end (about 14 times the input for a 10 MB
-file). Here the top-level forms are read one at a time
-(:func:`plistspec.streaming.top_level`), their tools found and checked
-(:func:`plistspec.checker.check_form`) a small batch at a time, and only the diagnostics
-kept, so what is held is the text, the diagnostics and one batch of forms.
+file). Here the top-level forms are read a small batch at a time
+(:func:`plistspec.streaming.batches`), their tools found and checked
+(:func:`plistspec.checker.check_form`), and only the diagnostics kept, so what is held
+is the text, the diagnostics and one batch of forms.
 
 It gives exactly the diagnostics of the whole-file path (same list, order, messages,
 fixes, lines and columns), or None to say "use the whole-file path", which it does
@@ -52,41 +52,20 @@ def check_streamed(
         return None
 
 
-# Forms are found and checked a batch at a time: the same result as one by one (find_tools
-# of forms that need no other form is the concatenation of theirs), measurably faster on
-# a 10 MB file (about 10%: each stage's code and data stay warm over the batch), and
-# still a bounded amount of memory (a batch ends at either limit; one form is never cut).
-BATCH_FORMS = 32
-BATCH_CHARS = 1 << 17
-
-
 def _stream(
     text: str, path: str | None, target: str | None, dialect: str | None
 ) -> list[Diagnostic]:
     from plistspec.checker import check_form, finish, soften_found
     from plistspec.extract import find_tools
-    from plistspec.streaming import top_level
+    from plistspec.streaming import batches
 
     found_diags: list[Diagnostic] = []  # every form's finding, as find_tools of the file
     checked: list[Diagnostic] = []  # then each tool form's lowering and lints
-    batch: list = []
-    chars = 0
-
-    def flush() -> None:
-        nonlocal chars
+    for batch in batches(text, checked=True):  # check_streamed found it streamable
         forms, found = find_tools(batch, text, alone=True)
-        batch.clear()
-        chars = 0
+        del batch
         found_diags.extend(soften_found(found))
         for form in forms:
             checked.extend(check_form(form, path, target, dialect))
-
-    for datum in top_level(text, checked=True):  # check_streamed found it streamable
-        batch.append(datum)
-        chars += datum.end - datum.start
-        del datum
-        if len(batch) >= BATCH_FORMS or chars >= BATCH_CHARS:
-            flush()
-    flush()
     found_diags.extend(checked)
     return finish(found_diags, text, path)

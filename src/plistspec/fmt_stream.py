@@ -3,7 +3,7 @@
 Owns: :func:`format_stream`. The whole-file path (:func:`plistspec.fmt.format_text`)
 holds every datum of the file and builds the whole new text as one string next to the
 old one (for a 10 MB file with one character beyond U+FFFF, two 40 MB strings). Here the
-top-level forms are read a few at a time (:func:`plistspec.streaming.top_level`), what
+top-level forms are read a batch at a time (:func:`plistspec.streaming.batches`), what
 fmt changes in them is decided by the same function as on the whole-file path
 (:func:`plistspec.fmt.rewrites`), and the new text is handed out in pieces (the text
 between rewritten forms and their new texts) to a ``sink`` that encodes and keeps them
@@ -12,7 +12,7 @@ as it likes, so what is held is the old text, the sink's output and one batch.
 It gives exactly the pieces (their concatenation is :func:`format_text`'s text) and the
 diagnostics of the whole-file path, or None to say "use the whole-file path" (the sink
 may then have been given pieces already: the caller drops them). That is whenever
-:func:`plistspec.streaming.top_level` refuses: a syntax error or syntax plistspec refuses
+:func:`plistspec.streaming.batches` refuses: a syntax error or syntax plistspec refuses
 anywhere (the recovering reader decides what fmt says then), or a form the others
 depend on (wrappers, spec plists handed to ``apply``), or when the text is small.
 """
@@ -20,15 +20,10 @@ depend on (wrappers, spec plists handed to ``apply``), or when the text is small
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from plistspec.diagnostics import Diagnostic
 
-__all__ = ["format_stream", "BATCH"]
-
-# characters of top-level forms handed to fmt's rewrites at once: big enough that its
-# one read-back of the unproven new forms stays cheap, small enough to hold little
-BATCH = 1 << 16
+__all__ = ["format_stream"]
 
 
 def format_stream(
@@ -50,7 +45,7 @@ def format_stream(
 
     with paused():
         try:
-            # streamable() found no context word: top_level surveys only what it must
+            # streamable() found no context word: batches surveys only what it must
             return _stream(text, sink, path, dialect, checked=not force)
         except NotStreamable:
             return None
@@ -64,19 +59,18 @@ def _stream(
     checked: bool = False,
 ) -> tuple[bool, list[Diagnostic]]:
     from plistspec.fmt import rewrites
-    from plistspec.streaming import top_level
+    from plistspec.streaming import batches
 
     unread: list[Diagnostic] = []
     infos: list[Diagnostic] = []
     pos = 0  # the text before this offset was given to the sink
     changed = False
     last_end = -1  # where the last tool form ends (the next one may share its line)
-
-    def flush(batch: list[Any]) -> None:
-        nonlocal pos, changed, last_end
+    for batch in batches(text, checked=checked):
         edits, more_unread, more_infos, last_end = rewrites(
             batch, text, path, dialect, alone=True, prev_end=last_end
         )
+        del batch
         unread.extend(more_unread)
         infos.extend(more_infos)
         for start, end, new in edits:
@@ -84,16 +78,5 @@ def _stream(
             sink(new)
             pos = end
             changed = True
-
-    batch: list[Any] = []
-    size = 0
-    for datum in top_level(text, checked=checked):
-        batch.append(datum)
-        size += datum.end - datum.start
-        if size >= BATCH:
-            flush(batch)
-            batch, size = [], 0
-    if batch:
-        flush(batch)
     sink(text[pos:])
     return changed, unread + infos

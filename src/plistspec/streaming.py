@@ -1,11 +1,11 @@
-"""``to-json`` of a big file one top-level form at a time: memory of one form, not of all.
+"""``to-json`` of a big file a batch of top-level forms at a time: memory of a batch, not of all.
 
-Owns: :func:`top_level` (the top-level forms of a big text, one at a time, for every
+Owns: :func:`batches` (the top-level forms of a big text, a batch at a time, for every
 command that streams: ``to-json`` here, ``check`` and ``fmt``) and
 :func:`provider_json_bytes`. The whole-file path holds every datum, every IR tool
 and the whole JSON text at once (about 20 times the input for a 10 MB file); here the
-top-level forms are read one at a time (:func:`plistspec.elisp.reader.read_one`) into
-batches of :data:`BATCH_FORMS` forms or :data:`BATCH_CHARS` characters, each batch's
+top-level forms are read in batches of :data:`BATCH_FORMS` forms or :data:`BATCH_CHARS`
+characters (:func:`plistspec.elisp.reader.read_some`), each batch's
 tools found, lowered and emitted (each stage over the whole batch: warm code and data),
 and their JSON appended as UTF-8 bytes before the next batch is read, so what is held is
 the text, the output bytes and one batch.
@@ -28,7 +28,7 @@ from plistspec.elisp.datum import Datum
 
 __all__ = [
     "provider_json_bytes",
-    "top_level",
+    "batches",
     "streamable",
     "NotStreamable",
     "STREAMED_FORMATS",
@@ -63,17 +63,21 @@ class NotStreamable(Exception):
 def streamable(text: str) -> bool:
     """Worth streaming and not surely in need of the whole file: ``text`` is big and
     has no context head's name anywhere (even in a string; only speed depends on this
-    quick look, :func:`top_level` decides)."""
+    quick look, :func:`batches` decides)."""
     if len(text) < MIN_SIZE:
         return False
     # every context word but "apply" holds "def": one search rules five of them out
     return not any(w in text for w in (CONTEXT_WORDS if "def" in text else _NOT_DEF_WORDS))
 
 
-def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
-    """Each top-level datum of ``text`` in order, read when asked for. Raises
-    :class:`NotStreamable` (possibly after some datums) when the text must be handled
-    whole; the caller then drops what it made and runs its whole-file path.
+def batches(text: str, *, checked: bool = False) -> Iterator[list[Datum]]:
+    """The top-level datums of ``text`` in order, a batch of at most :data:`BATCH_FORMS`
+    forms or about :data:`BATCH_CHARS` characters at a time (one form is never cut),
+    read when asked for. Raises :class:`NotStreamable` (possibly after some batches) when
+    the text must be handled whole; the caller then drops what it made and runs its
+    whole-file path. Batches, not single forms: each stage of the caller runs over a
+    whole batch (warm code and data), and the tools found in forms that need no other
+    form are the concatenation of theirs.
 
     ``checked``: the caller found no context word in ``text`` (:func:`streamable`). Then
     a symbol whose name holds one can only be written with escapes (``def\\const``:
@@ -108,13 +112,10 @@ def top_level(text: str, *, checked: bool = False) -> Iterator[Datum]:
             atoms.clear()
         if len(syms) > _SYMS_KEPT:  # the names every form repeats are soon learnt again
             syms.clear()
-        datums.reverse()
-        while datums:  # handed over one by one (the caller may drop each)
-            datum = datums.pop()
-            if survey and needs_whole_file([datum]):
-                raise NotStreamable
-            yield datum
-        del datum
+        if survey and any(needs_whole_file([d]) for d in datums):
+            raise NotStreamable
+        yield datums
+        del datums  # the caller holds the batch as long as it needs it
 
 
 def provider_json_bytes(
@@ -152,26 +153,9 @@ def _stream(
     erred = False  # an error while reading a tool: nothing is emitted any more
     void = False  # an emitter refused a tool: nothing is written, its diagnostics are
     first = True
-    batch: list[Datum] = []
-    chars = 0
-    done = False
-    datum: Datum | None = None
-    datums = top_level(text, checked=True)  # provider_json_bytes checked it
-    while not done:
-        # Forms are found a batch at a time (as checkstream does; warmer code and data):
-        # find_tools of forms that need no other form is the concatenation of theirs,
-        # and lowering every form whatever the findings keeps the same diagnostics.
-        for datum in datums:
-            batch.append(datum)
-            chars += datum._len
-            if len(batch) >= BATCH_FORMS or chars >= BATCH_CHARS:
-                break
-        else:
-            done = True
-        datum = None  # the batch holds the datums until it is cleared
+    for batch in batches(text, checked=True):  # provider_json_bytes checked it
         forms, found = find_tools(batch, text, alone=True)
-        batch.clear()
-        chars = 0
+        del batch
         if found:
             found_diags.extend(found)
             erred = erred or any(d.is_error for d in found)

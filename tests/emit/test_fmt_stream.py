@@ -42,13 +42,13 @@ def streamed(text: str) -> tuple[str, str] | None:
 
 @pytest.fixture()
 def small_batches(monkeypatch):
-    monkeypatch.setattr(fmt_stream, "BATCH", 300)  # a batch of one or two forms
+    monkeypatch.setattr(streaming, "BATCH_CHARS", 300)  # a batch of one or two forms
 
 
 @pytest.mark.parametrize("batches", ["small", "default"])
 def test_streamed_equals_whole_file_path(batches: str, monkeypatch) -> None:
     if batches == "small":
-        monkeypatch.setattr(fmt_stream, "BATCH", 300)
+        monkeypatch.setattr(streaming, "BATCH_CHARS", 300)
     n = 0
     for path in FILES:
         text = path.read_text(encoding="utf-8", errors="surrogateescape")
