@@ -7,7 +7,7 @@ importing the code behind them.
 
 from __future__ import annotations
 
-__all__ = ["FORMATS", "TARGETS", "DIALECTS", "LOWER_TARGETS", "REPORT_FORMATS"]
+__all__ = ["FORMATS", "TARGETS", "DIALECTS", "LOWER_TARGETS", "REPORT_FORMATS", "report_is_empty"]
 
 # What to-json / from-py emit and from-json reads: the IR, or a provider's tools array.
 FORMATS = (
@@ -24,6 +24,15 @@ FORMATS = (
 
 # How `check --format` prints its findings (plistspec.report renders each).
 REPORT_FORMATS = ("gnu", "json", "github", "sarif")
+# the report formats that are one line per diagnostic and nothing else
+_LINE_FORMATS = ("gnu", "github")
+
+
+def report_is_empty(count: int, fmt: str) -> bool:
+    """The report of ``count`` diagnostics in ``fmt`` is empty (no diagnostic, one line
+    each): the caller need not load :mod:`plistspec.report` to know it."""
+    return count == 0 and fmt in _LINE_FORMATS
+
 
 # What `check --target` knows: the providers, with OpenAI's strict mode as its own target.
 TARGETS = (

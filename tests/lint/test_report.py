@@ -204,3 +204,15 @@ def test_output_file_never_replaces_an_input_or_a_device(tmp_path: Path) -> None
         assert f.read_text(encoding="utf-8") == FORGED
     p = run("-o", "/dev/null", str(f))
     assert p.returncode == 1 and b"not a regular file" in p.stderr and b"[PS902]" in p.stderr
+
+
+def test_report_is_empty_says_what_render_gives() -> None:
+    """The CLI skips loading the report module when the report is empty: it must be."""
+    from plistspec.diagnostics import Diagnostic
+    from plistspec.formats import REPORT_FORMATS, report_is_empty
+    from plistspec.report import render
+
+    d = Diagnostic("PS333", "warning", "m", 0, 1, path="f.el")
+    for fmt in REPORT_FORMATS:
+        assert report_is_empty(0, fmt) == (render([], fmt) == "")
+        assert not report_is_empty(1, fmt) and render([d], fmt) != ""

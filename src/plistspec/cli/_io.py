@@ -404,8 +404,10 @@ def rewrite_file(path: str, name: str, text: str | bytes | bytearray | list[byte
 
 def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "gnu", stream=None) -> None:
     """Print diagnostics in an output format of :mod:`plistspec.report` (gnu, json...)."""
+    from plistspec.formats import report_is_empty
+
     diags = list(diags)
-    if not diags and fmt in ("gnu", "github"):
+    if report_is_empty(len(diags), fmt):
         return  # nothing to print: not even the report module is loaded
     from plistspec.report import render
 

@@ -31,7 +31,7 @@ import click
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import stdin_filename_option
 from plistspec.formats import REPORT_FORMATS as FORMATS
-from plistspec.formats import TARGETS
+from plistspec.formats import TARGETS, report_is_empty
 
 
 def _selectors(values: tuple[str, ...], option: str) -> list[str]:
@@ -289,7 +289,7 @@ def check_cmd(
 
                 if unsafe_fixes or is_safe(d.code, d.severity):
                     fixable.add(d.code)
-    if diff or (not reported and not statistics and fmt in ("gnu", "github")):
+    if diff or (not statistics and report_is_empty(len(reported), fmt)):
         out = ""  # nothing to print: not even the report module is loaded
     elif statistics:
         from plistspec.report import render_statistics
