@@ -54,8 +54,12 @@ _GAPS = re.compile("(" + _BLANKS + ")" + _TOKEN)
 # `#` tokens whose value is their text alone (anything else, such as `#@N`, depends on
 # the layout: not proven)
 _SAFE_HASH = re.compile(r"#'|##|#[xXoObB][+-]?[0-9A-Za-z]*|#[0-9]+[rR][+-]?[0-9A-Za-z]*")
-# a string body whose only escapes are \\ and \" (so a newline in it is a plain one)
-_PLAIN_BODY = re.compile(r'(?:[^\\]|\\[\\"])*+')
+# a string body whose only escapes are \\, \", \n and \<newline> (which reads as nothing)
+_SIMPLE_BODY = re.compile(r'(?:[^\\]|\\[\\"n\n])*+')
+# in such a body: an escape kept (group 1) or a \<newline> dropped
+_CONTINUATION = re.compile(r'(\\[\\"n])|\\\n')
+# a `#` not starting `#'` (only then can a `#` token be one whose meaning is its layout)
+_OTHER_HASH = re.compile(r"#(?!')")
 _COMMENT = re.compile(r";[^\n]*")
 _PREFIXES = frozenset(("'", "#'", "`", ",@", ","))
 _DEPTH = {"(": 1, "[": 1, ")": -1, "]": -1}
@@ -134,12 +138,14 @@ def _same_values(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
         if x != y:
             if x[0] != '"':
                 return False
-            if (
-                "\n" in x
-                and x.replace("\n", "\\n") == y
-                and _PLAIN_BODY.fullmatch(x, 1, len(x) - 1)
-            ):
-                continue  # literal newlines written as \n, nothing else changed
+            if len(x) > 1 and x[-1] == '"' and _SIMPLE_BODY.fullmatch(x, 1, len(x) - 1):
+                # spelt as the printer spells it: continuations dropped, newlines as \n
+                s = x
+                if "\\\n" in x:
+                    # with no \\ every \<newline> is a continuation, else the regex tells
+                    s = _CONTINUATION.sub(r"\1", x) if "\\\\" in x else x.replace("\\\n", "")
+                if s.replace("\n", "\\n") == y:
+                    continue  # the same escapes of the same characters: the same value
             v = _value(x)
             if v is None or v != _value(y):
                 return False
@@ -151,7 +157,11 @@ def same_call(old: str, new: str) -> list[str] | None:
     whole call form) are proven to be the same call (module doc), else None."""
     a, b = tokens(old), tokens(new)
     for text, toks in ((old, a), (new, b)):
-        if "#" in text and any(t[0] == "#" and not _SAFE_HASH.fullmatch(t) for t in toks if t):
+        if (
+            "#" in text
+            and _OTHER_HASH.search(text)
+            and any(t[0] == "#" and not _SAFE_HASH.fullmatch(t) for t in toks if t)
+        ):
             return None
     if a != b:
         same = _same_values(tuple(a), tuple(b)) if len(a) == len(b) else False

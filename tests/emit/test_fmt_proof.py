@@ -119,6 +119,12 @@ def test_proof_refuses_changed_values() -> None:
     # a repeated key: the first one counts, so order matters and it is not proven here
     dup = '(gptel-make-tool :name "a" :name "b")'
     assert same_call(dup, '(gptel-make-tool :name "b" :name "a")') is None
+    # respellings the printer makes: a continuation dropped, a newline written as \n, and
+    # an escaped backslash before a raw newline kept apart from a continuation
+    cont = '(gptel-make-tool :name "a" :description "x \\\ny\\\\\nz")'
+    assert same_call(cont, '(gptel-make-tool :name "a" :description "x y\\\\\\nz")') == []
+    assert same_call(cont, '(gptel-make-tool :name "a" :description "x y\\\\z")') is None
+    assert same_call(cont, '(gptel-make-tool :name "a" :description "x \\ny\\\\\\nz")') is None
     # layout-dependent syntax is never proven cheaply
     assert same_call("(f :a #@2 xy)", "(f :a #@2 xy)") is None
     assert same_call(old, old.replace(":name", ";; c\n:name")) == [";;", "c"]
