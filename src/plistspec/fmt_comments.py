@@ -351,6 +351,9 @@ def plan_comments(form: Any, datum: Any, text: str) -> CommentPlan:
     if not offsets:
         return plan
     plan.offsets = offsets
+    kept = [(s.form.start, s.form.end) for s in form.slots if s.key.name not in _SCHEMA_SLOTS]
+    if all(any(a <= p < b for a, b in kept) for p in offsets):
+        return plan  # all inside values kept verbatim (``:function``...): part of their text
     root = _tree(form, datum, plan, offsets)
     for p in offsets:
         eol = text.find("\n", p)
