@@ -349,7 +349,7 @@ def _format_form(
             c + 1,
             path,
         )
-    tool, diags = lower(form, dialect, path)
+    tool, diags = lower(form, dialect, path, full="layout")
     if tool is None and not any(d.is_error for d in diags):
         # a slot that needs evaluation: the reason was already reported
         return None, None

@@ -114,7 +114,7 @@ def _metadata(
     values: dict[str, Any],
     args_value: Any,
     path: str | None,
-    full: bool = True,
+    full: bool | str = True,
 ) -> dict[str, Any]:
     text = form.text
     idx = _line_index(text)
@@ -125,17 +125,29 @@ def _metadata(
     if not full:
         meta["source"] = _source(idx, form, path)
         return meta
-    fn = values.get(":function")
-    meta["function"] = form.source(fn.form) if fn is not None and fn.form is not None else None
     a = values.get(":async")
     if a is not None and a.value is not None:
         meta["async"] = not is_nil(a.value)
+    if full == "layout":
+        meta["slots"] = _slots(idx, form)
+        meta["source"] = _source(idx, form, path)
+        return meta
+    fn = values.get(":function")
+    meta["function"] = form.source(fn.form) if fn is not None and fn.form is not None else None
     for key in ("category", "confirm", "include"):
         s = values.get(":" + key)
         if s is not None and s.value is not None:
             j = _literal_json(s.value)
             if j is not None:
                 meta[key] = j
+    meta["slots"] = _slots(idx, form)
+    meta["source"] = _source(idx, form, path)
+    return meta
+
+
+def _slots(idx: LineIndex, form: Any) -> list[dict[str, Any]]:
+    """The slots kept as written (all but ``:name``/``:description``/``:args``): key,
+    source text and the column it starts at."""
     slots = []
     for s in form.slots:
         if s.key.name in (":name", ":description", ":args"):
@@ -143,9 +155,7 @@ def _metadata(
         start = s.form.start
         column = idx.position(start)[1] - 1 if start >= 0 else 0
         slots.append({"key": s.key.name, "text": form.source(s.form), "column": column})
-    meta["slots"] = slots
-    meta["source"] = _source(idx, form, path)
-    return meta
+    return slots
 
 
 def _source(idx: LineIndex, form: Any, path: str | None) -> dict[str, Any]:
@@ -155,14 +165,15 @@ def _source(idx: LineIndex, form: Any, path: str | None) -> dict[str, Any]:
 
 
 def lower(
-    form: Any, dialect: str | None = None, path: str | None = None, *, full: bool = True
+    form: Any, dialect: str | None = None, path: str | None = None, *, full: bool | str = True
 ) -> tuple[Tool | None, list[Diagnostic]]:
     """The IR tool for ``form`` under ``dialect`` (default: the form's own), or None
     with error diagnostics when the library would fail on it (see module doc).
 
     With ``full`` False the metadata holds only what the provider emitters read
     (``dialect``, ``head``, ``args``, ``source``, ``gptel_parameters``): for a caller
-    that emits a provider format and never shows the IR.
+    that emits a provider format and never shows the IR. With ``full="layout"`` it also
+    holds ``slots`` and ``async``, what ``fmt``'s writer lays out from the source.
 
     A literal spec takes the direct path (:mod:`.fast`); anything else is replayed.
     """
@@ -198,7 +209,7 @@ def _replay(
     name_d: Datum,
     desc_d: Datum,
     args_d: Datum,
-    full: bool = True,
+    full: bool | str = True,
 ) -> tuple[Tool | None, list[Diagnostic]]:
     """:func:`lower` by replaying the library's code on the Lisp model (the exact path)."""
     from plistspec.lower.lisp import LispError, from_datum, span_of
