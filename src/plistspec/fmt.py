@@ -206,13 +206,21 @@ def _relower(
 class _Pending:
     """A form laid out anew, waiting for its new text to be read back and compared."""
 
-    __slots__ = ("form", "datum", "tool", "dialect", "plan", "nested", "new")
+    __slots__ = ("form", "datum", "tool", "dialect", "plan", "nested", "new", "old")
 
     def __init__(
-        self, form: Any, datum: Any, tool: Any, dialect: str, plan: Any, nested: bool, new: str
+        self,
+        form: Any,
+        datum: Any,
+        tool: Any,
+        dialect: str,
+        plan: Any,
+        nested: bool,
+        new: str,
+        old: str,
     ) -> None:
         self.form, self.datum, self.tool, self.dialect = form, datum, tool, dialect
-        self.plan, self.nested, self.new = plan, nested, new
+        self.plan, self.nested, self.new, self.old = plan, nested, new, old
 
 
 def _read_back(news: list[str]) -> list[tuple[str, list[Any], int, int] | None]:
@@ -322,14 +330,19 @@ def _format_form(
         return None, _info(
             f"it ends with the keyword {form.dangling.name} without a value", start, end, path
         )
-    seen: set[str] = set()
-    for s in form.slots:
-        k = s.key.name
-        if k in (":name", ":description", ":args") and k in seen:
-            return None, _info(
-                f"it repeats {k} (the library reads the first one)", s.key.start, s.key.end, path
-            )
-        seen.add(k)
+    keys = [s.key.name for s in form.slots]
+    if len(set(keys)) != len(keys):
+        seen: set[str] = set()
+        for s in form.slots:
+            k = s.key.name
+            if k in _SENT_SLOTS and k in seen:
+                return None, _info(
+                    f"it repeats {k} (the library reads the first one)",
+                    s.key.start,
+                    s.key.end,
+                    path,
+                )
+            seen.add(k)
     column = visual_column(text, start)
     if column > MAX_INDENT:
         return None, _info(
@@ -353,7 +366,7 @@ def _format_form(
     if tool is None and not any(d.is_error for d in diags):
         # a slot that needs evaluation: the reason was already reported
         return None, None
-    if tool is None or any(d.is_error for d in diags):
+    if tool is None or (diags and any(d.is_error for d in diags)):
         return None, _info(
             f"{dialect} would refuse this spec (run `plistspec check`)", start, end, path
         )
@@ -373,13 +386,14 @@ def _format_form(
         comments=plan,
         tail_safe=rest_of_line_blank(text, end),
     )
-    if any(d.severity != "info" for d in wdiags):
+    if wdiags and any(d.severity != "info" for d in wdiags):
         return None, _info(
             "the canonical layout cannot carry all of it: " + wdiags[0].message, start, end, path
         )
-    if new == text[start:end]:
+    old = text[start:end]
+    if new == old:
         return new, None
-    return _Pending(form, datum, tool, dialect, plan, nested, new)
+    return _Pending(form, datum, tool, dialect, plan, nested, new, old)
 
 
 def format_text(
@@ -468,7 +482,8 @@ def rewrites(
     pending = []
     for r in results:
         if isinstance(r, _Pending):
-            words = None if r.nested else same_call(text[r.form.start : r.form.end], r.new)
+            # the words of its comments are checked only where the plan placed comments
+            words = None if r.nested else same_call(r.old, r.new, bool(r.plan))
             if words is None:
                 pending.append(r)  # not proven cheaply: read back and lowered again
             else:
@@ -478,9 +493,14 @@ def rewrites(
     edits: list[tuple[int, int, str]] = []
     infos: list[Diagnostic] = []
     for f, r in zip(chosen, results, strict=True):
-        new, diag = checked[id(r)] if isinstance(r, _Pending) else r
+        if isinstance(r, _Pending):
+            new, diag = checked[id(r)]
+            changed = new is not None  # a pending form's new text differs from its old
+        else:
+            new, diag = r
+            changed = new is not None and new != text[f.start : f.end]
         if diag is not None:
             infos.append(diag)
-        if new is not None and new != text[f.start : f.end]:
+        if changed:
             edits.append((f.start, f.end, new))
     return edits, unread, infos, prev_end

@@ -152,9 +152,10 @@ def _same_values(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return True
 
 
-def same_call(old: str, new: str) -> list[str] | None:
+def same_call(old: str, new: str, words: bool = True) -> list[str] | None:
     """The sorted words of the comments of ``new`` when ``old`` and ``new`` (each one
-    whole call form) are proven to be the same call (module doc), else None."""
+    whole call form) are proven to be the same call (module doc), else None. With
+    ``words`` False the caller does not need them: ``[]`` once proven."""
     a, b = tokens(old), tokens(new)
     for text, toks in ((old, a), (new, b)):
         if (
@@ -172,13 +173,13 @@ def same_call(old: str, new: str) -> list[str] | None:
             sa, sb = ca[1], cb[1]
             if sa.keys() != sb.keys() or not all(_same_values(v, sb[k]) for k, v in sa.items()):
                 return None
-    words: list[str] = []
-    if ";" in new:
+    found: list[str] = []
+    if words and ";" in new:
         # With no ";" inside a token, every ";" starts or is inside a comment, which runs to
         # the end of its line: the comments are then found without the blanks between tokens.
         gaps = [new] if ";" not in "".join(b) else _GAPS.findall(new)
         for gap in gaps:
             if ";" in gap:
                 for c in _COMMENT.findall(gap):
-                    words.extend(c.split())
-    return sorted(words)
+                    found.extend(c.split())
+    return sorted(found)

@@ -40,11 +40,12 @@ def _slots(datum) -> tuple:
     return items[0], {items[k].name: items[k + 1] for k in range(1, len(items) - 1, 2)}
 
 
-def _format_both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+def _format_both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int, int]:
     """Formats ``text``; each form the cheap proof accepts is also verified the full way
-    (asserting the same result). Returns (forms proven cheaply, forms read back)."""
+    (asserting the same result). Returns (forms proven cheaply, forms read back, forms
+    proven cheaply whose comment words were compared)."""
     full_verify = fmt._verify
-    counts = [0, 0]
+    counts = [0, 0, 0]
 
     def verify(p, back, text_, path, proven=None):
         got = full_verify(p, back, text_, path, proven)
@@ -56,9 +57,11 @@ def _format_both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, 
         want = full_verify(p, full_back, text_, path)
         assert got[0] == want[0], (text_[p.form.start : p.form.end], p.new)
         assert str(got[1]) == str(want[1])
-        # the cheap proof's comment words are those the read-back finds
+        # the cheap proof's comment words are those the read-back finds (collected only
+        # when the plan placed comments: otherwise they are never compared)
         assert full_back is not None
-        assert proven == fmt._comment_words(*full_back)
+        assert proven == (fmt._comment_words(*full_back) if p.plan else [])
+        counts[2] += bool(p.plan)
         # and the new text reads as the same call: same head, same value for every key
         (new_datum,) = read_all(p.new)
         assert _slots(new_datum) == _slots(p.datum)
@@ -66,7 +69,7 @@ def _format_both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, 
 
     monkeypatch.setattr(fmt, "_verify", verify)
     fmt.format_text(text)
-    return counts[0], counts[1]
+    return counts[0], counts[1], counts[2]
 
 
 @pytest.mark.parametrize("i", range(len(TEXTS)))
@@ -75,8 +78,15 @@ def test_cheap_proof_agrees_with_full_path(i: int, monkeypatch: pytest.MonkeyPat
 
 
 def test_cheap_proof_takes_most_generated_forms(monkeypatch: pytest.MonkeyPatch) -> None:
-    cheap, full = _format_both_ways(TEXTS[-1], monkeypatch)
+    cheap, full, _ = _format_both_ways(TEXTS[-1], monkeypatch)
     assert cheap > 0 and cheap > 5 * full, (cheap, full)
+
+
+def test_cheap_proof_compares_placed_comments(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Comments before keywords are placed by the plan: their words are compared."""
+    text = TEXTS[-1][: TEXTS[-1].find("\n(", 20_000) + 1]
+    cheap, _, with_words = _format_both_ways(_relayout(text, random.Random(0)), monkeypatch)
+    assert with_words > 0 and cheap > 0, (cheap, with_words)
 
 
 _BLANKS = re.compile(r"[\x00-\x20\xa0]*+(?:;[^\n]*+[\x00-\x20\xa0]*+)*+")
