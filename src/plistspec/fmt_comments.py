@@ -347,13 +347,23 @@ def plan_comments(form: Any, datum: Any, text: str) -> CommentPlan:
     ``form`` is the :class:`plistspec.extract.ToolForm` read from ``datum``.
     """
     plan = CommentPlan()
+    # Comments inside the values kept verbatim (``:function``...) are part of their text:
+    # nothing to place. With no ``;`` anywhere else in the form, that is all of them.
+    kept = sorted((s.form.start, s.form.end) for s in form.slots if s.key.name not in _SCHEMA_SLOTS)
+    pos = datum.start
+    for a, b in kept:
+        if a < pos or text.find(";", pos, a) >= 0:
+            break
+        pos = b
+    else:
+        if text.find(";", pos, datum.end) < 0:
+            return plan
     offsets = comments_in(text, datum)
     if not offsets:
         return plan
     plan.offsets = offsets
-    kept = [(s.form.start, s.form.end) for s in form.slots if s.key.name not in _SCHEMA_SLOTS]
     if all(any(a <= p < b for a, b in kept) for p in offsets):
-        return plan  # all inside values kept verbatim (``:function``...): part of their text
+        return plan
     root = _tree(form, datum, plan, offsets)
     for p in offsets:
         eol = text.find("\n", p)
