@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import plistspec.fmt as fmt
+import plistspec.fmt_verify as fmt_verify
 from plistspec.elisp.reader import read_all
 from plistspec.elisp.scanner import TOK_OTHER, TOKENS
 from plistspec.fmt_proof import same_call, tokens
@@ -44,7 +45,7 @@ def _format_both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, 
     """Formats ``text``; each form the cheap proof accepts is also verified the full way
     (asserting the same result). Returns (forms proven cheaply, forms read back, forms
     proven cheaply whose comment words were compared)."""
-    full_verify = fmt._verify
+    full_verify = fmt_verify.verify
     counts = [0, 0, 0]
 
     def verify(p, back, text_, path, proven=None):
@@ -53,21 +54,21 @@ def _format_both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, 
             counts[1] += 1
             return got
         counts[0] += 1
-        (full_back,) = fmt._read_back([p.new])
+        (full_back,) = fmt_verify.read_back([p.new])
         want = full_verify(p, full_back, text_, path)
         assert got[0] == want[0], (text_[p.form.start : p.form.end], p.new)
         assert str(got[1]) == str(want[1])
         # the cheap proof's comment words are those the read-back finds (collected only
         # when the plan placed comments: otherwise they are never compared)
         assert full_back is not None
-        assert proven == (fmt._comment_words(*full_back) if p.plan else [])
+        assert proven == (fmt_verify.comment_words(*full_back) if p.plan else [])
         counts[2] += bool(p.plan)
         # and the new text reads as the same call: same head, same value for every key
         (new_datum,) = read_all(p.new)
         assert _slots(new_datum) == _slots(p.datum)
         return got
 
-    monkeypatch.setattr(fmt, "_verify", verify)
+    monkeypatch.setattr(fmt, "verify", verify)  # the name rewrites calls
     fmt.format_text(text)
     return counts[0], counts[1], counts[2]
 
