@@ -7,7 +7,9 @@ the process (steadier than wall time on a shared machine), then the CPU seconds 
 ``--runs``) and the peak memory (maximum resident set, as a multiple of the input size)
 of the whole ``plistspec`` command doing the job on the file (``to-json -f openai FILE
 -o OUT``, ``check FILE``, ``fmt FILE``: start-up, reading and writing included; a file
-over 1 MB goes the streaming way there). The last lines give check and fmt as multiples
+over 1 MB goes the streaming way there). Runs of the jobs are interleaved, for the library
+calls and the commands alike, so that a change of load on a shared machine hits every job
+alike. The last lines give check and fmt as multiples
 of to-json on the largest size, for the library call and the whole command (goals of
 issue 11: check <= 1.5x, fmt <= 2x, peak memory <= 8x the input).
 
@@ -142,13 +144,13 @@ def main() -> None:
                     best = results[job]
                     for k in ("wall", "cpu", "rss_kb"):
                         best[k] = min(best.get(k, r[k]), r[k])
-            for job, r in results.items():
-                cmd_cpu = []
-                for _ in range(a.runs):
+            for _ in range(a.runs):  # the whole commands interleaved too
+                for job, r in results.items():
                     kb, cpu = command_peak_kb(job, path)
-                    cmd_cpu.append(cpu)
-                r["cmd_cpu"] = min(cmd_cpu)
-                mem = kb * 1024 / nbytes
+                    r["cmd_cpu"] = min(r.get("cmd_cpu", cpu), cpu)
+                    r["peak_kb"] = max(r.get("peak_kb", kb), kb)
+            for job, r in results.items():
+                mem = r["peak_kb"] * 1024 / nbytes
                 print(
                     f"{size:>6} {job:22} {r['wall']:8.3f} {mb / r['wall']:7.2f} "
                     f"{r['cpu']:7.3f} {r['cmd_cpu']:7.3f} {mem:8.1f}x"
