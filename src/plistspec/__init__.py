@@ -9,31 +9,64 @@ The public API (see :mod:`plistspec.api`)::
     diags = plistspec.check(text, path="tools.el", target="gemini")
 """
 
-from plistspec.api import (
-    JsonResult,
-    TextResult,
-    ToolsResult,
-    check,
-    format_elisp,
-    from_provider,
-    from_python,
-    read_elisp,
-    read_tools,
-    to_elisp,
-    to_json,
-    to_provider,
-)
+from typing import TYPE_CHECKING
+
 from plistspec.diagnostics import Diagnostic, Fix, ReadError
+
+if TYPE_CHECKING:
+    from plistspec.api import (
+        JsonResult,
+        TextResult,
+        ToolsResult,
+        check,
+        format_elisp,
+        from_provider,
+        from_python,
+        read_elisp,
+        read_tools,
+        to_elisp,
+        to_json,
+        to_provider,
+    )
+    from plistspec.ir import Tool
 
 __version__ = "0.1.0"
 
+_API = frozenset(
+    (
+        "JsonResult",
+        "TextResult",
+        "ToolsResult",
+        "check",
+        "format_elisp",
+        "from_provider",
+        "from_python",
+        "read_elisp",
+        "read_tools",
+        "to_elisp",
+        "to_json",
+        "to_provider",
+    )
+)
 
-def __getattr__(name: str):  # Tool is a TypedDict: imported only when asked for
-    if name == "Tool":
-        from plistspec.ir import Tool
 
-        return Tool
-    raise AttributeError(f"module 'plistspec' has no attribute {name!r}")
+def __getattr__(name: str):  # noqa: ANN202 - PEP 562
+    """The API is imported on first use: the command line, which imports this package on
+    every run, needs none of it (a few milliseconds of start-up)."""
+    if name in _API:
+        from plistspec import api
+
+        value = getattr(api, name)
+    elif name == "Tool":  # a TypedDict
+        from plistspec.ir import Tool as value
+    else:
+        raise AttributeError(f"module 'plistspec' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _API | {"Tool"})
 
 
 __all__ = [

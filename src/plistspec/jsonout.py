@@ -9,9 +9,13 @@ subclass, a cycle, very deep nesting) goes to ``json.dumps`` itself.
 
 from __future__ import annotations
 
-import json
-from json.encoder import encode_basestring as _string  # the C function when available
 from typing import Any
+
+try:  # json.encoder's own string encoder, the C function; importing the json package
+    # (decoder, scanner, encoder) would cost every command a millisecond of start-up
+    from _json import encode_basestring as _string
+except ImportError:  # pragma: no cover - a Python without the C accelerator
+    from json.encoder import encode_basestring as _string
 
 __all__ = ["dumps", "dumps_nested"]
 
@@ -123,6 +127,8 @@ def dumps(value: Any) -> str:
     try:
         return _indented(value)
     except (TypeError, RecursionError):
+        import json
+
         return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -136,4 +142,6 @@ def dumps_nested(value: Any, indent: str) -> str:
     try:
         return _indented(value, indent)
     except (TypeError, RecursionError):
+        import json
+
         return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
