@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
+from plistspec.elisp.scanner import lazy_re
 from plistspec.formats import REPORT_FORMATS
 
 __all__ = [
@@ -40,8 +41,10 @@ __all__ = [
 
 FORMATS = REPORT_FORMATS
 
-# C0 controls, DEL, C1 controls, line/paragraph separators, lone surrogates.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# C0 controls, DEL, C1 controls, line/paragraph separators, lone surrogates (compiled on
+# first use: a class with the surrogate range costs start-up time, and a printable string,
+# the usual one, never needs it)
+_UNSAFE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -57,7 +60,10 @@ def _escape(m: re.Match[str]) -> str:
 
 def one_line(s: str) -> str:
     """``s`` with every control character and lone surrogate escaped: one printable line."""
-    return _UNSAFE.sub(_escape, s) if _UNSAFE.search(s) else s
+    if s.isprintable():  # none of them is printable
+        return s
+    unsafe = lazy_re(_UNSAFE)
+    return unsafe.sub(_escape, s) if unsafe.search(s) else s
 
 
 def gnu_line(d: Diagnostic) -> str:
@@ -234,8 +240,6 @@ def sarif_log(
 
 # --- everything together ---------------------------------------------------------------
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
 
 def _json_text(value: Any) -> str:
     """``value`` as plistspec prints JSON, with lone surrogates (raw bytes of a name that
@@ -243,8 +247,10 @@ def _json_text(value: Any) -> str:
     from plistspec.jsonout import dumps
 
     out = dumps(value)
-    if _SURROGATE.search(out):
-        out = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+    try:
+        out.encode("utf-8")  # fails exactly when a lone surrogate is there
+    except UnicodeEncodeError:
+        out = lazy_re("[\ud800-\udfff]").sub(lambda m: f"\\u{ord(m.group()):04x}", out)
     return out
 
 
