@@ -210,7 +210,16 @@ def _form_tokens(text: str) -> list[list[str]]:
     return out
 
 
-FORMS = [f for t in TEXTS for f in _form_tokens(t)]
+def _reads(toks: list[str]) -> bool:
+    try:
+        read_all(" ".join(toks))
+    except Exception:  # noqa: BLE001 - a broken fixture's form: fmt never gets to it
+        return False
+    return True
+
+
+# the forms fmt can meet: those that read (fixtures/broken/ has some that do not)
+FORMS = [f for t in TEXTS for f in _form_tokens(t) if _reads(f)]
 
 
 @settings(max_examples=300, deadline=None)
