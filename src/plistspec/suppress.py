@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,7 +112,7 @@ def find_directives(
             from plistspec.elisp.recover import read_recovering
 
             datums = read_recovering(text)[0]  # its recovery decides what is read
-        needed = _select(datums, places)
+        needed = _needed(datums, places)
         datums = None
     return _scan(text, needed)
 
@@ -133,50 +133,24 @@ def _places(text: str) -> list[tuple[int, int]]:
     return out
 
 
-# Which top-level datums the directives need (both readers below keep exactly these):
-# those whose span meets a directive's place [first, last] (an atom holding ``last`` lies
-# in the span of its top-level datum; ``_next_form`` descends into the one holding
-# ``first``), and, when none holds ``first``, the first one starting after it (what
-# ``_next_form`` gives then). Top-level spans are disjoint and in text order, so on these alone
-# the bisections of ``_next_form`` and of the atom test find what they find on all.
+# Which top-level datums the directives need: those whose span meets a directive's place
+# [first, last] (an atom holding ``last`` lies in the span of its top-level datum;
+# ``_next_form`` descends into the one holding ``first``), and, when none holds ``first``,
+# the first one starting after it (what ``_next_form`` gives then). Top-level spans are
+# disjoint and in text order, so on these alone the bisections of ``_next_form`` and of
+# the atom test find what they find on all.
 
 
-def _select(datums: list[Any], places: list[tuple[int, int]]) -> list[Any]:
-    """The needed ones of ``datums`` (all top-level datums of the text, in order)."""
-    starts = [d.start for d in datums]
-    keep: set[int] = set()
-    for a, b in places:
-        k = bisect_right(starts, b) - 1
-        while k >= 0 and datums[k].end > a:
-            keep.add(k)
-            k -= 1
-        k = bisect_right(starts, a)
-        if k < len(datums) and (k == 0 or datums[k - 1].end <= a):
-            keep.add(k)
-    return [datums[k] for k in sorted(keep)]
-
-
-def _read_needed(text: str, places: list[tuple[int, int]]) -> list[Any] | None:
-    """The needed top-level datums of ``text``, read one at a time (the others dropped as
-    soon as read), or None when the text does not read cleanly: then the recovering
-    reader decides what is read. Reads the same datums as ``read_all``: a clean text's
-    forms one after the other, every character checked for lone surrogates."""
-    from plistspec.diagnostics import ReadError
-    from plistspec.elisp.reader import read_one
-
+def _needed(datums: Iterable[Any], places: list[tuple[int, int]]) -> list[Any]:
+    """The needed ones of ``datums`` (the top-level datums of the text, in order: a list
+    already read, or read as they are asked for, the others dropped as they come). One
+    pass over the datums and the places together."""
     kept: list[Any] = []
     n = len(places)
     nxt = 0  # first place whose "first datum starting after it" is still to come
     low = 0  # first place not wholly before the datums still to come
-    before = 0  # the end of the datum read before
-    pos = 0
-    while True:
-        try:
-            d, pos = read_one(text, pos)
-        except ReadError:
-            return None
-        if d is None:
-            return kept
+    before = 0  # the end of the datum before
+    for d in datums:
         s, e = d.start, d.end
         keep = False
         while nxt < n and places[nxt][0] < s:
@@ -189,6 +163,34 @@ def _read_needed(text: str, places: list[tuple[int, int]]) -> list[Any] | None:
             keep = True
         if keep:
             kept.append(d)
+    return kept
+
+
+def _read_needed(text: str, places: list[tuple[int, int]]) -> list[Any] | None:
+    """The needed top-level datums of ``text``, read a batch of forms at a time (the
+    others dropped once looked at), or None when the text does not read cleanly: then
+    the recovering reader decides what is read. Reads the same datums as ``read_all``
+    (every character checked for lone surrogates, once)."""
+    from plistspec.diagnostics import ReadError
+
+    try:
+        return _needed(_batched(text), places)
+    except ReadError:
+        return None
+
+
+def _batched(text: str) -> Iterator[Any]:
+    from plistspec.elisp.reader import ReadCache, check_text, read_some
+    from plistspec.streaming import BATCH_CHARS, BATCH_FORMS
+
+    check_text(text)
+    cache = ReadCache(clean=True)
+    pos = 0
+    while True:
+        datums, pos = read_some(text, pos, BATCH_FORMS, BATCH_CHARS, cache)
+        if not datums:
+            return
+        yield from datums
 
 
 def _scan(text: str, datums: list[Any]) -> tuple[list[Directive], list[Diagnostic]]:
