@@ -835,8 +835,10 @@ CODES: dict[str, Code] = {
         "info",
         "tool name mapped for MCP clients",
         "MCP clients such as Claude Code and Cursor accept only tool names matching "
-        "`[A-Za-z0-9_-]{1,64}`; the tool is listed under a mapped name (other characters "
-        "become `_`) and calls are routed back to its Emacs name. Example: `files.read` is "
+        "`[A-Za-z0-9_-]{1,64}` (they hand them on to the model API); the tool is listed under "
+        "a name mapped as `--lower` maps names (other characters become `_`; a name too long "
+        "or already taken gets a hash of the original, so it does not change when other tools "
+        "come and go) and calls are routed back to its Emacs name. Example: `files.read` is "
         "served as `files_read`. `--no-map-names` serves names as they are.",
     ),
     "PS803": Code(

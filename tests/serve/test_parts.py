@@ -5,6 +5,7 @@ elisp/plistspec-serve.el byte-compiling cleanly."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,8 @@ from serve_util import DATA, TOOLS, server_env
 
 from plistspec.api import read_tools
 from plistspec.emacs.client import EmacsClient, EmacsUnavailable, _quote, _unquote, socket_path
-from plistspec.serve.catalog import build_catalog, mcp_name
+from plistspec.lowering import lower_tools  # type: ignore[attr-defined]
+from plistspec.serve.catalog import build_catalog
 from support import ROOT
 
 
@@ -26,27 +28,41 @@ def _catalog(text: str, **kw):
 
 
 def test_names_are_mapped_for_mcp_clients_and_unique():
-    served, diags = _catalog(
-        '(gptel-make-tool :name "files.read" :description "a" :function #\'ignore)'
-        '(gptel-make-tool :name "files_read" :description "b" :function #\'ignore)'
-        '(gptel-make-tool :name "files/read" :description "c" :function #\'ignore)'
-        '(gptel-make-tool :name "ok-name_1" :description "d" :function #\'ignore)'
-    )
-    assert [(t.name, t.emacs_name) for t in served] == [
-        ("files_read_2", "files.read"),
-        ("files_read", "files_read"),
-        ("files_read_3", "files/read"),
-        ("ok-name_1", "ok-name_1"),
+    forms = [
+        '(gptel-make-tool :name "files.read" :description "a" :function #\'ignore)',
+        '(gptel-make-tool :name "files_read" :description "b" :function #\'ignore)',
+        '(gptel-make-tool :name "files/read" :description "c" :function #\'ignore)',
+        '(gptel-make-tool :name "ok-name_1" :description "d" :function #\'ignore)',
     ]
+    served, diags = _catalog("".join(forms))
+    names = [t.name for t in served]
+    assert [t.emacs_name for t in served] == ["files.read", "files_read", "files/read", "ok-name_1"]
+    # the names clients accept are kept; the others become valid, distinct names
+    assert names[1] == "files_read" and names[3] == "ok-name_1"
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", n) for n in names)
+    assert len(set(names)) == 4
+    assert re.fullmatch(r"files_read_[0-9a-f]{8}", names[0]), names
     assert [d.code for d in diags] == ["PS802", "PS802"]
+    assert "files.read" in diags[0].message and names[0] in diags[0].message
     assert served[0].entry["_meta"]["plistspec/emacs-name"] == "files.read"
     assert "_meta" not in served[1].entry
+    # the same mapping as --lower's for a target with the same rule
+    lowered, _ = lower_tools(read_tools("".join(forms), "t.el")[0], "anthropic")
+    assert [t["name"] for t in lowered] == names
+    # a tool keeps its served name whatever other tools come and go (a client's
+    # permissions follow the name)
+    alone, _ = _catalog(forms[0] + forms[1])
+    moved, _ = _catalog(forms[3] + forms[2] + forms[1] + forms[0])
+    assert alone[0].name == names[0] == moved[3].name
     kept, _ = _catalog(
         '(gptel-make-tool :name "files.read" :description "a" :function #\'ignore)',
         map_names=False,
     )
     assert kept[0].name == "files.read"
-    assert len(mcp_name("x" * 200, set())) == 64
+    long_name, _ = _catalog(
+        '(gptel-make-tool :name "%s" :description "a" :function #\'ignore)' % ("x." * 100)
+    )
+    assert len(long_name[0].name) == 64
 
 
 def test_annotations_follow_the_spec():

@@ -12,24 +12,25 @@ spec says about the tool that MCP can express:
   (``:include`` is about gptel's chat buffer; ``:async`` only changes how plistspec
   waits for the result).
 
-Names: MCP clients such as Claude Code and Cursor accept only ``[A-Za-z0-9_-]{1,64}``;
-a name outside that (``mapped=True``) is served as its letters/digits/``_``/``-`` with
-every other character replaced by ``_``, cut to 64 characters and made unique with a
-``_2``, ``_3``… suffix; calls are routed back to the Emacs name.
+Names: an MCP client such as Claude Code or Cursor hands each tool name on to the model
+API behind it, so it accepts only what that API does (``served_names`` in
+``grammars/providers/rules.json`` names the rule: ``[a-zA-Z0-9_-]{1,64}``). With
+``map_names`` a name outside it is mapped the way ``--lower`` maps names
+(:func:`plistspec.lowering.names.map_names`: refused characters become ``_``, a name too
+long or already taken gets a hash of the original, so a tool keeps its served name, and
+a client its permissions for it, whatever other tools come and go); calls are routed back
+to the Emacs name.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic
 
-__all__ = ["ServedTool", "build_catalog", "mcp_name"]
-
-_CLIENT_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+__all__ = ["ServedTool", "build_catalog", "client_names"]
 
 
 @dataclass
@@ -68,15 +69,16 @@ class ServedTool:
         return "; ".join(parts)
 
 
-def mcp_name(name: str, taken: set[str]) -> str:
-    """``name`` as a name every MCP client accepts, unique within ``taken``."""
-    base = re.sub(r"[^A-Za-z0-9_-]", "_", name)[:64] or "tool"
-    out, n = base, 1
-    while out in taken:
-        n += 1
-        suffix = f"_{n}"
-        out = base[: 64 - len(suffix)] + suffix
-    return out
+def client_names(names: list[str]) -> tuple[list[str], str]:
+    """``names`` (distinct) as MCP clients accept them, and the rule's pattern. A name
+    the rule accepts is kept; the others are mapped as ``--lower`` maps names."""
+    from plistspec.lowering.names import map_names
+    from plistspec.lowering.rules import rules, table
+
+    r = rules(table()["served_names"]["rule"])
+    # an empty name has no character to keep: it is mapped as "_" would be
+    mapped = map_names([n or "_" for n in names], r)
+    return [str(m) for m in mapped], r["name"]["pattern"]
 
 
 def _truthy(v: Any) -> bool:
@@ -112,8 +114,15 @@ def build_catalog(
     entries, more = emit(tools, "mcp")
     diags.extend(more)
     served: list[ServedTool] = []
-    # names every client accepts keep them; a mapped name avoids all of them
-    taken: set[str] = {str(t.get("name")) for t in tools if _CLIENT_NAME.match(str(t.get("name")))}
+    # the name each served tool gets (a repeated Emacs name is not served again)
+    firsts: dict[str, str] = {}
+    for tool, emacs_name in zip(tools, emacs_names, strict=False):
+        firsts.setdefault(emacs_name, str(tool.get("name")))
+    client: dict[str, str] = {}
+    rule = ""
+    if map_names:
+        mapped, rule = client_names(list(firsts.values()))
+        client = dict(zip(firsts, mapped, strict=True))
     seen: set[str] = set()
     for tool, entry, emacs_name in zip(tools, entries or [], emacs_names, strict=False):
         meta = tool.get("metadata") or {}
@@ -129,19 +138,17 @@ def build_catalog(
             )
             continue
         seen.add(emacs_name)
-        name = served_name
-        if map_names and not _CLIENT_NAME.match(name):
-            name = mcp_name(name, taken)
+        name = client[emacs_name] if map_names else served_name
+        if name != served_name:
             diags.append(
                 Diagnostic(
                     "PS802",
                     "info",
                     f"tool {emacs_name!r} is served as {name!r} (MCP clients accept only "
-                    "[A-Za-z0-9_-]{1,64})",
+                    f"names matching {rule})",
                     path=(meta.get("source") or {}).get("path"),
                 )
             )
-        taken.add(name)
         entry = dict(entry)
         entry["name"] = name
         if "description" in entry and not isinstance(entry["description"], str):
