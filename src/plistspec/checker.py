@@ -16,6 +16,8 @@ an exception inside one form's checks becomes a PS332 diagnostic at that form.
 
 from __future__ import annotations
 
+from typing import Any
+
 from plistspec.diagnostics import Diagnostic, locate
 from plistspec.elisp.recover import read_recovering, skip_form  # noqa: F401 (re-exported)
 from plistspec.formats import TARGETS
@@ -23,6 +25,7 @@ from plistspec.formats import TARGETS
 __all__ = [
     "check_text",
     "check_form",
+    "check_forms",
     "soften_found",
     "finish",
     "read_recovering",
@@ -79,8 +82,7 @@ def _check(
         diags.append(_internal(e, 0, min(1, len(text)), "finding tool forms"))
         return finish(diags, text, path)
     diags.extend(soften_found(found))
-    for form in forms:
-        diags.extend(check_form(form, path, target, dialect))
+    diags.extend(check_forms(forms, path, target, dialect))
     return finish(diags, text, path)
 
 
@@ -96,26 +98,35 @@ def soften_found(found: list[Diagnostic]) -> list[Diagnostic]:
 def check_form(form, path: str | None, target: str | None, dialect: str | None) -> list[Diagnostic]:
     """lower() and lint() of one tool form, merged (:func:`_merge`); an exception in
     either becomes a PS332 diagnostic at the form."""
-    from plistspec.lint import lint
+    return check_forms([form], path, target, dialect)
 
-    lowered: list[Diagnostic] = []
-    tool = None
-    try:
-        from plistspec.lower import lower
-    except ImportError:  # lower() not available: the lints still run
-        lower = None  # type: ignore[assignment]
-    if lower is not None:
+
+def check_forms(
+    forms: list[Any], path: str | None, target: str | None, dialect: str | None
+) -> list[Diagnostic]:
+    """:func:`check_form` of each of ``forms``, in order. Each stage runs over all of them
+    before the next (lower, then lint, then merge): the same stage's code and data stay
+    warm."""
+    from plistspec.lint import lint
+    from plistspec.lower import lower
+
+    lowered: list[tuple[Any, list[Diagnostic]]] = []
+    for form in forms:
         try:
-            tool, lowered = lower(form, dialect, path)
-            lowered = list(lowered)
+            tool, diags = lower(form, dialect, path)
+            lowered.append((tool, list(diags)))
         except Exception as e:  # noqa: BLE001
-            lowered = [_internal(e, form.start, form.end, "lowering")]
-            tool = None
-    try:
-        mine = lint(form, tool, target, dialect=dialect)
-    except Exception as e:  # noqa: BLE001
-        mine = [_internal(e, form.start, form.end, "linting")]
-    return _merge(lowered, mine)
+            lowered.append((None, [_internal(e, form.start, form.end, "lowering")]))
+    linted: list[list[Diagnostic]] = []
+    for form, (tool, _) in zip(forms, lowered, strict=True):
+        try:
+            linted.append(lint(form, tool, target, dialect=dialect))
+        except Exception as e:  # noqa: BLE001
+            linted.append([_internal(e, form.start, form.end, "linting")])
+    out: list[Diagnostic] = []
+    for (_, diags), mine in zip(lowered, linted, strict=True):
+        out.extend(_merge(diags, mine))
+    return out
 
 
 # Lint codes that can restate a failure of the library itself (lower's PS2xx).

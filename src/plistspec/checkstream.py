@@ -6,7 +6,7 @@ finds the tools of all of them at once and then lowers and lints each tool form,
 every datum of the file is alive until the end (about 14 times the input for a 10 MB
 file). Here the top-level forms are read a small batch at a time
 (:func:`plistspec.streaming.batches`), their tools found and checked
-(:func:`plistspec.checker.check_form`), and only the diagnostics kept, so what is held
+(:func:`plistspec.checker.check_forms`), and only the diagnostics kept, so what is held
 is the text, the diagnostics and one batch of forms.
 
 It gives exactly the diagnostics of the whole-file path (same list, order, messages,
@@ -20,7 +20,7 @@ whenever they could differ or streaming is not worth it (:func:`plistspec.stream
   (:func:`plistspec.extract.find.needs_whole_file`): tools then depend on other forms;
 - an exception while reading or finding tools: the whole-file path reports it (PS332)
   where it happened. An exception inside one tool's checks is a PS332 at that form in
-  both paths (:func:`plistspec.checker.check_form`).
+  both paths (:func:`plistspec.checker.check_forms`).
 
 Order: the whole-file path lists every finding diagnostic, then each form's checks, then
 deduplicates and sorts stably (:func:`plistspec.checker.finish`); this path keeps the two
@@ -55,7 +55,7 @@ def check_streamed(
 def _stream(
     text: str, path: str | None, target: str | None, dialect: str | None
 ) -> list[Diagnostic]:
-    from plistspec.checker import check_form, finish, soften_found
+    from plistspec.checker import check_forms, finish, soften_found
     from plistspec.extract import find_tools
     from plistspec.streaming import batches
 
@@ -65,7 +65,6 @@ def _stream(
         forms, found = find_tools(batch, text, alone=True)
         del batch
         found_diags.extend(soften_found(found))
-        for form in forms:
-            checked.extend(check_form(form, path, target, dialect))
+        checked.extend(check_forms(forms, path, target, dialect))
     found_diags.extend(checked)
     return finish(found_diags, text, path)
