@@ -27,13 +27,12 @@ applying the fixes of the result again changes nothing.
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from plistspec.diagnostics import Diagnostic, Fix
+from plistspec.record import Record
 
 __all__ = ["SAFETY", "MAX_ROUNDS", "FixOutcome", "fix_text", "apply_fixes", "is_safe"]
 
@@ -82,18 +81,27 @@ def is_safe(code: str, severity: str | None = None) -> bool:
     return SAFETY.get(code) == "safe"
 
 
-@dataclass
-class FixOutcome:
+class FixOutcome(Record):
     """What :func:`fix_text` did: the new ``text``, the findings whose fixes were
     ``applied`` (located in the text of the round that applied them), the ``remaining``
     findings of the new text, and the safe-classified fixes ``withheld`` because they
     would have changed the JSON sent (applied only with ``unsafe``)."""
 
-    text: str
-    applied: list[Diagnostic] = field(default_factory=list)
-    remaining: list[Diagnostic] = field(default_factory=list)
-    withheld: list[Diagnostic] = field(default_factory=list)
-    rounds: int = 0
+    __slots__ = ("text", "applied", "remaining", "withheld", "rounds")
+
+    def __init__(
+        self,
+        text: str,
+        applied: list[Diagnostic] | None = None,
+        remaining: list[Diagnostic] | None = None,
+        withheld: list[Diagnostic] | None = None,
+        rounds: int = 0,
+    ) -> None:
+        self.text = text
+        self.applied: list[Diagnostic] = applied if applied is not None else []
+        self.remaining: list[Diagnostic] = remaining if remaining is not None else []
+        self.withheld: list[Diagnostic] = withheld if withheld is not None else []
+        self.rounds = rounds
 
     @property
     def changed(self) -> bool:
@@ -115,6 +123,8 @@ def apply_fixes(text: str, fixes: list[Fix]) -> str:
 def _sent_forms(text: str, dialect: str | None) -> list[tuple[int, int, Any]]:
     """What the tools of ``text`` send: per tool form, its span and the JSON of every
     provider format (or a marker of the library's failure)."""
+    import json
+
     from plistspec.elisp.recover import read_recovering
     from plistspec.extract import find_tools
     from plistspec.lower import lower
