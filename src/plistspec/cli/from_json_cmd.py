@@ -7,6 +7,7 @@ nothing was written, 2 usage). Diagnostics go to standard error.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -30,9 +31,11 @@ def _load_json(text: str, name: str):
     return value, None, dups
 
 
-def _place(diags: list, text: str) -> None:
+def _place(diags: list, text: str, tools: dict[str, tuple[str, Any]] | None = None) -> None:
     """Give each diagnostic that names a JSON pointer (``at /tools/3/...``) the span of
-    that value in ``text``, so it prints as ``FILE:LINE:COL``. One scan for all of them."""
+    that value in ``text``, so it prints as ``FILE:LINE:COL``; one that names none but
+    is about one tool (``tool 'x': ...``, ``tools``: each tool's label, the pointer of its
+    object and that object) the span of that tool's object, or of the property it names. One scan for all of them."""
     import re
 
     from plistspec.providers.jsonpos import pointer_spans
@@ -40,9 +43,16 @@ def _place(diags: list, text: str) -> None:
     pat = re.compile(r"\bat (/[^\s,:()]*)")
     wanted = []
     for d in diags:
-        m = pat.search(d.message) if d.start < 0 else None
+        if d.start >= 0:
+            continue
+        m = pat.search(d.message)
         if m is not None:
             wanted.append((d, m.group(1) if m.group(1) != "/" else ""))
+        elif tools and d.message.startswith("tool "):
+            label, _, rest = d.message[5:].partition(": ")
+            place = tools.get(label)
+            if place is not None:
+                wanted.append((d, _property_pointer(place, rest)))
     if not wanted:
         return
     spans = pointer_spans(text, [p for _, p in wanted])
@@ -50,6 +60,47 @@ def _place(diags: list, text: str) -> None:
         span = spans.get(p)
         if span is not None:
             d.start, d.end = span
+
+
+def _property_pointer(place: tuple[str, Any], rest: str) -> str:
+    """The pointer of what a tool's diagnostic is about: the tool's object (``place``:
+    its pointer and value), or, for ``property 'x': ...``, that property of the tool's
+    parameter schema (the shallowest ``properties`` object holding it)."""
+    import ast
+    import re
+
+    from plistspec.providers._common import jptr
+
+    ptr, tool = place
+    m = re.match(r"""property ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", rest)
+    if m is None:
+        return ptr
+    try:
+        name = ast.literal_eval(m.group(1))
+    except (ValueError, SyntaxError):
+        return ptr
+    todo: list[tuple[str, Any]] = [(ptr, tool)]
+    for at, v in todo:  # breadth first: the root schema's properties come first
+        if isinstance(v, dict):
+            props = v.get("properties")
+            if isinstance(props, dict) and name in props:
+                return jptr(at, "properties", name)
+            todo.extend((jptr(at, k), x) for k, x in v.items() if isinstance(x, (dict, list)))
+        elif isinstance(v, list):
+            todo.extend((jptr(at, i), x) for i, x in enumerate(v) if isinstance(x, (dict, list)))
+    return ptr
+
+
+def _resolve(value: Any, ptr: str) -> Any:
+    """The value at JSON pointer ``ptr`` (as :func:`plistspec.providers._common.jptr`
+    writes them) in ``value``."""
+    for part in ptr.split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        try:
+            value = value[int(key)] if isinstance(value, list) else value[key]
+        except (KeyError, IndexError, ValueError, TypeError):
+            return None
+    return value
 
 
 @click.command("from-json")
@@ -126,6 +177,7 @@ def from_json_cmd(
     if (file is None) == (from_emacs is None):
         raise click.UsageError("give FILE or --from-emacs")
     text: str | None = None
+    tool_at: dict[str, tuple[str, Any]] = {}
     if from_emacs is not None:  # the tools registered in a running Emacs, written alike
         from plistspec.cli._from_emacs import registry_tools
 
@@ -150,8 +202,21 @@ def from_json_cmd(
                     f"duplicate object keys {keys}: the last value of each was used",
                 )
             )
-        tools, more = from_json(value, from_, trust_functions=trust_functions, dialect=dialect)
+        pointers: list[str] = []
+        tools, more = from_json(
+            value, from_, trust_functions=trust_functions, dialect=dialect, pointers=pointers
+        )
         diags.extend(more)
+        # each tool's label as diagnostics name it, and where its object is (a label two
+        # tools share names neither)
+        from plistspec.emit_elisp.forms import label
+
+        labels = [label(t) for t in tools]
+        tool_at = {
+            k: (p, _resolve(value, p))
+            for k, p in zip(labels, pointers, strict=True)
+            if labels.count(k) == 1
+        }
     if target is not None and not any(d.is_error for d in diags):
         from plistspec.lowering.run import lower_for_elisp
 
@@ -176,6 +241,6 @@ def from_json_cmd(
 
             diags.extend(verify_elisp(elisp, target, dialect))
     if text is not None:  # JSON input: diagnostics placed at FILE:LINE:COL
-        _place(diags, text)
+        _place(diags, text, tool_at)
         locate(diags, text, name)
     finish(diags, diagnostics_format, elisp, out)

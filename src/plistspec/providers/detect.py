@@ -264,8 +264,11 @@ def from_json(
     *,
     trust_functions: bool = False,
     dialect: str = "gptel",
+    pointers: list[str] | None = None,
 ) -> tuple[list[Tool], list[Diagnostic]]:
     """Every tool in ``value`` (any supported format, or ``fmt`` forced) as IR tools.
+    ``pointers``, when given, gets the JSON pointer of each tool's object in ``value``
+    (in the order of the tools), for placing what later stages say of a tool.
 
     The Elisp slot texts of IR input are read, checked and printed again
     (:mod:`plistspec.providers.ir_meta`); code that would run when the generated file is
@@ -330,6 +333,8 @@ def from_json(
             continue
         if tool is not None:
             tools.append(tool)
+            if pointers is not None:
+                pointers.append(ptr)
     diags[start:] = _merge_infos(diags[start:])
     return tools, diags
 
