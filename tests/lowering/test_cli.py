@@ -133,3 +133,55 @@ def test_real_gptel_sends_what_the_target_accepts(target, emacs, elisp_deps_dir,
         else:
             assert not schema_violations(t["parameters"], target, wire=True), t["name"]
         assert not tool_violations(t["name"], t["description"], target), t["name"]
+
+
+_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "limit": {"type": "integer", "exclusiveMinimum": 0},
+        "mode": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+    },
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"tools": [{"name": "t", "description": "T.", "inputSchema": _SCHEMA}]},
+        [
+            {
+                "type": "function",
+                "function": {"name": "t", "description": "T.", "parameters": _SCHEMA},
+            }
+        ],
+        {
+            "functionDeclarations": [
+                {"name": "t", "description": "T.", "parametersJsonSchema": _SCHEMA}
+            ]
+        },
+        {"toolSpec": {"name": "t", "description": "T.", "inputSchema": {"json": _SCHEMA}}},
+    ],
+    ids=["mcp", "openai", "gemini", "bedrock"],
+)
+def test_lower_json_places_rewrites_in_the_json(tmp_path: Path, value: object) -> None:
+    """Each rewrite of JSON input prints as FILE:LINE:COL at the schema node it rewrote:
+    the IR's /parameters is the input's parameter schema, wherever the envelope puts it."""
+    f = tmp_path / "tools.json"
+    text = json.dumps(value, indent=2)
+    f.write_text(text, encoding="utf-8")
+    p = run("to-json", str(f), "-f", "gemini", "--lower")
+    assert p.returncode == 0, p.stderr
+    lines = text.splitlines()
+    want = {
+        "/parameters/properties/limit": next(i for i, t in enumerate(lines, 1) if '"limit"' in t),
+        "/parameters/properties/mode": next(i for i, t in enumerate(lines, 1) if '"mode"' in t),
+    }
+    seen = set()
+    for line in p.stderr.splitlines():
+        for ptr, n in want.items():
+            if f", {ptr}:" in line:
+                assert line.startswith(f"{f}:{n}:"), (line, text)
+                seen.add(ptr)
+        assert line.startswith(f"{f}:") and line.split(":")[1].isdigit(), line
+    assert seen == set(want), p.stderr

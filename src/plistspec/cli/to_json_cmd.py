@@ -66,6 +66,7 @@ def to_json_cmd(
     if lower and fmt not in LOWER_TARGETS:
         raise click.UsageError(f"--lower needs a target ({', '.join(LOWER_TARGETS)})")
     inputs = []
+    places: dict[str, list[tuple[str, str]]] = {}  # JSON inputs: where each tool is
     tools = []
     diags = []
     failed = False
@@ -99,7 +100,8 @@ def to_json_cmd(
         if lower:
             from plistspec.lowering.run import read_for_lowering
 
-            found, more, is_elisp = read_for_lowering(text, name, dialect)
+            places[name] = []
+            found, more, is_elisp = read_for_lowering(text, name, dialect, places[name])
             inputs.append((name, text, found, is_elisp))
         else:
             found, more = read_tools(text, name, dialect, fmt=fmt)
@@ -109,7 +111,7 @@ def to_json_cmd(
         if lower:
             from plistspec.lowering.run import lower_inputs
 
-            value, more = lower_inputs(inputs, fmt)
+            value, more = lower_inputs(inputs, fmt, places)
         else:
             value, more = to_provider(tools, fmt)
         diags.extend(more)

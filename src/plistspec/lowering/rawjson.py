@@ -19,37 +19,45 @@ from plistspec.lowering.jsonutil import jcopy
 __all__ = ["raw_tools"]
 
 
-def _elements(value: Any) -> list[Any]:
+def _elements(value: Any) -> list[tuple[str, Any]]:
+    """Each element that may be a tool, with its JSON pointer in ``value``."""
+    from plistspec.providers._common import jptr
+
+    ptr = ""
     if isinstance(value, dict) and isinstance(value.get("result"), dict):
-        value = value["result"]
+        value, ptr = value["result"], jptr(ptr, "result")
     if isinstance(value, dict) and isinstance(value.get("toolConfig"), dict):
-        value = value["toolConfig"]
+        value, ptr = value["toolConfig"], jptr(ptr, "toolConfig")
     if isinstance(value, dict) and isinstance(value.get("tools"), list):
-        value = value["tools"]
-    items = value if isinstance(value, list) else [value]
-    out: list[Any] = []
-    for v in items:
-        decls = None
+        value, ptr = value["tools"], jptr(ptr, "tools")
+    items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+    out: list[tuple[str, Any]] = []
+    for i, v in items:
+        at = ptr if i is None else jptr(ptr, i)
+        decls, key = None, None
         if isinstance(v, dict):
-            decls = v.get("functionDeclarations", v.get("function_declarations"))
+            key = "functionDeclarations" if "functionDeclarations" in v else "function_declarations"
+            decls = v.get(key)
         if isinstance(decls, list):
-            out.extend(decls)
+            out.extend((jptr(at, key, k), d) for k, d in enumerate(decls))
         else:
-            out.append(v)
+            out.append((at, v))
     return out
 
 
-def _one(v: Any) -> tuple[dict[str, Any], Any, dict[str, Any]] | None:
-    """(object with name/description, parameters, metadata) or None."""
+def _one(v: Any) -> tuple[dict[str, Any], Any, dict[str, Any], str, str] | None:
+    """(object with name/description, parameters, metadata, the object's and the
+    parameters' pointers relative to ``v``) or None."""
     if not isinstance(v, dict):
         return None
     if isinstance(v.get("function"), dict):
         f = v["function"]
-        return f, f.get("parameters"), {}
+        return f, f.get("parameters"), {}, "/function", "/function/parameters"
     if isinstance(v.get("toolSpec"), dict):
         spec = v["toolSpec"]
         schema = spec.get("inputSchema")
-        return spec, schema.get("json") if isinstance(schema, dict) else None, {}
+        json_schema = schema.get("json") if isinstance(schema, dict) else None
+        return spec, json_schema, {}, "/toolSpec", "/toolSpec/inputSchema/json"
     if "inputSchema" in v:
         meta = {}
         for src, dst in (("title", "title"), ("annotations", "annotations")):
@@ -57,22 +65,27 @@ def _one(v: Any) -> tuple[dict[str, Any], Any, dict[str, Any]] | None:
                 meta[dst] = v[src]
         if "outputSchema" in v:
             meta["output_schema"] = v["outputSchema"]
-        return v, v["inputSchema"], meta
+        return v, v["inputSchema"], meta, "", "/inputSchema"
     if "input_schema" in v:
-        return v, v["input_schema"], {}
+        return v, v["input_schema"], {}, "", "/input_schema"
     if "parametersJsonSchema" in v:
-        return v, v["parametersJsonSchema"], {}
+        return v, v["parametersJsonSchema"], {}, "", "/parametersJsonSchema"
     if "name" in v:
         meta = dict(v["metadata"]) if isinstance(v.get("metadata"), dict) else {}
-        return v, v.get("parameters"), meta
+        return v, v.get("parameters"), meta, "", "/parameters"
     return None
 
 
-def raw_tools(value: Any) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    """IR tools whose ``parameters`` are the input's schemas, unchanged (deep copies)."""
+def raw_tools(
+    value: Any, places: list[tuple[str, str]] | None = None
+) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
+    """IR tools whose ``parameters`` are the input's schemas, unchanged (deep copies).
+    ``places``, when given, gets per tool the JSON pointers in ``value`` of the object
+    holding its name and of its parameter schema (what the IR's ``/name`` and
+    ``/parameters`` came from)."""
     tools: list[dict[str, Any]] = []
     diags: list[Diagnostic] = []
-    for i, v in enumerate(_elements(value)):
+    for i, (at, v) in enumerate(_elements(value)):
         got = _one(v)
         if got is None and isinstance(v, dict):
             what = v.get("type") or next(iter(v), "{}")
@@ -87,8 +100,10 @@ def raw_tools(value: Any) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
                 Diagnostic("PS500", "error", f"element {i + 1} is not a tool with a string name")
             )
             continue
-        obj, params, meta = got
+        obj, params, meta, obj_at, params_at = got
         meta.setdefault("args", "list")
+        if places is not None:
+            places.append((at + obj_at, at + params_at))
         tools.append(
             {
                 "type": "function",

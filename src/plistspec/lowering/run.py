@@ -18,9 +18,10 @@ __all__ = ["read_for_lowering", "lower_inputs", "lower_for_elisp", "verify_elisp
 
 
 def read_for_lowering(
-    text: str, name: str, dialect: str | None
+    text: str, name: str, dialect: str | None, places: list[tuple[str, str]] | None = None
 ) -> tuple[list[dict[str, Any]], list[Diagnostic], bool]:
-    """``(tools, diagnostics, is_elisp)`` for one input of ``to-json --lower``."""
+    """``(tools, diagnostics, is_elisp)`` for one input of ``to-json --lower``; for JSON,
+    ``places`` gets where each tool is in it (:func:`plistspec.lowering.rawjson.raw_tools`)."""
     if not name.endswith(".json"):
         from plistspec.api import read_tools
 
@@ -34,20 +35,24 @@ def read_for_lowering(
         value = json.loads(text)
     except (ValueError, RecursionError) as e:
         return [], [Diagnostic("PS500", "error", f"invalid JSON: {e}", path=name)], False
-    tools, diags = raw_tools(value)
+    tools, diags = raw_tools(value, places)
     for d in diags:
         d.path = d.path or name
     return tools, diags, False
 
 
 def lower_inputs(
-    inputs: list[tuple[str, str, list[dict[str, Any]], bool]], target: str
+    inputs: list[tuple[str, str, list[dict[str, Any]], bool]],
+    target: str,
+    places: dict[str, list[tuple[str, str]]] | None = None,
 ) -> tuple[Any, list[Diagnostic]]:
     """``inputs`` is ``(name, text, tools, is_elisp)`` per file. The target's JSON (None
-    when an error remains) and one diagnostic per rewrite, placed in its file."""
+    when an error remains) and one diagnostic per rewrite, placed in its file (for JSON
+    input, through ``places``: per file name, where each tool is, as
+    :func:`read_for_lowering` gave them)."""
     from plistspec.lowering import diagnostics_of
     from plistspec.lowering.emit import to_target_json
-    from plistspec.lowering.spans import place
+    from plistspec.lowering.spans import place, place_json
     from plistspec.lowering.tools import lower_tools_detailed
 
     all_tools = [t for _n, _t, tools, _e in inputs for t in tools]
@@ -65,8 +70,11 @@ def lower_inputs(
             place(ds, mine, tools, text)
             locate(ds, text, name)
         else:
+            if places and name in places and text:
+                place_json(ds, mine, places[name], text)
             for d in ds:
                 d.path = name
+            locate(ds, text, name)
         diags.extend(ds)
         offset += len(tools)
     if any(d.is_error for d in diags):

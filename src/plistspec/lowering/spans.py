@@ -1,6 +1,9 @@
-"""Placing lowering rewrites in Emacs Lisp source: JSON pointer → the datum it came from.
+"""Placing lowering rewrites in their source: JSON pointer → where it came from.
 
-Owns: :func:`place`. For tools read from Elisp, each rewrite's pointer
+Owns: :func:`place` (Emacs Lisp source) and :func:`place_json` (tool JSON: the IR's
+``/parameters/...`` is the input's parameter schema, so a pointer follows it there, up
+to the deepest value the input holds: ``$ref`` targets inlined by the lowering exist
+only in the output). :func:`place` For tools read from Elisp, each rewrite's pointer
 (``/parameters/properties/unit/enum``) is followed through the tool form the same way
 ``check --target`` pairs JSON nodes with plists (:mod:`plistspec.lint.targets`): a
 property is its arg plist (gptel: the first arg of that name, llm: the last), a nested
@@ -15,7 +18,7 @@ from typing import Any
 
 from plistspec.diagnostics import Diagnostic
 
-__all__ = ["place", "follow"]
+__all__ = ["place", "place_json", "follow"]
 
 
 def _unescape(part: str) -> str:
@@ -41,6 +44,37 @@ def place(diags: list[Diagnostic], records: list, tools: list[dict[str, Any]], t
             continue
         datum = follow(form, rec.pointer, tool)
         d.start, d.end = datum.start, datum.end
+
+
+def place_json(
+    diags: list[Diagnostic], records: list, places: list[tuple[str, str]], text: str
+) -> None:
+    """Give each diagnostic (made from ``records``, same order) the span in the JSON
+    ``text`` of the value its record's IR pointer came from. ``places``: per tool, the
+    pointers of the object holding its name and of its parameter schema."""
+    from plistspec.providers.jsonpos import pointer_spans
+
+    wanted: list[list[str]] = []
+    for rec in records:
+        if rec.tool >= len(places):
+            wanted.append([])
+            continue
+        obj, params = places[rec.tool]
+        parts = rec.pointer.split("/")[1:]
+        if parts and parts[0] == "parameters":
+            base, rest = params, parts[1:]
+        else:
+            base, rest = obj, parts
+        # the pointer, then each shorter one: the deepest the input holds wins
+        tries = ["/".join([base, *rest[:k]]) if k else base for k in range(len(rest), -1, -1)]
+        wanted.append(tries + ([obj] if base != obj else []))
+    spans = pointer_spans(text, sorted({p for tries in wanted for p in tries}))
+    for d, tries in zip(diags, wanted, strict=True):
+        for p in tries:
+            span = spans.get(p)
+            if span is not None:
+                d.start, d.end = span
+                break
 
 
 def follow(form, pointer: str, tool: dict | None) -> Any:
