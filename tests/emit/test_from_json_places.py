@@ -91,3 +91,16 @@ def test_tools_sharing_a_name_are_not_guessed(tmp_path: Path) -> None:
     _, lines = _run(tmp_path, {"tools": [tool, dict(tool, description="Other.")]}, "-d", "llm")
     about = [line for line in lines if "tool 'same': property" in line]
     assert about and all(_LINE.match(line) is None for line in about), lines
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+def test_target_rewrites_point_at_the_node(tmp_path: Path, fmt: str) -> None:
+    """from-json --target: each lowering rewrite prints at the schema node it rewrote."""
+    value = json.loads(json.dumps(FORMATS[fmt]).replace('"minimum": 1', '"exclusiveMinimum": 0'))
+    text, lines = _run(tmp_path, value, "--target", "gemini")
+    rewrites = [line for line in lines if "/parameters/properties/count" in line]
+    assert rewrites, lines
+    count_line = next(i for i, x in enumerate(text.splitlines(), 1) if '"count": {' in x)
+    for line in rewrites:
+        m = _LINE.match(line)
+        assert m is not None and int(m["line"]) == count_line, (line, text)

@@ -35,13 +35,17 @@ def _place(diags: list, text: str, tools: dict[str, tuple[str, Any]] | None = No
     """Give each diagnostic that names a JSON pointer (``at /tools/3/...``) the span of
     that value in ``text``, so it prints as ``FILE:LINE:COL``; one that names none but
     is about one tool (``tool 'x': ...``, ``tools``: each tool's label, the pointer of its
-    object and that object) the span of that tool's object, or of the property it names. One scan for all of them."""
+    object and that object) the span of that tool's object, or of the property it names;
+    a lowering rewrite (``--target``) the span of the schema node it rewrote, or of the
+    deepest one the input holds. One scan for all of them."""
     import re
 
     from plistspec.providers.jsonpos import pointer_spans
 
     pat = re.compile(r"\bat (/[^\s,:()]*)")
+    lowered = re.compile(r"[\w-]+: tool (.*?), (/[^\s:]*|): ")
     wanted = []
+    many: list[tuple[Any, list[str]]] = []  # pointers to try, deepest first
     for d in diags:
         if d.start >= 0:
             continue
@@ -53,11 +57,20 @@ def _place(diags: list, text: str, tools: dict[str, tuple[str, Any]] | None = No
             place = tools.get(label)
             if place is not None:
                 wanted.append((d, _property_pointer(place, rest)))
-    if not wanted:
+        elif tools:  # a rewrite of --target: "gemini: tool 'x', /parameters/...: ..."
+            m = lowered.match(d.message)
+            place = tools.get(m.group(1)) if m is not None else None
+            if m is not None and place is not None:
+                many.append((d, _lowered_tries(place, m.group(2))))
+    if not wanted and not many:
         return
-    spans = pointer_spans(text, [p for _, p in wanted])
+    spans = pointer_spans(text, [p for _, p in wanted] + [p for _, ps in many for p in ps])
     for d, p in wanted:
         span = spans.get(p)
+        if span is not None:
+            d.start, d.end = span
+    for d, ps in many:
+        span = next((spans[p] for p in ps if spans.get(p) is not None), None)
         if span is not None:
             d.start, d.end = span
 
@@ -89,6 +102,19 @@ def _property_pointer(place: tuple[str, Any], rest: str) -> str:
         elif isinstance(v, list):
             todo.extend((jptr(at, i), x) for i, x in enumerate(v) if isinstance(x, (dict, list)))
     return ptr
+
+
+def _lowered_tries(place: tuple[str, Any], pointer: str) -> list[str]:
+    """Where a lowering rewrite of the tool at ``place`` (its pointer and value) may be
+    in the input, deepest first (:func:`plistspec.lowering.spans.json_tries`)."""
+    from plistspec.lowering.rawjson import tool_places
+    from plistspec.lowering.spans import json_tries
+
+    ptr, tool = place
+    rel = tool_places(tool)
+    if rel is None:
+        return [ptr]
+    return json_tries(pointer, ptr + rel[0], ptr + rel[1])
 
 
 def _resolve(value: Any, ptr: str) -> Any:

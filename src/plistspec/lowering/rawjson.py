@@ -16,7 +16,7 @@ from typing import Any
 from plistspec.diagnostics import Diagnostic
 from plistspec.lowering.jsonutil import jcopy
 
-__all__ = ["raw_tools"]
+__all__ = ["raw_tools", "tool_places"]
 
 
 def _elements(value: Any) -> list[tuple[str, Any]]:
@@ -74,6 +74,13 @@ def _one(v: Any) -> tuple[dict[str, Any], Any, dict[str, Any], str, str] | None:
         meta = dict(v["metadata"]) if isinstance(v.get("metadata"), dict) else {}
         return v, v.get("parameters"), meta, "", "/parameters"
     return None
+
+
+def tool_places(v: Any) -> tuple[str, str] | None:
+    """The pointers, relative to the tool element ``v``, of the object holding its name
+    and of its parameter schema; None when ``v`` is no tool."""
+    got = _one(v)
+    return None if got is None else (got[3], got[4])
 
 
 def raw_tools(

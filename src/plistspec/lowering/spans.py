@@ -18,7 +18,7 @@ from typing import Any
 
 from plistspec.diagnostics import Diagnostic
 
-__all__ = ["place", "place_json", "follow"]
+__all__ = ["place", "place_json", "json_tries", "follow"]
 
 
 def _unescape(part: str) -> str:
@@ -46,6 +46,20 @@ def place(diags: list[Diagnostic], records: list, tools: list[dict[str, Any]], t
         d.start, d.end = datum.start, datum.end
 
 
+def json_tries(pointer: str, obj: str, params: str) -> list[str]:
+    """Where in the input JSON the IR tool's ``pointer`` may have come from, deepest
+    first: ``/parameters/...`` below the tool's parameter schema (``params``), anything
+    else below the object holding its name (``obj``), then each shorter pointer, then
+    that object (a value the lowering made, such as an inlined ``$ref``, is not there)."""
+    parts = pointer.split("/")[1:]
+    if parts and parts[0] == "parameters":
+        base, rest = params, parts[1:]
+    else:
+        base, rest = obj, parts
+    tries = ["/".join([base, *rest[:k]]) if k else base for k in range(len(rest), -1, -1)]
+    return tries + ([obj] if base != obj else [])
+
+
 def place_json(
     diags: list[Diagnostic], records: list, places: list[tuple[str, str]], text: str
 ) -> None:
@@ -54,20 +68,10 @@ def place_json(
     pointers of the object holding its name and of its parameter schema."""
     from plistspec.providers.jsonpos import pointer_spans
 
-    wanted: list[list[str]] = []
-    for rec in records:
-        if rec.tool >= len(places):
-            wanted.append([])
-            continue
-        obj, params = places[rec.tool]
-        parts = rec.pointer.split("/")[1:]
-        if parts and parts[0] == "parameters":
-            base, rest = params, parts[1:]
-        else:
-            base, rest = obj, parts
-        # the pointer, then each shorter one: the deepest the input holds wins
-        tries = ["/".join([base, *rest[:k]]) if k else base for k in range(len(rest), -1, -1)]
-        wanted.append(tries + ([obj] if base != obj else []))
+    wanted = [
+        json_tries(rec.pointer, *places[rec.tool]) if rec.tool < len(places) else []
+        for rec in records
+    ]
     spans = pointer_spans(text, sorted({p for tries in wanted for p in tries}))
     for d, tries in zip(diags, wanted, strict=True):
         for p in tries:
