@@ -104,3 +104,29 @@ def test_target_rewrites_point_at_the_node(tmp_path: Path, fmt: str) -> None:
     for line in rewrites:
         m = _LINE.match(line)
         assert m is not None and int(m["line"]) == count_line, (line, text)
+
+
+def test_awkward_names_are_placed(tmp_path: Path) -> None:
+    """Tool and property names holding ": ", quotes, "/", "~" and backslashes (their
+    labels are Python reprs, their pointers escaped) are placed like any other."""
+    props = {
+        "a/b~c": {"type": "integer", "minimum": 1},
+        "it's": {"type": "string", "format": "uri"},
+        'q"uote\\': {"type": "number", "maximum": 3},
+    }
+    value = {
+        "tools": [
+            {
+                "name": 'it\'s: "odd"/~',
+                "description": "x",
+                "inputSchema": {"type": "object", "properties": props},
+            }
+        ]
+    }
+    text, lines = _run(tmp_path, value, "-d", "llm")
+    assert len(lines) == 3, lines
+    rows = text.splitlines()
+    for line, key in zip(lines, props, strict=True):
+        m = _LINE.match(line)
+        assert m is not None, line
+        assert json.dumps(key) + ": {" in rows[int(m["line"]) - 1], (line, key)

@@ -53,10 +53,12 @@ def _place(diags: list, text: str, tools: dict[str, tuple[str, Any]] | None = No
         if m is not None:
             wanted.append((d, m.group(1) if m.group(1) != "/" else ""))
         elif tools and d.message.startswith("tool "):
-            label, _, rest = d.message[5:].partition(": ")
-            place = tools.get(label)
-            if place is not None:
-                wanted.append((d, _property_pointer(place, rest)))
+            body = d.message[5:]
+            i = body.find(": ")  # the label may hold ": " itself: try each
+            while i >= 0 and body[:i] not in tools:
+                i = body.find(": ", i + 1)
+            if i >= 0:
+                wanted.append((d, _property_pointer(tools[body[:i]], body[i + 2 :])))
         elif tools:  # a rewrite of --target: "gemini: tool 'x', /parameters/...: ..."
             m = lowered.match(d.message)
             place = tools.get(m.group(1)) if m is not None else None
