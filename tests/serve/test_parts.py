@@ -241,3 +241,21 @@ def test_the_elisp_half_ships_with_the_package() -> None:
     assert found.parent == Path(plistspec.emacs.__file__).resolve().parent
     assert (ROOT / "elisp" / "plistspec-serve.el").resolve() == found
     assert "emacs/*.el" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_catalog_diagnostics_point_at_the_tool_form():
+    """What serve says of a tool read from Elisp prints as FILE:LINE:COL at its form (the
+    second definition, for a repeated name)."""
+    from plistspec.report import gnu_line
+
+    text = (
+        '(gptel-make-tool :name "files.read" :description "a" :function #\'ignore)\n'
+        "\n"
+        '(gptel-make-tool :name "files.read" :description "b" :function #\'ignore)\n'
+        '(gptel-make-tool :name "ok" :function #\'ignore)\n'
+    )
+    _, diags = _catalog(text)
+    lines = {d.code: gnu_line(d) for d in diags}
+    assert lines["PS802"].startswith("t.el:1:1: info:"), lines
+    assert lines["PS801"].startswith("t.el:3:1: warning:"), lines
+    assert lines["PS805"].startswith("t.el:4:1: warning:"), lines

@@ -81,6 +81,17 @@ def client_names(names: list[str]) -> tuple[list[str], str]:
     return [str(m) for m in mapped], r["name"]["pattern"]
 
 
+def _at(meta: dict[str, Any]) -> dict[str, Any]:
+    """Where a tool was defined, as :class:`Diagnostic` fields: its file and, for a tool
+    read from Elisp, the line and column of its form (``FILE:LINE:COL``)."""
+    src = meta.get("source") or {}
+    at: dict[str, Any] = {"path": src.get("path")}
+    for k in ("line", "column", "end_line", "end_column"):
+        if isinstance(src.get(k), int):
+            at[k] = src[k]
+    return at
+
+
 def _truthy(v: Any) -> bool:
     return v is not None and v is not False and v != "nil"
 
@@ -133,7 +144,7 @@ def build_catalog(
                     "PS801",
                     "warning",
                     f"tool {emacs_name!r} is defined more than once; serving the first",
-                    path=(meta.get("source") or {}).get("path"),
+                    **_at(meta),
                 )
             )
             continue
@@ -146,7 +157,7 @@ def build_catalog(
                     "info",
                     f"tool {emacs_name!r} is served as {name!r} (MCP clients accept only "
                     f"names matching {rule})",
-                    path=(meta.get("source") or {}).get("path"),
+                    **_at(meta),
                 )
             )
         entry = dict(entry)
@@ -159,7 +170,7 @@ def build_catalog(
                     "warning",
                     f"tool {emacs_name!r}: its description is not a string "
                     f"({json.dumps(entry['description'])}); served without one",
-                    path=(meta.get("source") or {}).get("path"),
+                    **_at(meta),
                 )
             )
             del entry["description"]
