@@ -130,3 +130,45 @@ def test_awkward_names_are_placed(tmp_path: Path) -> None:
         m = _LINE.match(line)
         assert m is not None, line
         assert json.dumps(key) + ": {" in rows[int(m["line"]) - 1], (line, key)
+
+
+def test_a_tool_renamed_for_the_target_is_placed(tmp_path: Path) -> None:
+    """--target may rename a tool (``fs.read`` is ``fs_read`` for OpenAI): what the writer
+    then says of ``'fs_read'`` is placed at the tool it came from."""
+    value = {
+        "tools": [
+            {
+                "name": "fs.read",
+                "description": "Read.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"path": {"type": "string", "minimum": 1}},
+                    "additionalProperties": False,
+                },
+            }
+        ]
+    }
+    text, lines = _run(tmp_path, value, "--target", "openai-strict", "-d", "llm")
+    assert any("'fs_read'" in line for line in lines), lines
+    for line in lines:
+        assert _LINE.match(line) is not None, line
+
+
+def test_lower_json_places_what_it_skips(tmp_path: Path) -> None:
+    """to-json --lower: an element that is not a function tool is skipped where it is."""
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+
+    value = [
+        {"type": "function", "name": "f", "description": "F.", "parameters": SCHEMA},
+        {"type": "web_search_preview"},
+    ]
+    f = tmp_path / "tools.json"
+    f.write_text(json.dumps(value, indent=2), encoding="utf-8")
+    r = CliRunner().invoke(main, ["to-json", str(f), "-f", "gemini", "--lower"])
+    assert r.exit_code == 0, r.output
+    skipped = [line for line in r.stderr.splitlines() if "PS429" in line and "element 2" in line]
+    assert skipped and _LINE.match(skipped[0]) is not None, r.stderr
+    rows = f.read_text().splitlines()
+    assert '"web_search_preview"' in "".join(rows[int(_LINE.match(skipped[0])["line"]) - 1 :][:3])

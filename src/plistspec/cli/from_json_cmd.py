@@ -40,18 +40,17 @@ def _place(diags: list, text: str, tools: dict[str, tuple[str, Any]] | None = No
     deepest one the input holds. One scan for all of them."""
     import re
 
-    from plistspec.providers.jsonpos import pointer_spans
+    from plistspec.providers.jsonpos import named_pointer, pointer_spans
 
-    pat = re.compile(r"\bat (/[^\s,:()]*)")
-    lowered = re.compile(r"[\w-]+: tool (.*?), (/[^\s:]*|): ")
+    lowered = re.compile(r"[\w-]+: tool (.*?), (/\S*?|): ")
     wanted = []
     many: list[tuple[Any, list[str]]] = []  # pointers to try, deepest first
     for d in diags:
         if d.start >= 0:
             continue
-        m = pat.search(d.message)
-        if m is not None:
-            wanted.append((d, m.group(1) if m.group(1) != "/" else ""))
+        named = named_pointer(d.message)
+        if named is not None:
+            wanted.append((d, named))
         elif tools and d.message.startswith("tool "):
             body = d.message[5:]
             i = body.find(": ")  # the label may hold ": " itself: try each
@@ -248,8 +247,16 @@ def from_json_cmd(
     if target is not None and not any(d.is_error for d in diags):
         from plistspec.lowering.run import lower_for_elisp
 
+        before = tools
         tools, more = lower_for_elisp(tools, target)
         diags.extend(more)
+        if tool_at and len(tools) == len(before):  # renamed for the target: the new label
+            from plistspec.emit_elisp.forms import label
+
+            olds, news = [label(t) for t in before], [label(t) for t in tools]
+            for old_label, new_label in zip(olds, news, strict=True):
+                if old_label in tool_at and news.count(new_label) == 1:
+                    tool_at.setdefault(new_label, tool_at[old_label])
     elisp = None
     if not any(d.is_error for d in diags):
         import os

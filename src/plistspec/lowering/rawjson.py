@@ -98,13 +98,19 @@ def raw_tools(
             what = v.get("type") or next(iter(v), "{}")
             diags.append(
                 Diagnostic(
-                    "PS429", "info", f"element {i + 1} ({what}) is not a function tool: skipped"
+                    "PS429",
+                    "info",
+                    f"element {i + 1} ({what}) at {at or '/'} is not a function tool: skipped",
                 )
             )
             continue
         if got is None or not isinstance(got[0].get("name"), str):
             diags.append(
-                Diagnostic("PS500", "error", f"element {i + 1} is not a tool with a string name")
+                Diagnostic(
+                    "PS500",
+                    "error",
+                    f"element {i + 1} at {at or '/'} is not a tool with a string name",
+                )
             )
             continue
         obj, params, meta, obj_at, params_at = got

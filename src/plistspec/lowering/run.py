@@ -36,8 +36,12 @@ def read_for_lowering(
     except (ValueError, RecursionError) as e:
         return [], [Diagnostic("PS500", "error", f"invalid JSON: {e}", path=name)], False
     tools, diags = raw_tools(value, places)
+    from plistspec.providers.jsonpos import place_named
+
+    place_named(diags, text)
     for d in diags:
         d.path = d.path or name
+    locate(diags, text, name)
     return tools, diags, False
 
 

@@ -3,7 +3,8 @@ JSON carry ``FILE:LINE:COL`` like every other plistspec diagnostic.
 
 Owns: :func:`pointer_spans` (many pointers, one linear scan of the text: the pointers
 are a trie walked alongside the scan, so a thousand diagnostics cost one pass, never a
-pass each) and :func:`pointer_span` (one pointer). No recursion: a stack of container
+pass each), :func:`pointer_span` (one pointer), :func:`named_pointer` (the pointer a
+message names: ``at /tools/3/...``) and :func:`place_named` (diagnostics placed by it). No recursion: a stack of container
 states. A pointer that goes further than the text holds gives the span of its deepest
 existing prefix; of repeated keys, the last one counts (as JSON readers keep it).
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 
-__all__ = ["pointer_span", "pointer_spans"]
+__all__ = ["pointer_span", "pointer_spans", "named_pointer", "place_named"]
 
 _WS = re.compile(r"[ \t\r\n]*")
 
@@ -107,3 +108,30 @@ def pointer_spans(text: str, pointers: list[str]) -> dict[str, tuple[int, int] |
 def pointer_span(text: str, pointer: str) -> tuple[int, int] | None:
     """``(start, end)`` offsets of the value at ``pointer`` (RFC 6901) in ``text``."""
     return pointer_spans(text, [pointer])[pointer]
+
+
+_NAMED = re.compile(r"\bat (/[^\s,:()]*)")
+
+
+def named_pointer(message: str) -> str | None:
+    """The JSON pointer a diagnostic's message names (``... at /tools/3/inputSchema ...``;
+    ``at /`` is the whole text), or None."""
+    m = _NAMED.search(message)
+    if m is None:
+        return None
+    return m.group(1) if m.group(1) != "/" else ""
+
+
+def place_named(diags: list, text: str) -> None:
+    """Give each diagnostic without a span whose message names a pointer the span of that
+    value in the JSON ``text``. One scan for all of them."""
+    wanted = [
+        (d, p) for d in diags if d.start < 0 for p in [named_pointer(d.message)] if p is not None
+    ]
+    if not wanted:
+        return
+    spans = pointer_spans(text, [p for _, p in wanted])
+    for d, p in wanted:
+        span = spans.get(p)
+        if span is not None:
+            d.start, d.end = span
