@@ -58,3 +58,34 @@ def test_nested_falls_back_too() -> None:
     v = [OrderedDict(a=[1, False]), ("t", None)]
     assert dumps_nested(v, "  ") == dumps(v)[:-1].replace("\n", "\n  ")
     assert "\n        1,\n" in dumps_nested(v, "  ")
+
+
+@settings(max_examples=300, deadline=None)
+@given(VALUES, st.sampled_from(["", "  ", "      "]))
+def test_the_deep_path_writes_the_same_bytes(v, indent: str) -> None:
+    """The explicit-stack writer (for values nested deeper than Python recurses) gives
+    exactly the recursive writer's text, nested or not."""
+    from plistspec.jsonout import _indented, _indented_deep
+
+    assert _indented_deep(v, indent) == _indented(v, indent)
+
+
+def test_values_nested_deeper_than_python_recurses() -> None:
+    """Tool JSON lowered as it came may nest 10 000 deep: it is copied and printed (the
+    same text as at a shallow depth, line for line), never a RecursionError."""
+    from plistspec.providers._copy import copy_json
+    from plistspec.providers.jsontext import load_json
+
+    deep: dict = {"type": "string"}
+    for _ in range(10_000):
+        deep = {"type": "object", "properties": {"p": deep}}
+    copied = copy_json(deep)
+    assert copied is not deep
+    text = dumps([copied])
+    back, _ = load_json(text)
+    node, depth = back[0], 0
+    while node.get("properties"):
+        node, depth = node["properties"]["p"], depth + 1
+    assert depth == 10_000 and node == {"type": "string"}
+    assert text.startswith('[\n  {\n    "type": "object",\n    "properties": {\n      "p": {\n')
+    assert dumps_nested(copied, "  ").startswith('{\n    "type": "object"')

@@ -3,8 +3,9 @@
 Owns: :func:`dumps`, ``json.dumps(value, indent=2, ensure_ascii=False)`` plus a final
 newline: the form of every file in ``expected/``. The same bytes are written by a
 direct walk (the standard library's indenting encoder is pure Python and generator
-based, about twice as slow on a 10 MB output); anything it does not know (a dict
-subclass, a cycle, very deep nesting) goes to ``json.dumps`` itself.
+based, about twice as slow on a 10 MB output); a value nested deeper than Python recurses
+is written the same way through an explicit stack, and anything else it does not know (a
+dict subclass, a cycle) goes to ``json.dumps`` itself.
 """
 
 from __future__ import annotations
@@ -122,11 +123,76 @@ def _indented(value: Any, indent: str = "") -> str:
     return "".join(out)
 
 
+def _scalar(v: Any) -> str | None:
+    """The text of a value that is not a non-empty container, else None."""
+    t = type(v)
+    if t is str:
+        return _string(v)
+    if t is dict or t is list:
+        return None if v else ("{}" if t is dict else "[]")
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if t is int:
+        return int.__repr__(v)
+    if t is float:
+        return _float(v)
+    raise TypeError(t)
+
+
+def _indented_deep(value: Any, indent: str = "") -> str:
+    """:func:`_indented` through an explicit stack: for values nested deeper than Python
+    recurses (tool JSON lowered as it came, at any depth)."""
+    out: list[str] = []
+    app = out.append
+    # frames: [the (key text, value) pairs left, the inner indent, the closing text,
+    # nothing written yet, the opening bracket]
+    stack: list[list[Any]] = []
+
+    def push(v: Any, ind: str) -> None:
+        if type(v) is dict:
+            pairs = iter(
+                [((_string(k) if type(k) is str else _key(k)) + ": ", x) for k, x in v.items()]
+            )
+            stack.append([pairs, ind + "  ", "\n" + ind + "}", True, "{"])
+        else:
+            stack.append([iter([("", x) for x in v]), ind + "  ", "\n" + ind + "]", True, "["])
+
+    s = _scalar(value)
+    if s is not None:
+        app(s)
+    else:
+        push(value, indent)
+    while stack:
+        fr = stack[-1]
+        item = next(fr[0], None)
+        if item is None:
+            app(fr[2])
+            stack.pop()
+            continue
+        prefix, x = item
+        app((fr[4] + "\n" if fr[3] else ",\n") + fr[1] + prefix)
+        fr[3] = False
+        s = _scalar(x)
+        if s is not None:
+            app(s)
+        else:
+            push(x, fr[1])
+    if not indent:
+        app("\n")
+    return "".join(out)
+
+
 def dumps(value: Any) -> str:
     """``value`` printed as the expected files are: indent 2, non-ASCII raw, final newline."""
     try:
         return _indented(value)
-    except (TypeError, RecursionError):
+    except RecursionError:
+        return _indented_deep(value)
+    except TypeError:
         import json
 
         return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
@@ -141,7 +207,9 @@ def dumps_nested(value: Any, indent: str) -> str:
         return dumps(value)[:-1]
     try:
         return _indented(value, indent)
-    except (TypeError, RecursionError):
+    except RecursionError:
+        return _indented_deep(value, indent)
+    except TypeError:
         import json
 
         return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)

@@ -185,3 +185,24 @@ def test_lower_json_places_rewrites_in_the_json(tmp_path: Path, value: object) -
                 seen.add(ptr)
         assert line.startswith(f"{f}:") and line.split(":")[1].isdigit(), line
     assert seen == set(want), p.stderr
+
+
+def test_lower_json_at_any_depth_and_bad_json_placed(tmp_path: Path) -> None:
+    """to-json --lower reads tool JSON as from-json does: nested 3 000 deep it lowers and
+    prints it (no RecursionError, no "invalid JSON"), and invalid JSON is an error at its
+    FILE:LINE:COL."""
+    n = 3000
+    schema = '{"type": "object", "properties": {"p": ' * n + '{"type": "string"}' + "}}" * n
+    f = tmp_path / "deep.json"
+    f.write_text(
+        '{"tools": [{"name": "deep", "description": "D.", "inputSchema": ' + schema + "}]}"
+    )
+    p = run("to-json", str(f), "-f", "gemini", "--lower")
+    assert p.returncode == 0, p.stderr[-500:]
+    assert "internal error" not in p.stderr and "invalid JSON" not in p.stderr
+    assert '"name": "deep"' in p.stdout
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"tools": [1,\n }')
+    p = run("to-json", str(bad), "-f", "gemini", "--lower")
+    assert p.returncode == 1
+    assert p.stderr.startswith(f"{bad}:2:2: error: invalid JSON"), p.stderr

@@ -7,6 +7,7 @@ nothing was written, 2 usage). Diagnostics go to standard error.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from typing import Any
 
 import click
@@ -239,10 +240,11 @@ def from_json_cmd(
         from plistspec.emit_elisp.forms import label
 
         labels = [label(t) for t in tools]
+        counts = Counter(labels)
         tool_at = {
             k: (p, _resolve(value, p))
             for k, p in zip(labels, pointers, strict=True)
-            if labels.count(k) == 1
+            if counts[k] == 1
         }
     if target is not None and not any(d.is_error for d in diags):
         from plistspec.lowering.run import lower_for_elisp
@@ -254,8 +256,9 @@ def from_json_cmd(
             from plistspec.emit_elisp.forms import label
 
             olds, news = [label(t) for t in before], [label(t) for t in tools]
+            counts = Counter(news)
             for old_label, new_label in zip(olds, news, strict=True):
-                if old_label in tool_at and news.count(new_label) == 1:
+                if old_label in tool_at and counts[new_label] == 1:
                     tool_at.setdefault(new_label, tool_at[old_label])
     elisp = None
     if not any(d.is_error for d in diags):

@@ -35,29 +35,9 @@ _SCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties", "depe
 
 def jcopy(value: Any) -> Any:
     """A deep copy of a JSON value (dicts, lists, scalars), at any depth."""
-    if not isinstance(value, (dict, list)):
-        return value
-    root: Any = {} if isinstance(value, dict) else []
-    work = [(value, root)]
-    while work:
-        src, dst = work.pop()
-        if isinstance(src, dict):
-            for k, v in src.items():
-                if isinstance(v, (dict, list)):
-                    new: Any = {} if isinstance(v, dict) else []
-                    dst[k] = new
-                    work.append((v, new))
-                else:
-                    dst[k] = v
-        else:
-            for v in src:
-                if isinstance(v, (dict, list)):
-                    new = {} if isinstance(v, dict) else []
-                    dst.append(new)
-                    work.append((v, new))
-                else:
-                    dst.append(v)
-    return root
+    from plistspec.providers._copy import copy_json
+
+    return copy_json(value)
 
 
 def _tag(x: Any) -> Any:

@@ -27,14 +27,14 @@ def read_for_lowering(
 
         tools, diags = read_tools(text, name, dialect)
         return list(tools), list(diags), True
-    import json
-
     from plistspec.lowering.rawjson import raw_tools
+    from plistspec.providers.jsontext import JsonError, load_json
 
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        return [], [Diagnostic("PS500", "error", f"invalid JSON: {e}", path=name)], False
+    try:  # as from-json reads it: any depth, the error at its place
+        value, _ = load_json(text)
+    except JsonError as e:
+        bad = Diagnostic("PS500", "error", f"invalid JSON: {e.message}", e.pos, e.pos + 1)
+        return [], locate([bad], text, name), False
     tools, diags = raw_tools(value, places)
     from plistspec.providers.jsonpos import place_named
 

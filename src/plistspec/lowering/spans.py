@@ -47,17 +47,14 @@ def place(diags: list[Diagnostic], records: list, tools: list[dict[str, Any]], t
 
 
 def json_tries(pointer: str, obj: str, params: str) -> list[str]:
-    """Where in the input JSON the IR tool's ``pointer`` may have come from, deepest
-    first: ``/parameters/...`` below the tool's parameter schema (``params``), anything
-    else below the object holding its name (``obj``), then each shorter pointer, then
-    that object (a value the lowering made, such as an inlined ``$ref``, is not there)."""
-    parts = pointer.split("/")[1:]
-    if parts and parts[0] == "parameters":
-        base, rest = params, parts[1:]
-    else:
-        base, rest = obj, parts
-    tries = ["/".join([base, *rest[:k]]) if k else base for k in range(len(rest), -1, -1)]
-    return tries + ([obj] if base != obj else [])
+    """Where in the input JSON the IR tool's ``pointer`` came from: ``/parameters/...``
+    below the tool's parameter schema (``params``), anything else below the object
+    holding its name (``obj``); then that object. (A value the lowering made, such as an
+    inlined ``$ref``, is not in the input: :func:`plistspec.providers.jsonpos.
+    pointer_spans` gives the deepest part of a pointer that is.)"""
+    if pointer == "/parameters" or pointer.startswith("/parameters/"):
+        return [params + pointer[len("/parameters") :], obj]
+    return [obj + pointer] if pointer else [obj]
 
 
 def place_json(

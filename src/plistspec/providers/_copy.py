@@ -3,7 +3,8 @@
 Owns: :func:`copy_json`, used by the emitters so that the provider JSON they return never
 shares a mutable object with the IR it came from. ``copy.deepcopy`` does the same with
 a memo dictionary and a dispatch per object, several times slower on the large
-outputs of ``to-json``. Anything that is not a dict or list is shared as it is.
+outputs of ``to-json``, and recurses (so it fails on values nested a few thousand deep,
+which are copied through an explicit stack instead). Scalars are shared as they are.
 """
 
 from __future__ import annotations
@@ -29,11 +30,36 @@ _ATOMS = frozenset((str, int, float, bool, type(None)))
 
 
 def copy_json(v: Any) -> Any:
-    """A deep copy of JSON value ``v`` (recursive; ``copy.deepcopy`` for very deep values)."""
+    """A deep copy of JSON value ``v``, at any depth: recursive (fast), or, for a value
+    nested deeper than Python recurses, through an explicit stack."""
     try:
         return _copy(v)
     except RecursionError:
-        return copy.deepcopy(v)
+        return _copy_deep(v)
+
+
+def _copy_deep(value: Any) -> Any:
+    """:func:`_copy` without recursion."""
+    t = type(value)
+    if t is not dict and t is not list:
+        return value if t in _ATOMS else copy.deepcopy(value)
+    root: Any = {} if t is dict else []
+    work = [(value, root)]
+    while work:
+        src, dst = work.pop()
+        pairs = src.items() if type(src) is dict else enumerate(src)
+        for k, x in pairs:
+            tx = type(x)
+            if tx is dict or tx is list:
+                new: Any = {} if tx is dict else []
+                work.append((x, new))
+            else:
+                new = x if tx in _ATOMS else copy.deepcopy(x)
+            if type(dst) is dict:
+                dst[k] = new
+            else:
+                dst.append(new)
+    return root
 
 
 def _same(v: Any) -> Any:
