@@ -97,7 +97,8 @@ CODES: dict[str, Code] = {
         "hundred levels they hit `max-lisp-eval-depth`, at a depth that depends on whether the "
         "package was byte-compiled (uncompiled gptel fails at about 195 levels of `:items`, "
         "compiled at about 1580; llm at about 315 / 525). plistspec refuses specs nested more "
-        "than 150 levels deep rather than guess.",
+        "than 150 levels deep rather than guess. `from-json` says the same, as a warning, of a "
+        "tool it writes that deep (the file is still written; `check` then reports the form).",
     ),
     # --- PS3xx: spec lints ---------------------------------------------------------
     "PS301": Code(

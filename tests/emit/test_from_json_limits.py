@@ -177,3 +177,56 @@ def test_long_ref_chains_and_their_cycles() -> None:
     assert r.exit_code == 1 and "PS510" in r.stderr and r.stderr.startswith("<stdin>:1:")
     assert f"#/$defs/L{n} → #/$defs/L{n - 1}" in r.stderr and "more …" in r.stderr
     assert len(r.stderr) < 1000  # the cycle is named, not listed in full
+
+
+_SHAPES = {
+    "properties": lambda d: {"type": "object", "properties": {"p": d}},
+    "items": lambda d: {"type": "array", "items": d},
+    "anyOf": lambda d: {"anyOf": [d, {"type": "null"}]},
+}
+
+
+@pytest.mark.parametrize("shape", list(_SHAPES))
+@pytest.mark.parametrize("dialect", ["gptel", "llm"])
+def test_a_spec_too_deep_for_the_libraries_is_said_as_check_says_it(
+    shape: str, dialect: str
+) -> None:
+    """from-json warns PS204 exactly when `check` of the written file reports PS204 (the
+    libraries' recursive conversion may fail past lower.MAX_DEPTH levels), around the
+    boundary and far past it; the file is still written."""
+    from plistspec.checker import check_text
+    from plistspec.emit_elisp import to_elisp
+    from plistspec.lower import MAX_DEPTH
+    from plistspec.providers.detect import from_json
+
+    agree = {True: 0, False: 0}
+    for n in [
+        10,
+        *range(MAX_DEPTH // 2 - 4, MAX_DEPTH // 2 + 4),
+        *range(MAX_DEPTH - 4, MAX_DEPTH + 4),
+        400,
+    ]:
+        d: dict = {"type": "string"}
+        for _ in range(n):
+            d = _SHAPES[shape](d)
+        tools, _ = from_json({"tools": [_mcp({"type": "object", "properties": {"top": d}})]})
+        text, diags = to_elisp(tools, dialect)
+        warned = any(x.code == "PS204" and x.severity == "warning" for x in diags)
+        checked = any(x.code == "PS204" for x in check_text(text))
+        assert warned == checked, (shape, dialect, n)
+        agree[warned] += 1
+    # llm drops anyOf at the arg level: nothing deep is written, nothing said
+    assert agree[False] > 0 and (agree[True] > 0 or (shape, dialect) == ("anyOf", "llm"))
+
+
+def test_from_json_writes_a_deep_spec_with_a_placed_warning(tmp_path: Path) -> None:
+    n = 3000
+    schema = '{"type": "object", "properties": {"p": ' * n + '{"type": "string"}' + "}}" * n
+    f = tmp_path / "deep.json"
+    f.write_text(
+        '{"tools": [{"name": "deep", "description": "D.", "inputSchema": ' + schema + "}]}"
+    )
+    r = _cli("from-json", str(f), "-o", str(tmp_path / "deep.el"))
+    assert r.exit_code == 0, r.output
+    assert f"{f}:1:12: warning: tool 'deep': its parameters nest more than" in r.stderr, r.stderr
+    assert "[PS204]" in r.stderr and (tmp_path / "deep.el").exists()

@@ -123,6 +123,46 @@ def _names(
     return stem, feature, variable
 
 
+def _depth_warning(tool: Tool, text: str, w: Writer) -> None:
+    """PS204 (as a warning: the file is still written) when the written form nests deeper
+    than gptel/llm are known to convert (their recursive code fails past about
+    :data:`plistspec.lower.MAX_DEPTH` levels): exactly what ``check`` reports on it. The
+    form is read back only when its parameters come near that depth."""
+    from plistspec.lower import MAX_DEPTH, too_deep
+
+    todo = [(tool.get("parameters"), 0)]
+    deepest = 0
+    while todo:
+        v, d = todo.pop()
+        if isinstance(v, dict):
+            todo.extend((x, d + 1) for x in v.values() if isinstance(x, (dict, list)))
+        elif isinstance(v, list):
+            todo.extend((x, d + 1) for x in v if isinstance(x, (dict, list)))
+        else:
+            continue
+        deepest = max(deepest, d + 1)
+    if deepest < MAX_DEPTH - 8:  # the form nests about as deep as the JSON: far from it
+        return
+    from plistspec.diagnostics import ReadError
+    from plistspec.elisp.reader import read_all
+    from plistspec.extract.find import call_form
+
+    try:
+        (datum,) = read_all(text)
+    except (ReadError, ValueError):
+        return
+    form = call_form(datum, text)
+    args = form.slot(":args") if form is not None else None
+    # the value the library gets (`(list '(...))' evaluated), as lower measures it
+    if args is not None and args.value is not None and too_deep(args.value) is not None:
+        w.warn(
+            "PS204",
+            f"its parameters nest more than {MAX_DEPTH} levels deep: gptel and llm "
+            "convert them recursively and may fail there (`plistspec check` reports "
+            "the written form)",
+        )
+
+
 def to_elisp(
     tools: list[Tool],
     dialect: str | None = "gptel",
@@ -170,6 +210,7 @@ def to_elisp(
         comments = [" " * indent + c for c in _comments(tool, w)]
         write_form(w, tool, indent)
         text = " " * indent + "".join(w.out)
+        _depth_warning(tool, text, w)
         if "implemented yet: write its :function" in text:
             stubs += 1
         if isinstance(tool.get("name"), str):

@@ -26,7 +26,7 @@ from plistspec.lower import fast  # light (datums only), and needed by every low
 if TYPE_CHECKING:
     from plistspec.ir import Tool
 
-__all__ = ["lower", "GPTEL_ONLY_SLOTS"]
+__all__ = ["lower", "too_deep", "GPTEL_ONLY_SLOTS", "MAX_DEPTH"]
 
 #: slots gptel reads but never sends (a non-static value there is harmless)
 GPTEL_ONLY_SLOTS = (":function", ":async", ":category", ":confirm", ":include")
@@ -56,7 +56,7 @@ def _first_values(form: Any) -> tuple[dict[str, Any], bool]:
     return values, static
 
 
-def _too_deep(d: Datum) -> Datum | None:
+def too_deep(d: Datum) -> Datum | None:
     """The first datum nested deeper than :data:`MAX_DEPTH` inside ``d``, if any."""
     from plistspec.elisp.datum import List, Vector
 
@@ -216,7 +216,7 @@ def _replay(
 
     span = (form.start, form.end)
     for d in (name_d, desc_d, args_d):
-        deep = _too_deep(d)
+        deep = too_deep(d)
         if deep is not None:
             msg = (
                 f"{dialect} may fail on this spec: it is nested more than {MAX_DEPTH} levels deep, "
