@@ -96,3 +96,31 @@ def test_elisp_text_must_be_str_or_bytes() -> None:
 
     with pytest.raises(TypeError):
         plistspec.check(123)  # type: ignore[arg-type]
+
+
+def test_json_given_to_to_json_is_said_not_passed_in_silence(tmp_path) -> None:
+    """to-json reads Emacs Lisp: tool JSON given to it (a .json file, or JSON text on
+    stdin, big or small) holds no tool form; a PS512 warning says what to run instead."""
+    import json
+
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+
+    value = {"tools": [{"name": "t", "description": "T.", "inputSchema": {"type": "object"}}]}
+    small = json.dumps(value)
+    big = json.dumps({"tools": value["tools"] * 20_000})  # streamed if it were Elisp
+    assert len(big) > 1_000_000
+    for text, name in ((small, "tools.json"), (big, "big.json"), (small, "-")):
+        f = tmp_path / name
+        args = ["to-json", "-f", "openai"]
+        if name == "-":
+            r = CliRunner().invoke(main, [*args, "-"], input=text)
+        else:
+            f.write_text(text)
+            r = CliRunner().invoke(main, [*args, str(f)])
+        assert r.exit_code == 0 and json.loads(r.stdout) == [], r.output
+        assert ":1:1: warning: this is JSON, not Emacs Lisp" in r.stderr, r.stderr
+        assert "from-json" in r.stderr and "[PS512]" in r.stderr
+    r = CliRunner().invoke(main, ["to-json", "-f", "openai", "-"], input="[1 2 3]\n")
+    assert "PS512" not in r.stderr  # an Elisp vector, not JSON

@@ -611,7 +611,10 @@ CODES: dict[str, Code] = {
     "PS512": Code(
         "warning",
         "no tools in the input",
-        'The JSON is a valid container but holds no tool. Example: `{"tools": []}`.',
+        'The JSON is a valid container but holds no tool. Example: `{"tools": []}`. '
+        "`to-json` says it too when given JSON (a `.json` file, or JSON on stdin): it reads "
+        "tool forms from Emacs Lisp, and JSON holds none; `from-json` writes Elisp from tool "
+        "JSON and `to-json --lower -f TARGET` lowers it for one provider.",
     ),
     "PS513": Code(
         "warning",

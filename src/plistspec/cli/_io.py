@@ -165,6 +165,31 @@ def read_text_layout(path: str, *, stdin_name: str | None = None) -> tuple[str, 
     return name, text, layout
 
 
+def json_not_elisp(name: str, text: str, command: str) -> Diagnostic | None:
+    """A PS512 warning when a command that reads Emacs Lisp was given JSON (a ``.json``
+    file, or text that starts like JSON and is JSON): read as Elisp it holds no tool,
+    which would otherwise pass in silence. None otherwise."""
+    head = text.lstrip()[:1]
+    if not (name.endswith(".json") or head in ("{", "[")):
+        return None
+    from plistspec.providers.jsontext import JsonError, load_json
+
+    try:
+        load_json(text)
+    except JsonError:
+        return None
+    return Diagnostic(
+        "PS512",
+        "warning",
+        f"this is JSON, not Emacs Lisp: {command} reads tool forms from .el files; for tool "
+        "JSON use `plistspec from-json` (Elisp) or `plistspec to-json --lower -f TARGET` "
+        "(JSON for one provider)",
+        0,
+        min(1, len(text)),
+        path=name,
+    )
+
+
 def encode_bytes(text: str, shown: str) -> bytes:
     """UTF-8 bytes of ``text``; raw bytes (lone surrogates U+DC80..U+DCFF, as read from
     a file that is not valid UTF-8) are written back as those bytes."""

@@ -60,6 +60,7 @@ def to_json_cmd(
     """
     from plistspec.api import read_tools, to_provider
     from plistspec.cli._io import InputError
+    from plistspec.diagnostics import locate
 
     if fmt not in FORMATS and not lower:
         raise click.UsageError(f"-f {fmt} is a lowering target: add --lower")
@@ -87,7 +88,14 @@ def to_json_cmd(
             click.echo(str(e), err=True)
             failed = True
             continue
-        if len(files) == 1 and from_emacs is None and not lower:
+        hint = None
+        if not lower:
+            from plistspec.cli._io import json_not_elisp
+
+            hint = json_not_elisp(name, text, "to-json")
+            if hint is not None:  # said, then read as Elisp all the same (no tool in it)
+                diags.extend(locate([hint], text, name))
+        if len(files) == 1 and from_emacs is None and not lower and hint is None:
             from plistspec.streaming import provider_json_bytes
 
             streamed = provider_json_bytes(text, fmt, name, dialect)
