@@ -124,3 +124,18 @@ def test_json_given_to_to_json_is_said_not_passed_in_silence(tmp_path) -> None:
         assert "from-json" in r.stderr and "[PS512]" in r.stderr
     r = CliRunner().invoke(main, ["to-json", "-f", "openai", "-"], input="[1 2 3]\n")
     assert "PS512" not in r.stderr  # an Elisp vector, not JSON
+
+
+def test_json_given_to_check_is_said(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+
+    f = tmp_path / "tools.json"
+    f.write_text('{"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}')
+    r = CliRunner().invoke(main, ["check", str(f)])
+    assert f"{f}:1:1: warning: this is JSON, not Emacs Lisp: check" in r.stdout + r.stderr
+    el = tmp_path / "tools.el"
+    el.write_text("(setq x 1)\n")
+    r = CliRunner().invoke(main, ["check", str(el)])
+    assert "PS512" not in r.stdout + r.stderr

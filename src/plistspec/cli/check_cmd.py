@@ -175,7 +175,7 @@ def check_cmd(
     )
     from plistspec.checkrun import findings, settings_for
     from plistspec.config import ConfigCache, ConfigError
-    from plistspec.diagnostics import Diagnostic
+    from plistspec.diagnostics import Diagnostic, locate
 
     if output_file is not None:
         for path in files:
@@ -282,6 +282,12 @@ def check_cmd(
         ):
             found = []  # the reader says it at that very place
         found.extend(more)
+        if given is None and not more:  # JSON given to check: no tool form, and it says so
+            from plistspec.cli._io import json_not_elisp
+
+            hint = json_not_elisp(name, text, "check")
+            if hint is not None:
+                found.extend(locate([hint], text, name))
         reported.extend(found)
         for d in found:
             if d.fix is not None:
