@@ -612,7 +612,7 @@ CODES: dict[str, Code] = {
         "warning",
         "no tools in the input",
         'The JSON is a valid container but holds no tool. Example: `{"tools": []}`. '
-        "`to-json` says it too when given JSON (a `.json` file, or JSON on stdin): it reads "
+        "`to-json` and `check` say it too when given JSON (a `.json` file, or JSON on stdin): they read "
         "tool forms from Emacs Lisp, and JSON holds none; `from-json` writes Elisp from tool "
         "JSON and `to-json --lower -f TARGET` lowers it for one provider.",
     ),
