@@ -1,6 +1,7 @@
 """``plistspec fmt``: rewrite tool forms in the canonical layout, nothing else.
 
-Owns: :func:`format_text`. Each ``(gptel-make-tool ...)`` / ``(llm-make-tool ...)``
+Owns: :func:`format_text` and :func:`rewrites` (what changes in a batch of top-level
+forms, for the whole file and for :mod:`plistspec.fmt_stream`). Each ``(gptel-make-tool ...)`` / ``(llm-make-tool ...)``
 call found by :func:`plistspec.extract.find_tools` is lowered to the IR and written
 back with :func:`plistspec.emit_elisp.tool_form`; only the form's span is replaced,
 every other byte of the file (comments, other code, blank lines) stays as it was.
