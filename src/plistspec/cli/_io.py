@@ -169,8 +169,10 @@ def json_not_elisp(name: str, text: str, command: str) -> Diagnostic | None:
     """A PS512 warning when a command that reads Emacs Lisp was given JSON (a ``.json``
     file, or text that starts like JSON and is JSON): read as Elisp it holds no tool,
     which would otherwise pass in silence. None otherwise."""
-    head = text.lstrip()[:1]
-    if not (name.endswith(".json") or head in ("{", "[")):
+    i, n = 0, len(text)
+    while i < n and text[i] in " \t\r\n\ufeff":  # no copy of a big text to look at it
+        i += 1
+    if not (name.endswith(".json") or text[i : i + 1] in ("{", "[")):
         return None
     from plistspec.providers.jsontext import JsonError, load_json
 
