@@ -1,0 +1,115 @@
+"""Where diagnostics about tool JSON are in its text, so they print as ``FILE:LINE:COL``.
+
+Owns: :func:`place_diagnostics` (a diagnostic naming a JSON pointer, one about a tool,
+one about a property of a tool's parameters, a lowering rewrite of a tool: each gets the
+span of what it is about) and :func:`resolve` (the value at a pointer). ``from-json``
+hands it the text, the diagnostics and, per tool label, where the tool's object is
+(:func:`plistspec.providers.detect.from_json` gives the pointers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["place_diagnostics", "resolve"]
+
+
+def place_diagnostics(
+    diags: list, text: str, tools: dict[str, tuple[str, Any]] | None = None
+) -> None:
+    """Give each diagnostic that names a JSON pointer (``at /tools/3/...``) the span of
+    that value in ``text``, so it prints as ``FILE:LINE:COL``; one that names none but
+    is about one tool (``tool 'x': ...``, ``tools``: each tool's label, the pointer of its
+    object and that object) the span of that tool's object, or of the property it names;
+    a lowering rewrite (``--target``) the span of the schema node it rewrote, or of the
+    deepest one the input holds. One scan for all of them."""
+    import re
+
+    from plistspec.providers.jsonpos import named_pointer, pointer_spans
+
+    lowered = re.compile(r"[\w-]+: tool (.*?), (/\S*?|): ")
+    wanted = []
+    many: list[tuple[Any, list[str]]] = []  # pointers to try, deepest first
+    for d in diags:
+        if d.start >= 0:
+            continue
+        named = named_pointer(d.message)
+        if named is not None:
+            wanted.append((d, named))
+        elif tools and d.message.startswith("tool "):
+            body = d.message[5:]
+            i = body.find(": ")  # the label may hold ": " itself: try each
+            while i >= 0 and body[:i] not in tools:
+                i = body.find(": ", i + 1)
+            if i >= 0:
+                wanted.append((d, _property_pointer(tools[body[:i]], body[i + 2 :])))
+        elif tools:  # a rewrite of --target: "gemini: tool 'x', /parameters/...: ..."
+            m = lowered.match(d.message)
+            place = tools.get(m.group(1)) if m is not None else None
+            if m is not None and place is not None:
+                many.append((d, _lowered_tries(place, m.group(2))))
+    if not wanted and not many:
+        return
+    spans = pointer_spans(text, [p for _, p in wanted] + [p for _, ps in many for p in ps])
+    for d, p in wanted:
+        span = spans.get(p)
+        if span is not None:
+            d.start, d.end = span
+    for d, ps in many:
+        span = next((spans[p] for p in ps if spans.get(p) is not None), None)
+        if span is not None:
+            d.start, d.end = span
+
+
+def _property_pointer(place: tuple[str, Any], rest: str) -> str:
+    """The pointer of what a tool's diagnostic is about: the tool's object (``place``:
+    its pointer and value), or, for ``property 'x': ...``, that property of the tool's
+    parameter schema (the shallowest ``properties`` object holding it)."""
+    import ast
+    import re
+
+    from plistspec.providers._common import jptr
+
+    ptr, tool = place
+    m = re.match(r"""property ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", rest)
+    if m is None:
+        return ptr
+    try:
+        name = ast.literal_eval(m.group(1))
+    except (ValueError, SyntaxError):
+        return ptr
+    todo: list[tuple[str, Any]] = [(ptr, tool)]
+    for at, v in todo:  # breadth first: the root schema's properties come first
+        if isinstance(v, dict):
+            props = v.get("properties")
+            if isinstance(props, dict) and name in props:
+                return jptr(at, "properties", name)
+            todo.extend((jptr(at, k), x) for k, x in v.items() if isinstance(x, (dict, list)))
+        elif isinstance(v, list):
+            todo.extend((jptr(at, i), x) for i, x in enumerate(v) if isinstance(x, (dict, list)))
+    return ptr
+
+
+def _lowered_tries(place: tuple[str, Any], pointer: str) -> list[str]:
+    """Where a lowering rewrite of the tool at ``place`` (its pointer and value) may be
+    in the input, deepest first (:func:`plistspec.lowering.spans.json_tries`)."""
+    from plistspec.lowering.rawjson import tool_places
+    from plistspec.lowering.spans import json_tries
+
+    ptr, tool = place
+    rel = tool_places(tool)
+    if rel is None:
+        return [ptr]
+    return json_tries(pointer, ptr + rel[0], ptr + rel[1])
+
+
+def resolve(value: Any, ptr: str) -> Any:
+    """The value at JSON pointer ``ptr`` (as :func:`plistspec.providers._common.jptr`
+    writes them) in ``value``."""
+    for part in ptr.split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        try:
+            value = value[int(key)] if isinstance(value, list) else value[key]
+        except (KeyError, IndexError, ValueError, TypeError):
+            return None
+    return value
