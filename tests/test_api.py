@@ -139,3 +139,23 @@ def test_json_given_to_check_is_said(tmp_path) -> None:
     el.write_text("(setq x 1)\n")
     r = CliRunner().invoke(main, ["check", str(el)])
     assert "PS512" not in r.stdout + r.stderr
+
+
+def test_the_package_api_is_there_when_asked_for() -> None:
+    """The package imports its API on first use (start-up of the command line): every
+    name of __all__, the api module itself and the Tool type are there all the same, in
+    a fresh interpreter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import plistspec\n"
+        "assert 'plistspec.api' not in __import__('sys').modules\n"
+        "names = [getattr(plistspec, n) for n in plistspec.__all__]\n"
+        "assert plistspec.api.to_json is plistspec.to_json\n"
+        "from plistspec import check, Tool, api\n"
+        "assert api.check is check and set(plistspec.__all__) <= set(dir(plistspec))\n"
+        "try:\n    plistspec.nope\nexcept AttributeError:\n    pass\nelse:\n    raise SystemExit(1)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr

@@ -53,10 +53,11 @@ _API = frozenset(
 def __getattr__(name: str):  # noqa: ANN202 - PEP 562
     """The API is imported on first use: the command line, which imports this package on
     every run, needs none of it (a few milliseconds of start-up)."""
-    if name in _API:
-        from plistspec import api
+    if name in _API or name == "api":
+        from importlib import import_module
 
-        value = getattr(api, name)
+        api = import_module("plistspec.api")  # not `from plistspec import api`: that asks here
+        value = api if name == "api" else getattr(api, name)
     elif name == "Tool":  # a TypedDict
         from plistspec.ir import Tool as value
     else:
