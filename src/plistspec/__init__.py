@@ -32,22 +32,27 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
-_API = frozenset(
-    (
-        "JsonResult",
-        "TextResult",
-        "ToolsResult",
-        "check",
-        "format_elisp",
-        "from_provider",
-        "from_python",
-        "read_elisp",
-        "read_tools",
-        "to_elisp",
-        "to_json",
-        "to_provider",
-    )
-)
+__all__ = [
+    "Diagnostic",
+    "Fix",
+    "JsonResult",
+    "ReadError",
+    "TextResult",
+    "Tool",
+    "ToolsResult",
+    "check",
+    "format_elisp",
+    "from_provider",
+    "from_python",
+    "read_elisp",
+    "read_tools",
+    "to_elisp",
+    "to_json",
+    "to_provider",
+]
+
+# imported from plistspec.api on first use (the names above that are not bound here)
+_API = frozenset(__all__) - {"Diagnostic", "Fix", "ReadError", "Tool"}
 
 
 def __getattr__(name: str):  # noqa: ANN202 - PEP 562
@@ -67,24 +72,4 @@ def __getattr__(name: str):  # noqa: ANN202 - PEP 562
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _API | {"Tool"})
-
-
-__all__ = [
-    "Diagnostic",
-    "Fix",
-    "JsonResult",
-    "ReadError",
-    "TextResult",
-    "Tool",
-    "ToolsResult",
-    "check",
-    "format_elisp",
-    "from_provider",
-    "from_python",
-    "read_elisp",
-    "read_tools",
-    "to_elisp",
-    "to_json",
-    "to_provider",
-]
+    return sorted(set(globals()) | set(__all__))
