@@ -57,14 +57,13 @@ from plistspec.emit_elisp.layout import MAX_INDENT
 from plistspec.extract import find_tools
 from plistspec.fmt_comments import plan_comments
 from plistspec.fmt_proof import same_call
-from plistspec.fmt_verify import BACKENDS, Job, left_alone, read_back, verify
+from plistspec.fmt_verify import BACKENDS, SENT_SLOTS, Job, left_alone, read_back, verify
 from plistspec.lint import lint
 from plistspec.lower import lower
 
 __all__ = ["format_text", "rewrites", "BACKENDS"]
 
 _HEADS = {"gptel-make-tool": "gptel", "llm-make-tool": "llm"}
-_SENT_SLOTS = (":name", ":description", ":args")
 _SHARED_LINE = (
     "it starts on the line where the tool form before it ends; put it on a line of its own"
 )
@@ -119,7 +118,7 @@ def _screen(
         seen: set[str] = set()
         for s in form.slots:
             k = s.key.name
-            if k in _SENT_SLOTS and k in seen:
+            if k in SENT_SLOTS and k in seen:
                 return None, left_alone(
                     f"it repeats {k} (the library reads the first one)",
                     s.key.start,
@@ -266,12 +265,7 @@ def rewrites(
     # form that refers to one is not static here and is left as it is.
     forms, ediags = find_tools(datums, text, constants=False, alone=alone)
     # syntax plistspec does not read (``#s(...)``...): an info, and that form stays as it is
-    unread = [
-        Diagnostic(
-            "PS530", "info", f"tool form left unchanged: {d.message}", d.start, d.end, path=path
-        )
-        for d in ediags
-    ]
+    unread = [left_alone(d.message, d.start, d.end, path) for d in ediags]
     forms = sorted(forms, key=lambda f: (f.start, -f.end))
     chosen = []
     has_inner: set[int] = set()  # ids of chosen forms with other tool forms inside

@@ -19,7 +19,7 @@ from typing import Any
 
 from plistspec.diagnostics import Diagnostic, ReadError
 
-__all__ = ["BACKENDS", "Job", "comment_words", "left_alone", "read_back", "verify"]
+__all__ = ["BACKENDS", "SENT_SLOTS", "Job", "comment_words", "left_alone", "read_back", "verify"]
 
 BACKENDS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock", "ollama")
 
@@ -97,13 +97,14 @@ def _sent(tool: dict[str, Any]) -> str:
     )
 
 
-_SENT_SLOTS = (":name", ":description", ":args")
+#: the slots the library reads the first of and sends
+SENT_SLOTS = (":name", ":description", ":args")
 
 
 def _same_values(old: Any, new: Any) -> bool:
     """The first ``:name``/``:description``/``:args`` of both forms are equal data (Emacs's
     ``equal``): lowering them gives the same tool, so nothing sent can differ."""
-    for key in _SENT_SLOTS:
+    for key in SENT_SLOTS:
         a, b = old.slot(key), new.slot(key)
         if (a is None) != (b is None):
             return False
