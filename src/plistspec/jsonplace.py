@@ -2,16 +2,16 @@
 
 Owns: :func:`place_diagnostics` (a diagnostic naming a JSON pointer, one about a tool,
 one about a property of a tool's parameters, a lowering rewrite of a tool: each gets the
-span of what it is about) and :func:`resolve` (the value at a pointer). ``from-json``
-hands it the text, the diagnostics and, per tool label, where the tool's object is
-(:func:`plistspec.providers.detect.from_json` gives the pointers).
+span of what it is about), with :func:`tool_places` (per tool label, where the tool's
+object is: :func:`plistspec.providers.detect.from_json` gives the pointers) and
+:func:`renamed` (the labels a lowering gave the same tools).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["place_diagnostics", "resolve"]
+__all__ = ["place_diagnostics", "tool_places", "renamed"]
 
 
 def place_diagnostics(
@@ -103,13 +103,33 @@ def _lowered_tries(place: tuple[str, Any], pointer: str) -> list[str]:
     return json_tries(pointer, ptr + rel[0], ptr + rel[1])
 
 
-def resolve(value: Any, ptr: str) -> Any:
-    """The value at JSON pointer ``ptr`` (as :func:`plistspec.providers._common.jptr`
-    writes them) in ``value``."""
-    for part in ptr.split("/")[1:]:
-        key = part.replace("~1", "/").replace("~0", "~")
-        try:
-            value = value[int(key)] if isinstance(value, list) else value[key]
-        except (KeyError, IndexError, ValueError, TypeError):
-            return None
-    return value
+def _by_label(tools: list[Any], places: list[Any]) -> dict[str, Any]:
+    """Each tool's label, as diagnostics name it, with its place (None: unknown); a label
+    two tools share names neither."""
+    from collections import Counter
+
+    from plistspec.emit_elisp.forms import label
+
+    labels = [label(t) for t in tools]
+    counts = Counter(labels)
+    return {k: p for k, p in zip(labels, places, strict=True) if counts[k] == 1 and p is not None}
+
+
+def tool_places(tools: list[Any], pointers: list[str], value: Any) -> dict[str, tuple[str, Any]]:
+    """Per tool label: the pointer of the tool's object in the input ``value`` (what
+    :func:`plistspec.providers.detect.from_json` gave, in the order of ``tools``) and that
+    object."""
+    from plistspec.lowering.jsonutil import resolve_pointer
+
+    return _by_label(tools, [(p, resolve_pointer(value, "#" + p)[1]) for p in pointers])
+
+
+def renamed(places: dict[str, tuple[str, Any]], before: list[Any], after: list[Any]) -> None:
+    """Add to ``places`` the new labels of tools a lowering renamed (``before`` and
+    ``after``: the same tools in the same order), each at its tool's place."""
+    if places and len(after) == len(before):
+        from plistspec.emit_elisp.forms import label
+
+        olds = [places.get(label(t)) for t in before]
+        for k, p in _by_label(after, olds).items():
+            places.setdefault(k, p)

@@ -7,7 +7,6 @@ nothing was written, 2 usage). Diagnostics go to standard error.
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from typing import Any
 
 import click
@@ -101,7 +100,7 @@ def from_json_cmd(
     from plistspec.cli._io import InputError, finish, read_text
     from plistspec.diagnostics import Diagnostic, locate
     from plistspec.emit_elisp import to_elisp
-    from plistspec.jsonplace import place_diagnostics, resolve
+    from plistspec.jsonplace import place_diagnostics, renamed, tool_places
     from plistspec.providers.detect import from_json
 
     if (file is None) == (from_emacs is None):
@@ -137,31 +136,14 @@ def from_json_cmd(
             value, from_, trust_functions=trust_functions, dialect=dialect, pointers=pointers
         )
         diags.extend(more)
-        # each tool's label as diagnostics name it, and where its object is (a label two
-        # tools share names neither)
-        from plistspec.emit_elisp.forms import label
-
-        labels = [label(t) for t in tools]
-        counts = Counter(labels)
-        tool_at = {
-            k: (p, resolve(value, p))
-            for k, p in zip(labels, pointers, strict=True)
-            if counts[k] == 1
-        }
+        tool_at = tool_places(tools, pointers, value)
     if target is not None and not any(d.is_error for d in diags):
         from plistspec.lowering.run import lower_for_elisp
 
         before = tools
         tools, more = lower_for_elisp(tools, target)
         diags.extend(more)
-        if tool_at and len(tools) == len(before):  # renamed for the target: the new label
-            from plistspec.emit_elisp.forms import label
-
-            olds, news = [label(t) for t in before], [label(t) for t in tools]
-            counts = Counter(news)
-            for old_label, new_label in zip(olds, news, strict=True):
-                if old_label in tool_at and counts[new_label] == 1:
-                    tool_at.setdefault(new_label, tool_at[old_label])
+        renamed(tool_at, before, tools)
     elisp = None
     if not any(d.is_error for d in diags):
         import os
