@@ -130,18 +130,16 @@ def _depth_warning(tool: Tool, text: str, w: Writer) -> None:
     form is read back only when its parameters come near that depth."""
     from plistspec.lower import MAX_DEPTH, too_deep
 
-    todo = [(tool.get("parameters"), 0)]
-    deepest = 0
+    # the form nests about as deep as the JSON: far from the limit, nothing to read back
+    near = MAX_DEPTH - 8
+    todo = [(tool.get("parameters"), 1)]
     while todo:
         v, d = todo.pop()
-        if isinstance(v, dict):
-            todo.extend((x, d + 1) for x in v.values() if isinstance(x, (dict, list)))
-        elif isinstance(v, list):
-            todo.extend((x, d + 1) for x in v if isinstance(x, (dict, list)))
-        else:
-            continue
-        deepest = max(deepest, d + 1)
-    if deepest < MAX_DEPTH - 8:  # the form nests about as deep as the JSON: far from it
+        if d >= near:
+            break
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()
+        todo.extend((x, d + 1) for x in items if isinstance(x, (dict, list)))
+    else:
         return
     from plistspec.diagnostics import ReadError
     from plistspec.elisp.reader import read_all
