@@ -42,8 +42,8 @@ def broken(text: str) -> str:
 
 def main() -> None:
     sizes = sys.argv[1:] or ["100K", "1M"]
-    from plistspec.checkrun import Settings, findings
-    from plistspec.fixes import fix_text
+    from plistspec.checking.fixes import fix_text
+    from plistspec.checking.run import Settings, findings
 
     settings = Settings()
 

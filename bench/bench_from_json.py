@@ -47,9 +47,9 @@ def _laughs(levels: int) -> str:
 
 
 def run(label: str, text: str) -> None:
+    from plistspec.core.jsontext import load_json
     from plistspec.emit_elisp import to_elisp
-    from plistspec.providers.detect import from_json
-    from plistspec.providers.jsontext import load_json
+    from plistspec.fromjson.detect import from_json
 
     t = time.perf_counter()
     value, _ = load_json(text)
@@ -65,7 +65,7 @@ def run(label: str, text: str) -> None:
 
 def place(n: int) -> None:
     """Placing one diagnostic per tool (``at /tools/N``): one scan for all of them."""
-    from plistspec.providers.jsonpos import pointer_spans
+    from plistspec.core.jsonpos import pointer_spans
 
     text = _many(n)
     t = time.perf_counter()

@@ -48,7 +48,7 @@ def main() -> None:
     from plistspec.elisp.eol import decode_eol, detect_eol
     from plistspec.elisp.reader import read_all
     from plistspec.elisp.recover import read_recovering
-    from plistspec.fmt import format_text
+    from plistspec.fmt.rewrite import format_text
 
     tool = (
         '(gptel-make-tool :name "a" :function #\'ignore :description "d"\r\n'

@@ -34,12 +34,12 @@ from gen_tools import generate, parse_size  # noqa: E402
 
 JOBS = {
     "to-json openai": "from plistspec.api import to_json\n"
-    "from plistspec.jsonout import dumps\n"
+    "from plistspec.core.jsonout import dumps\n"
     "v, d = to_json(text, 'openai')\nout = dumps(v)",
-    "check": "from plistspec.checker import check_text\nout = check_text(text)",
-    "check --target gemini": "from plistspec.checker import check_text\n"
+    "check": "from plistspec.checking.checker import check_text\nout = check_text(text)",
+    "check --target gemini": "from plistspec.checking.checker import check_text\n"
     "out = check_text(text, target='gemini')",
-    "fmt": "from plistspec.fmt import format_text\nout = format_text(text)",
+    "fmt": "from plistspec.fmt.rewrite import format_text\nout = format_text(text)",
 }
 
 CHILD = """

@@ -1,7 +1,7 @@
 """The Elisp writer alone: ``emit_elisp.tool_form`` on every call ``fmt`` makes on a file.
 
 Numbers, not pass/fail. Generates a tools file with ``gen_tools.generate`` (default 10M,
-seed 1: the file of issue 11), runs ``plistspec.fmt.format_text`` once on it with
+seed 1: the file of issue 11), runs ``plistspec.fmt.rewrite.format_text`` once on it with
 ``tool_form`` wrapped to collect its arguments (tool IR, dialect, indent, comment plan,
 tail_safe), then times only ``tool_form`` over those calls, ``--runs`` times (min and
 median kept, garbage collection paused as fmt pauses it), and prints CPU seconds, calls
@@ -29,7 +29,7 @@ from gen_tools import generate, parse_size  # noqa: E402
 def collect(text: str) -> list[tuple]:
     """The ``(tool, dialect, indent, plan, tail_safe)`` of every writer call fmt makes."""
     import plistspec.emit_elisp as ee
-    from plistspec.fmt import format_text
+    from plistspec.fmt.rewrite import format_text
 
     calls: list[tuple] = []
     real = ee.tool_form

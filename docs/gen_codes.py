@@ -1,5 +1,5 @@
-"""Generate docs/codes.md, the table of every diagnostic code, from plistspec.codes,
-plistspec.code_examples and plistspec.fixes (whose fixes are safe or unsafe).
+"""Generate docs/codes.md, the table of every diagnostic code, from plistspec.core.codes,
+plistspec.core.code_examples and plistspec.checking.fixes (whose fixes are safe or unsafe).
 
 Run from the repository root: ``PYTHONPATH=src python3 docs/gen_codes.py``.
 tests/lint/test_explain_docs.py fails when docs/codes.md is not what this writes.
@@ -29,9 +29,9 @@ def _cell(s: str) -> str:
 
 
 def render() -> str:
-    from plistspec.code_examples import EXAMPLES
-    from plistspec.codes import CODES
-    from plistspec.fixes import SAFETY
+    from plistspec.core.code_examples import EXAMPLES
+    from plistspec.core.codes import CODES
+    from plistspec.checking.fixes import SAFETY
 
     out = [
         "# Diagnostic codes\n",

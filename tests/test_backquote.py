@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plistspec.api import to_json
-from plistspec.checker import check_text
+from plistspec.checking.checker import check_text
 
 IDENT = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
 WORDS = st.lists(IDENT, min_size=1, max_size=5).map(" ".join)

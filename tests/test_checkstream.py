@@ -1,4 +1,4 @@
-"""check one form at a time (plistspec.checkstream) gives the whole-file path's
+"""check one form at a time (plistspec.checking.stream) gives the whole-file path's
 diagnostics exactly (list, order, messages, fixes, lines and columns), or declines; the
 check command (suppressions, --fix, --target, --dialect) reports the same through it."""
 
@@ -12,8 +12,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plistspec import checker, checkstream, streaming
-from plistspec.formats import TARGETS
+import plistspec.checking.checker as checker
+import plistspec.checking.stream as checkstream
+import plistspec.pipeline.stream as streaming
+from plistspec.core.formats import TARGETS
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted(

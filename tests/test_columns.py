@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plistspec.columns import rest_of_line_blank, visual_column
+from plistspec.core.columns import rest_of_line_blank, visual_column
 
 
 def naive_column(text: str, pos: int) -> int:

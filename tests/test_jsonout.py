@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plistspec.jsonout import dumps, dumps_nested
+from plistspec.core.jsonout import dumps, dumps_nested
 
 KEYS = st.one_of(st.text(max_size=8), st.integers(), st.booleans(), st.none(), st.floats())
 SCALARS = st.one_of(
@@ -65,7 +65,7 @@ def test_nested_falls_back_too() -> None:
 def test_the_deep_path_writes_the_same_bytes(v, indent: str) -> None:
     """The explicit-stack writer (for values nested deeper than Python recurses) gives
     exactly the recursive writer's text, nested or not."""
-    from plistspec.jsonout import _indented, _indented_deep
+    from plistspec.core.jsonout import _indented, _indented_deep
 
     assert _indented_deep(v, indent) == _indented(v, indent)
 
@@ -73,8 +73,8 @@ def test_the_deep_path_writes_the_same_bytes(v, indent: str) -> None:
 def test_values_nested_deeper_than_python_recurses() -> None:
     """Tool JSON lowered as it came may nest 10 000 deep: it is copied and printed (the
     same text as at a shallow depth, line for line), never a RecursionError."""
-    from plistspec.providers._copy import copy_json
-    from plistspec.providers.jsontext import load_json
+    from plistspec.core.jsoncopy import copy_json
+    from plistspec.core.jsontext import load_json
 
     deep: dict = {"type": "string"}
     for _ in range(10_000):

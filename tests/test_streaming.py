@@ -1,4 +1,4 @@
-"""to-json one form at a time (plistspec.streaming) gives the whole-file path's bytes and
+"""to-json one form at a time (plistspec.pipeline.stream) gives the whole-file path's bytes and
 diagnostics, or declines; the command uses it for big files."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from plistspec import streaming
+import plistspec.pipeline.stream as streaming
 from plistspec.api import to_json
+from plistspec.checking.report import render
+from plistspec.core.jsonout import dumps
 from plistspec.extract.find import CONTEXT_HEADS
-from plistspec.jsonout import dumps
-from plistspec.report import render
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted((ROOT / "fixtures" / "elisp").glob("*.el")) + sorted(

@@ -11,7 +11,7 @@ The public API (see :mod:`plistspec.api`)::
 
 from typing import TYPE_CHECKING
 
-from plistspec.diagnostics import Diagnostic, Fix, ReadError
+from plistspec.core.diagnostics import Diagnostic, Fix, ReadError
 
 if TYPE_CHECKING:
     from plistspec.api import (
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
         to_json,
         to_provider,
     )
-    from plistspec.ir import Tool
+    from plistspec.core.ir import Tool
 
 __version__ = "0.1.0"
 
@@ -64,7 +64,7 @@ def __getattr__(name: str):  # noqa: ANN202 - PEP 562
         api = import_module("plistspec.api")  # not `from plistspec import api`: that asks here
         value = api if name == "api" else getattr(api, name)
     elif name == "Tool":  # a TypedDict
-        from plistspec.ir import Tool as value
+        from plistspec.core.ir import Tool as value
     else:
         raise AttributeError(f"module 'plistspec' has no attribute {name!r}")
     globals()[name] = value

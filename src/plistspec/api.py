@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from plistspec.diagnostics import Diagnostic, locate
+from plistspec.core.diagnostics import Diagnostic, locate
 
 if TYPE_CHECKING:  # a TypedDict: building it costs start-up time every command pays
-    from plistspec.ir import Tool
+    from plistspec.core.ir import Tool
 
 __all__ = [
     "ToolsResult",
@@ -79,7 +79,7 @@ def _buffer(text: str | bytes) -> tuple[str, list[Diagnostic]]:
 def read_elisp(text: str) -> list[Any]:
     """Every top-level datum of ``text``, as Emacs's ``read`` sees it.
 
-    Raises :class:`plistspec.diagnostics.ReadError` (with ``line``/``column``) on bad syntax.
+    Raises :class:`plistspec.core.diagnostics.ReadError` (with ``line``/``column``) on bad syntax.
     """
     from plistspec.elisp.reader import read_all
 
@@ -103,10 +103,10 @@ def read_tools(
     but ``ir`` leaves out of the metadata what only the IR shows (slot texts, the
     ``:function`` source, category/confirm/include/async).
     """
+    from plistspec.core.gcpause import paused
     from plistspec.elisp.recover import read_recovering
     from plistspec.extract import find_tools
-    from plistspec.gcpause import paused
-    from plistspec.lower import lower
+    from plistspec.replay import lower
 
     text, decoding = _buffer(text)
     with paused():
@@ -126,8 +126,8 @@ def to_provider(tools: list[Tool], fmt: str) -> JsonResult:
     """``tools`` as provider ``fmt`` receives them (``openai``, ``anthropic``, ``gemini``,
     ``bedrock``, ``ollama``, ``openai-responses``, ``mcp``, ``vertex`` or ``ir``): for tools
     read from Elisp, exactly what gptel / llm would send."""
-    from plistspec.gcpause import paused
-    from plistspec.providers import emit
+    from plistspec.core.gcpause import paused
+    from plistspec.emit_json import emit
 
     with paused():
         value, diags = emit(tools, fmt)
@@ -156,7 +156,7 @@ def from_provider(value: Any, fmt: str | None = None) -> ToolsResult:
 
     The format is recognised unless ``fmt`` names it.
     """
-    from plistspec.providers.detect import from_json
+    from plistspec.fromjson.detect import from_json
 
     tools, diags = from_json(value, fmt) if fmt else from_json(value)
     return ToolsResult(tools, diags)
@@ -172,7 +172,7 @@ def to_elisp(tools: list[Tool], dialect: str = "gptel", file_name: str | None = 
 
 def format_elisp(text: str, path: str | None = None) -> TextResult:
     """``text`` with every tool form in the canonical layout, everything else unchanged."""
-    from plistspec.fmt import format_text
+    from plistspec.fmt.rewrite import format_text
 
     out, diags = format_text(text, path)
     return TextResult(out, locate(diags, text, path))
@@ -186,7 +186,7 @@ def check(
 ) -> list[Diagnostic]:
     """Every diagnostic for Emacs Lisp ``text``: syntax, static reading, library failures,
     spec lints and, with ``target``, what that provider would reject."""
-    from plistspec.checker import check_text
+    from plistspec.checking.checker import check_text
 
     text, decoding = _buffer(text)
     found = check_text(text, path, target=target, dialect=dialect)

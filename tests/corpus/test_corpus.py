@@ -11,6 +11,7 @@ import json
 import pytest
 
 from plistspec.api import to_provider
+from plistspec.core.jsonout import dumps
 from plistspec.elisp.datum import List, String, Symbol
 from plistspec.elisp.printer import print_datum
 from plistspec.elisp.reader import read_all
@@ -21,8 +22,7 @@ from plistspec.extract import (
     find_tools,
     static_eval,
 )
-from plistspec.jsonout import dumps
-from plistspec.lower import lower
+from plistspec.replay import lower
 from support import ROOT
 
 CORPUS = ROOT / "fixtures" / "corpus"

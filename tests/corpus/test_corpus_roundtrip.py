@@ -9,8 +9,8 @@ import json
 import pytest
 
 from plistspec.api import from_provider, to_elisp, to_json
-from plistspec.formats import FORMATS
-from plistspec.jsonout import dumps
+from plistspec.core.formats import FORMATS
+from plistspec.core.jsonout import dumps
 from support import ROOT
 
 CORPUS = ROOT / "fixtures" / "corpus"

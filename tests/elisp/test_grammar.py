@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from plistspec.diagnostics import ReadError
+from plistspec.core.diagnostics import ReadError
 from plistspec.elisp.datum import Float, Integer, Symbol
 from plistspec.elisp.reader import classify_token, read_all
 

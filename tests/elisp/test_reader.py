@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from plistspec.diagnostics import ReadError
+from plistspec.core.diagnostics import ReadError
 from plistspec.elisp.datum import Float, Integer, List, String, Symbol, Vector
 from plistspec.elisp.reader import ReadCache, read_all, read_one, read_some
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from elisp_dump import py_dump
 
-from plistspec.diagnostics import ReadError
+from plistspec.core.diagnostics import ReadError
 from plistspec.elisp.reader import read_all
 
 CASES = [

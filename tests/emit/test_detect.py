@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from plistspec.providers.detect import detect_format, from_json
+from plistspec.fromjson.detect import detect_format, from_json
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = ROOT / "fixtures" / "reference" / "expected"

@@ -8,10 +8,10 @@ import json
 import tempfile
 from pathlib import Path
 
+from plistspec.core.ir import make_tool
 from plistspec.elisp.reader import read_all
 from plistspec.emit_elisp import to_elisp
-from plistspec.ir import make_tool
-from plistspec.providers.detect import from_json
+from plistspec.fromjson.detect import from_json
 
 ROOT = Path(__file__).resolve().parents[2]
 JSON = ROOT / "fixtures" / "json"

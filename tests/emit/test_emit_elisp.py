@@ -7,10 +7,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from plistspec.core.ir import make_tool
 from plistspec.elisp.datum import List, Symbol, Vector, quoted
 from plistspec.elisp.reader import read_all
 from plistspec.emit_elisp import reindent, to_elisp, tool_form_text
-from plistspec.ir import make_tool
 
 
 def _tool(props, required=None, **meta):
@@ -215,7 +215,7 @@ def test_flat_and_multiline_read_back_the_same(value) -> None:
     schema = {"type": "object", "properties": {}, "default": value}
     text = tool_form_text(_tool({"x": schema}, ["x"]))
     _, (arg,) = _args(text)
-    from plistspec.lower.lisp import from_datum
-    from plistspec.lower.lispjson import GPTEL, serialize
+    from plistspec.replay.lisp import from_datum
+    from plistspec.replay.lispjson import GPTEL, serialize
 
     assert serialize(from_datum(arg[":default"]), GPTEL) == value

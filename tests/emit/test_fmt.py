@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from plistspec.api import read_tools
-from plistspec.fmt import format_text
-from plistspec.providers import emit
+from plistspec.emit_json import emit
+from plistspec.fmt.rewrite import format_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "elisp"
@@ -127,7 +127,7 @@ def test_cli_from_json(tmp_path: Path) -> None:
 
 def test_fmt_keeps_references_to_same_file_constants():
     """A form whose :args names a defconst is left as written, not inlined."""
-    from plistspec.fmt import format_text
+    from plistspec.fmt.rewrite import format_text
 
     text = (
         '(defconst my-args (list \'(:name "x" :type string :description "d")))\n'

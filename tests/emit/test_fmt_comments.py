@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from plistspec.api import read_tools
 from plistspec.elisp.reader import read_all
-from plistspec.fmt import BACKENDS, format_text
-from plistspec.fmt_comments import comments_in
-from plistspec.providers import emit
+from plistspec.emit_elisp.comments import comments_in
+from plistspec.emit_json import emit
+from plistspec.fmt.rewrite import BACKENDS, format_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "elisp"

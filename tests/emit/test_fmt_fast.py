@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import plistspec.fmt_comments as fc
+import plistspec.emit_elisp.comments as fc
 from plistspec.elisp.reader import read_all
 
 ROOT = Path(__file__).resolve().parents[2]

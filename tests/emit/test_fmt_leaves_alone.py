@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from plistspec.checker import check_text
+from plistspec.checking.checker import check_text
 from plistspec.elisp.recover import read_recovering
 from plistspec.extract import find_tools
-from plistspec.fmt import format_text
+from plistspec.fmt.rewrite import format_text
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""fmt's cheap proof (:func:`plistspec.fmt_proof.same_call`) never accepts a rewritten
+"""fmt's cheap proof (:func:`plistspec.fmt.proof.same_call`) never accepts a rewritten
 form that the full proof (read the new text back, lower it again, compare what is sent)
 would reject: on every fixture, a generated tools file and random re-layouts of them
 (whitespace and comments between tokens), each form the cheap proof accepts is checked
@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import plistspec.fmt as fmt
-import plistspec.fmt_verify as fmt_verify
+import plistspec.fmt.rewrite as fmt
+import plistspec.fmt.verify as fmt_verify
 from plistspec.elisp.reader import read_all
 from plistspec.elisp.scanner import TOK_OTHER, TOKENS
-from plistspec.fmt_proof import same_call, tokens
+from plistspec.fmt.proof import same_call, tokens
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))

@@ -1,4 +1,4 @@
-"""fmt a few top-level forms at a time (plistspec.fmt_stream) gives the whole-file path's
+"""fmt a few top-level forms at a time (plistspec.fmt.stream) gives the whole-file path's
 text and diagnostics, or declines; the command uses it for big files, with the same bytes."""
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from plistspec import fmt_stream, streaming
+import plistspec.fmt.stream as fmt_stream
+import plistspec.pipeline.stream as streaming
+from plistspec.checking.report import render
 from plistspec.cli import main
-from plistspec.diagnostics import locate
-from plistspec.fmt import format_text
-from plistspec.report import render
+from plistspec.core.diagnostics import locate
+from plistspec.fmt.rewrite import format_text
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))

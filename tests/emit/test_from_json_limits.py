@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from plistspec.core.jsontext import JsonError, brief, load_json
 from plistspec.elisp.reader import read_all
-from plistspec.providers.jsontext import JsonError, brief, load_json
-from plistspec.providers.refs import MAX_NODES
+from plistspec.fromjson.refs import MAX_NODES
 
 
 def _cli(*args: str, stdin: str | None = None):
@@ -54,7 +54,7 @@ def test_the_iterative_parser_agrees_with_json() -> None:
         '  "s"  ',
         "0",
     ]
-    from plistspec.providers import jsontext
+    from plistspec.core import jsontext
 
     for s in samples:
         dups: list[str] = []
@@ -147,7 +147,7 @@ def test_every_warning_of_a_big_file_is_placed() -> None:
 
 
 def test_pointer_spans_agree_with_the_json() -> None:
-    from plistspec.providers.jsonpos import pointer_spans
+    from plistspec.core.jsonpos import pointer_spans
 
     text = '{"a": {}, "b": {"c": [ ]}, "d" : [ {} , { "e" : null, "e": "x,}" } ], "f~/": 1}'
     value = json.loads(text)
@@ -194,10 +194,10 @@ def test_a_spec_too_deep_for_the_libraries_is_said_as_check_says_it(
     """from-json warns PS204 exactly when `check` of the written file reports PS204 (the
     libraries' recursive conversion may fail past lower.MAX_DEPTH levels), around the
     boundary and far past it; the file is still written."""
-    from plistspec.checker import check_text
+    from plistspec.checking.checker import check_text
     from plistspec.emit_elisp import to_elisp
-    from plistspec.lower import MAX_DEPTH
-    from plistspec.providers.detect import from_json
+    from plistspec.fromjson.detect import from_json
+    from plistspec.replay import MAX_DEPTH
 
     agree = {True: 0, False: 0}
     for n in [

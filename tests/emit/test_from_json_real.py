@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from plistspec.api import read_tools
+from plistspec.core.jsonpos import pointer_span
 from plistspec.emit_elisp import to_elisp
-from plistspec.providers import emit
-from plistspec.providers.detect import from_json
-from plistspec.providers.jsonpos import pointer_span
+from plistspec.emit_json import emit
+from plistspec.fromjson.detect import from_json
 
 ROOT = Path(__file__).resolve().parents[2]
 JSON = ROOT / "fixtures" / "json"

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from plistspec.emit_elisp import to_elisp
-from plistspec.providers.detect import from_json
+from plistspec.fromjson.detect import from_json
 
 PROPS = {
     "a": {"anyOf": [{"type": "integer"}, {"type": "null"}], "description": "A"},

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from plistspec.api import read_tools
+from plistspec.core.jsonout import dumps
 from plistspec.emit_elisp import reindent, to_elisp
-from plistspec.jsonout import dumps
-from plistspec.providers import emit
-from plistspec.providers.detect import from_json
+from plistspec.emit_json import emit
+from plistspec.fromjson.detect import from_json
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = ROOT / "fixtures" / "reference" / "expected"

@@ -98,7 +98,7 @@ def _json_safe(v: Any) -> Any:
 def _fmt_cases(text: str, name: str) -> list[dict]:
     """The ``form`` cases of every writer call ``fmt`` makes on ``text``."""
     import plistspec.emit_elisp as ee
-    from plistspec.fmt import format_text
+    from plistspec.fmt.rewrite import format_text
 
     calls: list[dict] = []
     real = ee.tool_form
@@ -301,8 +301,8 @@ def _rand_plan(rng: random.Random, tool: dict) -> dict:
 
 
 def _json_cases() -> list[dict]:
-    from plistspec.providers.detect import from_json
-    from plistspec.providers.jsontext import load_json
+    from plistspec.core.jsontext import load_json
+    from plistspec.fromjson.detect import from_json
 
     out = []
     for p in sorted((ROOT / "fixtures").rglob("*.json")):

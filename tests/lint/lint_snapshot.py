@@ -218,11 +218,11 @@ def run(inputs: list[tuple[str, str]] | None = None) -> dict[str, dict]:
 
     ``inputs`` defaults to :func:`corpus`; the test passes the texts stored in the
     snapshot, so later edits of the fixtures do not move it."""
+    from plistspec.core.formats import TARGETS
     from plistspec.elisp.recover import read_recovering
     from plistspec.extract import find_tools
-    from plistspec.formats import TARGETS
     from plistspec.lint import lint
-    from plistspec.lower import lower
+    from plistspec.replay import lower
 
     out: dict[str, dict] = {}
     for name, text in inputs if inputs is not None else corpus():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from plistspec.checker import check_text
+from plistspec.checking.checker import check_text
 
 BROKEN = Path(__file__).resolve().parents[2] / "fixtures" / "broken"
 FILES = sorted(BROKEN.glob("*.el"))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from plistspec.code_examples import EXAMPLES, as_elisp
-from plistspec.codes import CODES
+from plistspec.core.code_examples import EXAMPLES, as_elisp
+from plistspec.core.codes import CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,7 @@ def test_every_code_has_an_example() -> None:
 
 def _codes(text: str, ex) -> set[str]:
     if ex.via == "fmt":
-        from plistspec.fmt import format_text
+        from plistspec.fmt.rewrite import format_text
 
         return {d.code for d in format_text(text, "x.el")[1]}
     if ex.via == "lower":
@@ -43,7 +43,7 @@ def _codes(text: str, ex) -> set[str]:
         tools, diags = plistspec.read_tools(text, path="x.el")
         _, more = plistspec.to_provider(tools, ex.target)
         return {d.code for d in list(diags) + list(more)}
-    from plistspec.checkrun import Settings, findings
+    from plistspec.checking.run import Settings, findings
 
     return {d.code for d in findings(text, "x.el", Settings(target=ex.target))}
 
@@ -78,7 +78,7 @@ def test_elisp_examples_cover_the_elisp_codes() -> None:
 def _lowered_json_codes(text: str, target: str) -> set[str]:
     """The codes ``to-json x.json -f TARGET --lower`` reports, read as it reads .json."""
     from plistspec.lowering import lower_tools
-    from plistspec.lowering.run import read_for_lowering
+    from plistspec.pipeline.lowered import read_for_lowering
 
     tools, diags, is_elisp = read_for_lowering(text, "x.json", None)
     assert not is_elisp and tools and not diags, (text, diags)

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 import plistspec
-from plistspec.checkrun import Settings, findings
-from plistspec.diagnostics import Diagnostic, Fix
-from plistspec.fixes import SAFETY, apply_fixes, fix_text
+from plistspec.checking.fixes import SAFETY, apply_fixes, fix_text
+from plistspec.checking.run import Settings, findings
+from plistspec.core.diagnostics import Diagnostic, Fix
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = sorted((ROOT / "fixtures" / "broken").glob("*.el"))
@@ -71,7 +71,7 @@ def sent(text: str) -> dict:
 
 def comments(text: str) -> list[str]:
     from plistspec.elisp.recover import read_recovering
-    from plistspec.fmt_comments import comments_in
+    from plistspec.emit_elisp.comments import comments_in
 
     datums, _ = read_recovering(text)
     out = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plistspec.checker import check_text
+from plistspec.checking.checker import check_text
 
 KEYS = [
     ":name",
@@ -110,7 +110,7 @@ def test_deep_nesting_does_not_recurse() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("()[]'\"\\ #?.:;\n`,@abs-C^")), max_size=60))
 def test_skip_form_ends_inside_the_text(text: str) -> None:
-    from plistspec.checker import skip_form
+    from plistspec.checking.checker import skip_form
 
     end = skip_form(text, 0)
     assert end == -1 or 0 < end <= len(text)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import plistspec
-from plistspec.checker import check_text, diagnostics_json
+from plistspec.checking.checker import check_text, diagnostics_json
 
 BROKEN = Path(__file__).resolve().parents[2] / "fixtures" / "broken"
 
@@ -110,7 +110,7 @@ def test_fixes_repair(path: Path) -> None:
 def test_check_stays_a_function() -> None:
     """Importing the checking module must not replace ``plistspec.check`` (a submodule
     named ``check`` did, after the first call)."""
-    import plistspec.checker  # noqa: F401
+    import plistspec.checking.checker  # noqa: F401
 
     text = '(gptel-make-tool :name "a b" :description "d" :function #\'f)'
     first = plistspec.check(text, "t.el")

@@ -107,7 +107,7 @@ def sarif_validator():
 
 
 def test_sarif_is_valid_and_complete(tmp_path: Path, sarif_validator) -> None:
-    from plistspec.codes import CODES
+    from plistspec.core.codes import CODES
 
     bad = tmp_path / "dir with space" / "bad.el"
     bad.parent.mkdir()
@@ -208,9 +208,9 @@ def test_output_file_never_replaces_an_input_or_a_device(tmp_path: Path) -> None
 
 def test_report_is_empty_says_what_render_gives() -> None:
     """The CLI skips loading the report module when the report is empty: it must be."""
-    from plistspec.diagnostics import Diagnostic
-    from plistspec.formats import REPORT_FORMATS, report_is_empty
-    from plistspec.report import render
+    from plistspec.checking.report import render
+    from plistspec.core.diagnostics import Diagnostic
+    from plistspec.core.formats import REPORT_FORMATS, report_is_empty
 
     d = Diagnostic("PS333", "warning", "m", 0, 1, path="f.el")
     for fmt in REPORT_FORMATS:

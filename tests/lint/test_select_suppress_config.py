@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from plistspec.selection import Layer, Selection
+from plistspec.checking.selection import Layer, Selection
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -331,7 +331,7 @@ def test_invalid_configuration_stops_before_any_file_is_fixed(project: Path) -> 
 
 
 def test_readme_configuration_example_is_valid(tmp_path: Path) -> None:
-    from plistspec.config import load_config
+    from plistspec.checking.config import load_config
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("```toml\n# .plistspec.toml", 1)[1].split("```", 1)[0]

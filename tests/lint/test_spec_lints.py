@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plistspec.checker import check_text
+from plistspec.checking.checker import check_text
 from plistspec.elisp.reader import read_all
 from plistspec.extract import find_tools
 from plistspec.lint import lint

@@ -1,6 +1,6 @@
 """Suppression comments found without holding every datum (suppress.py, issue 11).
 
-:func:`plistspec.suppress.find_directives` reads the text one top-level form at a time and
+:func:`plistspec.checking.suppress.find_directives` reads the text one top-level form at a time and
 keeps only the forms its directives need. These tests hold it to the whole-file way
 (every datum of :func:`plistspec.elisp.recover.read_recovering` handed to the unchanged
 directive scan, ``_scan``): same directives (kind, region, line, codes), same PS921, so
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plistspec import suppress
+import plistspec.checking.suppress as suppress
 from plistspec.elisp.datum import List, String, Vector
 from plistspec.elisp.recover import read_recovering
 
@@ -186,7 +186,7 @@ def test_only_the_forms_needed_are_kept() -> None:
 def test_the_same_findings_through_check(monkeypatch: pytest.MonkeyPatch) -> None:
     """End to end (checkrun.findings, what ``check`` prints): the same findings with the
     whole-file directives put in place of the new ones."""
-    from plistspec.checkrun import Settings, findings
+    from plistspec.checking.run import Settings, findings
 
     text = _read(FIXTURES / "broken" / "missing_arg_description.el")
     text += _read(FIXTURES / "elisp" / "init.el")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plistspec.checker import check_text
+from plistspec.checking.checker import check_text
 
 
 def tool(
@@ -115,7 +115,7 @@ def test_strict_sees_what_gptel_adds() -> None:
 
 def test_lints_read_the_emitters_json(monkeypatch: pytest.MonkeyPatch) -> None:
     """A keyword only the emitter adds is reported: the lint has no model of its own."""
-    import plistspec.providers as providers
+    import plistspec.emit_json as providers
 
     real = providers.emit
 

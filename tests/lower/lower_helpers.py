@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.elisp.reader import read_all
+from plistspec.emit_json import emit
 from plistspec.extract import find_tools
-from plistspec.lower import lower
-from plistspec.providers import emit
+from plistspec.replay import lower
 
 
 def lower_text(text: str, dialect: str | None = None) -> tuple[Any, list]:

@@ -15,11 +15,11 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from plistspec.core.formats import FORMATS
 from plistspec.elisp.reader import read_all
+from plistspec.emit_json import emit
 from plistspec.extract import find_tools
-from plistspec.formats import FORMATS
-from plistspec.lower import _first_values, _replay, _value, fast, lower
-from plistspec.providers import emit
+from plistspec.replay import _first_values, _replay, _value, fast, lower
 
 NAMES = st.sampled_from(["a", "b", "path", "x_y", "café", "日本", "a b", "", ":k"])
 SYMS = st.sampled_from(

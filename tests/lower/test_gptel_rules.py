@@ -8,7 +8,7 @@ import json
 import pytest
 from lower_helpers import gptel, gptel_params, lower_text
 
-from plistspec.providers import emit
+from plistspec.emit_json import emit
 
 OPENAI_FAMILY = ("openai", "openai-responses", "ollama", "bedrock")
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from plistspec.elisp.reader import read_all
-from plistspec.lower.lispjson import json_text
+from plistspec.replay.lispjson import json_text
 
 # Elisp string literals: unibyte bytes that form UTF-8, a lone raw byte, a multibyte string
 # mixing characters and raw bytes, octal escapes, plain text.

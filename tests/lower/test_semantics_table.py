@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from plistspec.elisp.reader import read_all
+from plistspec.emit_json import emit
 from plistspec.extract import find_tools
-from plistspec.lower import lower
-from plistspec.providers import emit
+from plistspec.replay import lower
 
 TABLE = Path(__file__).resolve().parents[2] / "fixtures" / "semantics" / "cases.json"
 CASES = json.loads(TABLE.read_text(encoding="utf-8"))["cases"]

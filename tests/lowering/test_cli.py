@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from _lowering_support import FIXTURES  # noqa: E402
 
-from plistspec.lowering.rawjson import raw_tools  # noqa: E402
+from plistspec.fromjson.rawjson import raw_tools  # noqa: E402
 from plistspec.lowering.validate import schema_violations, tool_violations  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _lowering_support import FIXTURES  # noqa: E402
 from test_properties import parameters  # noqa: E402
 
+from plistspec.core.jsonutil import subschemas  # noqa: E402
+from plistspec.fromjson.rawjson import raw_tools  # noqa: E402
 from plistspec.lowering import lower_tools  # noqa: E402
-from plistspec.lowering.jsonutil import subschemas  # noqa: E402
-from plistspec.lowering.rawjson import raw_tools  # noqa: E402
 from plistspec.lowering.validate import schema_violations  # noqa: E402
 
 

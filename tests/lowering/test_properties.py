@@ -25,8 +25,8 @@ from hypothesis import strategies as st  # noqa: E402
 sys.path.insert(0, str(Path(__file__).parent))
 from _lowering_support import TARGETS, violations  # noqa: E402
 
+from plistspec.core.jsonutil import resolve_pointer  # noqa: E402
 from plistspec.lowering import lower_tools  # noqa: E402
-from plistspec.lowering.jsonutil import resolve_pointer  # noqa: E402
 
 NAMES = st.sampled_from(["a", "b", "path", "file-name", "x.y", "Count", "_z"])
 SCALARS = st.one_of(

@@ -11,9 +11,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lower"))
 from lower_helpers import lower_text  # noqa: E402
 
-from plistspec.ir import make_tool  # noqa: E402
-from plistspec.jsonout import dumps  # noqa: E402
-from plistspec.providers import SUPPORTED_FORMATS, emit  # noqa: E402
+from plistspec.core.ir import make_tool  # noqa: E402
+from plistspec.core.jsonout import dumps  # noqa: E402
+from plistspec.emit_json import SUPPORTED_FORMATS, emit  # noqa: E402
 from support import GRAMMARS  # noqa: E402
 
 GPTEL = '(gptel-make-tool :name "g" :description "d" :args \'((:name "a" :type string)))'

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from plistspec.core.jsonout import dumps
 from plistspec.elisp.reader import read_all
+from plistspec.emit_json import emit
 from plistspec.extract import find_tools
-from plistspec.jsonout import dumps
-from plistspec.lower import lower
-from plistspec.providers import emit
+from plistspec.replay import lower
 from support import EXPECTED, FIXTURES, GRAMMARS
 
 CASES = []

@@ -246,7 +246,7 @@ def test_the_elisp_half_ships_with_the_package() -> None:
 def test_catalog_diagnostics_point_at_the_tool_form():
     """What serve says of a tool read from Elisp prints as FILE:LINE:COL at its form (the
     second definition, for a repeated name)."""
-    from plistspec.report import gnu_line
+    from plistspec.checking.report import gnu_line
 
     text = (
         '(gptel-make-tool :name "files.read" :description "a" :function #\'ignore)\n'

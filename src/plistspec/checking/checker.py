@@ -5,7 +5,7 @@ public function ``plistspec.check`` on the package as soon as it was imported.)
 
 Owns: the checking pipeline read → extract → lower → lint, and how its diagnostics are
 merged: syntax errors (with recovery, so one bad form does not hide the others), static
-reading (PS1xx), what gptel/llm would refuse (PS2xx, from :mod:`plistspec.lower`), spec
+reading (PS1xx), what gptel/llm would refuse (PS2xx, from :mod:`plistspec.replay`), spec
 lints (PS3xx) and, with ``target``, provider lints (PS4xx). A lint finding at exactly the
 span of a lower() error is not repeated; its suggested fix is given to that error instead.
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic, locate
+from plistspec.core.diagnostics import Diagnostic, locate
+from plistspec.core.formats import TARGETS
 from plistspec.elisp.recover import read_recovering, skip_form  # noqa: F401 (re-exported)
-from plistspec.formats import TARGETS
 
 __all__ = [
     "check_text",
@@ -54,10 +54,10 @@ def check_text(
         raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
     if dialect is not None and dialect not in ("gptel", "llm"):
         raise ValueError(f"unknown dialect {dialect!r}; expected gptel or llm")
-    from plistspec.gcpause import paused
+    from plistspec.core.gcpause import paused
 
     with paused():
-        from plistspec.checkstream import check_streamed
+        from plistspec.checking.stream import check_streamed
 
         streamed = check_streamed(text, path, target, dialect)
         if streamed is not None:
@@ -108,7 +108,7 @@ def check_forms(
     before the next (lower, then lint, then merge): the same stage's code and data stay
     warm."""
     from plistspec.lint import lint
-    from plistspec.lower import lower
+    from plistspec.replay import lower
 
     lowered: list[tuple[Any, list[Diagnostic]]] = []
     for form in forms:
@@ -240,7 +240,7 @@ def diagnostics_json(diags: list[Diagnostic], text: str | None) -> list[dict]:
     fix, its ``line``/``column``/``end_line``/``end_column`` (1-based, characters, end
     exclusive like the diagnostic's own) computed from ``text``, so an editor can apply
     it without converting offsets."""
-    from plistspec.diagnostics import LineIndex
+    from plistspec.core.diagnostics import LineIndex
 
     index = None
     out = []

@@ -15,12 +15,12 @@ uses one file for every input; ``--isolated`` uses none.
 Keys (all optional; ``-`` and ``_`` are interchangeable in names):
 
 * ``select``, ``extend-select``, ``ignore``: lists of codes or prefixes
-  (:mod:`plistspec.selection`);
+  (:mod:`plistspec.checking.selection`);
 * ``per-file-ignores``: a table from a glob to a list of codes or prefixes; the glob is
   matched against the file's path relative to the configuration file's directory, with
   ``/`` separators (``*`` matches any characters, ``/`` included); a glob without ``/``
   is matched against the file's name alone;
-* ``dialect``: ``gptel`` or ``llm``; ``target``: one of :data:`plistspec.formats.TARGETS`
+* ``dialect``: ``gptel`` or ``llm``; ``target``: one of :data:`plistspec.core.formats.TARGETS`
   (both as ``check -d`` / ``-t``, which override them).
 
 An invalid file is a :class:`ConfigError` holding a PS930 diagnostic at the file, line
@@ -34,9 +34,9 @@ import os
 import re
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
-from plistspec.record import Record
-from plistspec.selection import Layer, invalid_selector, matches
+from plistspec.checking.selection import Layer, invalid_selector, matches
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.record import Record
 
 __all__ = ["Config", "ConfigError", "load_config", "find_config", "ConfigCache", "KEYS"]
 
@@ -95,7 +95,7 @@ class Config(Record):
         return out
 
     def per_file_off(self, path: str | None, code: str) -> bool:
-        from plistspec.selection import ALWAYS
+        from plistspec.checking.selection import ALWAYS
 
         return code not in ALWAYS and any(matches(s, code) for s in self.ignores_for(path))
 
@@ -262,7 +262,7 @@ def load_config(path: str) -> Config:
                 raise _error(path, line, col, f'dialect: expected "gptel" or "llm", got {value!r}')
             cfg.dialect = value
         elif key == "target":
-            from plistspec.formats import TARGETS
+            from plistspec.core.formats import TARGETS
 
             if value not in TARGETS:
                 raise _error(

@@ -31,8 +31,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic, Fix
-from plistspec.record import Record
+from plistspec.core.diagnostics import Diagnostic, Fix
+from plistspec.core.record import Record
 
 __all__ = ["SAFETY", "MAX_ROUNDS", "FixOutcome", "fix_text", "apply_fixes", "is_safe"]
 
@@ -126,9 +126,9 @@ def _sent_forms(text: str, dialect: str | None) -> list[tuple[int, int, Any]]:
     import json
 
     from plistspec.elisp.recover import read_recovering
+    from plistspec.emit_json import emit
     from plistspec.extract import find_tools
-    from plistspec.lower import lower
-    from plistspec.providers import emit
+    from plistspec.replay import lower
 
     datums, _ = read_recovering(text)
     forms, _ = find_tools(datums, text)
@@ -175,7 +175,7 @@ class _Comments:
             return False
         if self._starts is None:
             from plistspec.elisp.recover import read_recovering
-            from plistspec.fmt_comments import comments_in
+            from plistspec.emit_elisp.comments import comments_in
 
             datums = read_recovering(self.text)[0]
             self._starts = comments_in(self.text, datums, 0, len(self.text))

@@ -25,9 +25,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.formats import REPORT_FORMATS
 from plistspec.elisp.scanner import lazy_re
-from plistspec.formats import REPORT_FORMATS
 
 __all__ = [
     "FORMATS",
@@ -143,14 +143,14 @@ def sarif_log(
     diags: Sequence[Diagnostic], texts: dict[str, str | None] | None = None
 ) -> dict[str, Any]:
     """A SARIF 2.1.0 log of ``diags``: one run, the driver listing every code of
-    :mod:`plistspec.codes` as a rule, one result per diagnostic with its region (columns
+    :mod:`plistspec.core.codes` as a rule, one result per diagnostic with its region (columns
     in Unicode code points, as everywhere in plistspec) and its fix, when it has one
     (``texts`` maps each path to its text, to place the fix's region)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from plistspec.codes import CODES
-    from plistspec.diagnostics import LineIndex
-    from plistspec.fixes import is_safe
+    from plistspec.checking.fixes import is_safe
+    from plistspec.core.codes import CODES
+    from plistspec.core.diagnostics import LineIndex
 
     try:
         ver = version("plistspec")
@@ -244,7 +244,7 @@ def sarif_log(
 def _json_text(value: Any) -> str:
     """``value`` as plistspec prints JSON, with lone surrogates (raw bytes of a name that
     is not UTF-8) written as ``\\udcff`` escapes: the same JSON value, and valid UTF-8."""
-    from plistspec.jsonout import dumps
+    from plistspec.core.jsonout import dumps
 
     out = dumps(value)
     try:
@@ -268,8 +268,8 @@ def render(
     if fmt == "github":
         return "".join(line + "\n" for line in github_lines(diags))
     if fmt == "json":
-        from plistspec.checker import diagnostics_json
-        from plistspec.fixes import is_safe
+        from plistspec.checking.checker import diagnostics_json
+        from plistspec.checking.fixes import is_safe
 
         objects: list[dict] = []
         texts = texts or {}
@@ -289,7 +289,7 @@ def render_statistics(
 ) -> str:
     """A count per code, most frequent first (``--statistics``): a table, or for ``json``
     an array of ``{code, count, severity, title, fixable}``."""
-    from plistspec.codes import CODES
+    from plistspec.core.codes import CODES
 
     counts: dict[str, int] = {}
     for d in diags:

@@ -3,16 +3,16 @@
 Owns: the composition checking → rule selection (configuration, command line,
 per-file ignores) → in-source suppressions → findings about the suppressions
 themselves, as one function of a text (:func:`findings`), which ``check`` prints and the
-fix engine (:mod:`plistspec.fixes`) re-runs after each round of fixes. Suppression is a
-filter after checking: it never changes what :func:`plistspec.checker.check_text` sees.
+fix engine (:mod:`plistspec.checking.fixes`) re-runs after each round of fixes. Suppression is a
+filter after checking: it never changes what :func:`plistspec.checking.checker.check_text` sees.
 """
 
 from __future__ import annotations
 
-from plistspec.config import Config
-from plistspec.diagnostics import Diagnostic
-from plistspec.record import Record
-from plistspec.selection import Layer, Selection
+from plistspec.checking.config import Config
+from plistspec.checking.selection import Layer, Selection
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.record import Record
 
 __all__ = ["Settings", "findings", "settings_for"]
 
@@ -48,7 +48,7 @@ def settings_for(config: Config, cli: Layer, target: str | None, dialect: str | 
 
 def findings(text: str, path: str | None, settings: Settings) -> list[Diagnostic]:
     """The findings of ``text`` (named ``path``) under ``settings``, sorted by position."""
-    from plistspec.checker import check_text
+    from plistspec.checking.checker import check_text
 
     selection = settings.selection
     cache: dict[str, bool] = {}
@@ -66,7 +66,7 @@ def findings(text: str, path: str | None, settings: Settings) -> list[Diagnostic
     ]
     if "plistspec" not in text:  # no directive can be there: no need to load suppress.py
         return diags
-    from plistspec.suppress import apply_suppressions
+    from plistspec.checking.suppress import apply_suppressions
 
     kept, about = apply_suppressions(text, diags, enabled, path=path)
     about = [d for d in about if enabled(d.code)]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from plistspec.record import Record
+from plistspec.core.record import Record
 
 __all__ = [
     "ALWAYS",
@@ -50,7 +50,7 @@ def invalid_selector(sel: str, codes: Iterable[str] | None = None) -> str | None
     if sel == "ALL":
         return None
     if codes is None:
-        from plistspec.codes import CODES
+        from plistspec.core.codes import CODES
 
         codes = CODES
     if len(sel) >= 2 and any(c.startswith(sel) for c in codes):

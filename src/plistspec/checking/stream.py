@@ -1,17 +1,17 @@
 """``check`` of a big file one top-level form at a time: memory of one form, not of all.
 
-Owns: :func:`check_streamed`, the streaming path of :func:`plistspec.checker.check_text`.
-The whole-file path reads every datum of the text (:func:`plistspec.checker.read_recovering`),
+Owns: :func:`check_streamed`, the streaming path of :func:`plistspec.checking.checker.check_text`.
+The whole-file path reads every datum of the text (:func:`plistspec.checking.checker.read_recovering`),
 finds the tools of all of them at once and then lowers and lints each tool form, so
 every datum of the file is alive until the end (about 14 times the input for a 10 MB
 file). Here the top-level forms are read a small batch at a time
-(:func:`plistspec.streaming.batches`), their tools found and checked
-(:func:`plistspec.checker.check_forms`), and only the diagnostics kept, so what is held
+(:func:`plistspec.pipeline.stream.batches`), their tools found and checked
+(:func:`plistspec.checking.checker.check_forms`), and only the diagnostics kept, so what is held
 is the text, the diagnostics and one batch of forms.
 
 It gives exactly the diagnostics of the whole-file path (same list, order, messages,
 fixes, lines and columns), or None to say "use the whole-file path", which it does
-whenever they could differ or streaming is not worth it (:func:`plistspec.streaming.streamable`):
+whenever they could differ or streaming is not worth it (:func:`plistspec.pipeline.stream.streamable`):
 
 - a syntax error or syntax plistspec refuses anywhere: the recovering reader decides
   what is read and reports it (on a text that reads cleanly it reports nothing, the only
@@ -20,17 +20,17 @@ whenever they could differ or streaming is not worth it (:func:`plistspec.stream
   (:func:`plistspec.extract.find.needs_whole_file`): tools then depend on other forms;
 - an exception while reading or finding tools: the whole-file path reports it (PS332)
   where it happened. An exception inside one tool's checks is a PS332 at that form in
-  both paths (:func:`plistspec.checker.check_forms`).
+  both paths (:func:`plistspec.checking.checker.check_forms`).
 
 Order: the whole-file path lists every finding diagnostic, then each form's checks, then
-deduplicates and sorts stably (:func:`plistspec.checker.finish`); this path keeps the two
+deduplicates and sorts stably (:func:`plistspec.checking.checker.finish`); this path keeps the two
 lists apart and joins them in the same order, so ties (and duplicates across forms) come
 out the same.
 """
 
 from __future__ import annotations
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 
 __all__ = ["check_streamed"]
 
@@ -38,9 +38,9 @@ __all__ = ["check_streamed"]
 def check_streamed(
     text: str, path: str | None, target: str | None, dialect: str | None
 ) -> list[Diagnostic] | None:
-    """:func:`plistspec.checker.check_text`'s diagnostics for ``text`` (arguments already
+    """:func:`plistspec.checking.checker.check_text`'s diagnostics for ``text`` (arguments already
     validated), or None when the whole-file path must give them (see module doc)."""
-    from plistspec.streaming import NotStreamable, streamable
+    from plistspec.pipeline.stream import NotStreamable, streamable
 
     if not streamable(text):
         return None
@@ -55,9 +55,9 @@ def check_streamed(
 def _stream(
     text: str, path: str | None, target: str | None, dialect: str | None
 ) -> list[Diagnostic]:
-    from plistspec.checker import check_forms, finish, soften_found
+    from plistspec.checking.checker import check_forms, finish, soften_found
     from plistspec.extract import find_tools
-    from plistspec.streaming import batches
+    from plistspec.pipeline.stream import batches
 
     found_diags: list[Diagnostic] = []  # every form's finding, as find_tools of the file
     checked: list[Diagnostic] = []  # then each tool form's lowering and lints

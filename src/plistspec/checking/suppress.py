@@ -19,7 +19,7 @@ comment and blanks are free. A code the directive silences nowhere is itself a f
 (PS920, at the comment; only for codes that are selected, since a rule turned off
 leaves nothing to silence); a code that does not exist, a directive without codes or an
 unknown directive is PS921. A syntax error (PS001), an internal error (PS332) and
-input/output errors cannot be silenced (:data:`plistspec.selection.ALWAYS`).
+input/output errors cannot be silenced (:data:`plistspec.checking.selection.ALWAYS`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic, Fix
+from plistspec.core.diagnostics import Diagnostic, Fix
 
 __all__ = ["Directive", "find_directives", "apply_suppressions"]
 
@@ -171,7 +171,7 @@ def _read_needed(text: str, places: list[tuple[int, int]]) -> list[Any] | None:
     others dropped once looked at), or None when the text does not read cleanly: then
     the recovering reader decides what is read. Reads the same datums as ``read_all``
     (every character checked for lone surrogates, once)."""
-    from plistspec.diagnostics import ReadError
+    from plistspec.core.diagnostics import ReadError
 
     try:
         return _needed(_batched(text), places)
@@ -181,7 +181,7 @@ def _read_needed(text: str, places: list[tuple[int, int]]) -> list[Any] | None:
 
 def _batched(text: str) -> Iterator[Any]:
     from plistspec.elisp.reader import ReadCache, check_text, read_some
-    from plistspec.streaming import BATCH_CHARS, BATCH_FORMS
+    from plistspec.pipeline.stream import BATCH_CHARS, BATCH_FORMS
 
     check_text(text)
     cache = ReadCache(clean=True)
@@ -198,9 +198,9 @@ def _scan(text: str, datums: list[Any]) -> tuple[list[Directive], list[Diagnosti
     needed ones (same result)."""
     atoms = _atoms_and_tree(datums)
     starts = [a[0] for a in atoms]
-    from plistspec.codes import CODES
-    from plistspec.diagnostics import line_index
-    from plistspec.selection import ALWAYS
+    from plistspec.checking.selection import ALWAYS
+    from plistspec.core.codes import CODES
+    from plistspec.core.diagnostics import line_index
 
     lines = line_index(text)
     cache: dict[int, tuple[list[Any], list[int]]] = {}
@@ -285,8 +285,8 @@ def apply_suppressions(
     directives, bad = find_directives(text, datums)
     if not directives and not bad:
         return diags, []
-    from plistspec.diagnostics import locate
-    from plistspec.selection import ALWAYS
+    from plistspec.checking.selection import ALWAYS
+    from plistspec.core.diagnostics import locate
 
     # Which directive silences a finding, in O((findings + directives) log): the first
     # file directive naming its code, the first line directive of its line naming it, and

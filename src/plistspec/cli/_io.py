@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 import click
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 
 __all__ = [
     "InputError",
@@ -109,7 +109,7 @@ def read_buffer(
     path: str, stdin_name: str | None = None
 ) -> tuple[str, str | None, Diagnostic | None, Layout]:
     """:func:`read_source` plus the file's :class:`Layout` (BOM, line endings)."""
-    from plistspec.diagnostics import locate
+    from plistspec.core.diagnostics import locate
 
     layout = Layout()
     if path == "-":
@@ -174,7 +174,7 @@ def json_not_elisp(name: str, text: str, command: str) -> Diagnostic | None:
         i += 1
     if not (name.endswith(".json") or text[i : i + 1] in ("{", "[")):
         return None
-    from plistspec.providers.jsontext import JsonError, load_json
+    from plistspec.core.jsontext import JsonError, load_json
 
     try:
         load_json(text)
@@ -430,13 +430,13 @@ def rewrite_file(path: str, name: str, text: str | bytes | bytearray | list[byte
 
 
 def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "gnu", stream=None) -> None:
-    """Print diagnostics in an output format of :mod:`plistspec.report` (gnu, json...)."""
-    from plistspec.formats import report_is_empty
+    """Print diagnostics in an output format of :mod:`plistspec.checking.report` (gnu, json...)."""
+    from plistspec.core.formats import report_is_empty
 
     diags = list(diags)
     if report_is_empty(len(diags), fmt):
         return  # nothing to print: not even the report module is loaded
-    from plistspec.report import render
+    from plistspec.checking.report import render
 
     (stream if stream is not None else sys.stderr).write(render(diags, fmt))
 

@@ -1,10 +1,10 @@
 """``plistspec check``: diagnostics for tool specs, for people, editors and CI.
 
 Owns: the command's options, how inputs, configuration, fixes and output files are
-read and written, and its exit codes. What is found is :func:`plistspec.checkrun.findings`
-(checking, rule selection, suppressions); how it is printed is :mod:`plistspec.report`
+read and written, and its exit codes. What is found is :func:`plistspec.checking.run.findings`
+(checking, rule selection, suppressions); how it is printed is :mod:`plistspec.checking.report`
 (``gnu``, ``json``, ``github``, ``sarif``, ``--statistics``); fixes are
-:mod:`plistspec.fixes`; configuration files :mod:`plistspec.config`.
+:mod:`plistspec.checking.fixes`; configuration files :mod:`plistspec.checking.config`.
 
 Exit codes: 1 when an error is reported (with ``--fix``: when an error is left after
 fixing; with ``--diff``: when a file would change), else 0; 2 for usage errors and invalid
@@ -30,12 +30,12 @@ import click
 
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import stdin_filename_option
-from plistspec.formats import REPORT_FORMATS as FORMATS
-from plistspec.formats import TARGETS, report_is_empty
+from plistspec.core.formats import REPORT_FORMATS as FORMATS
+from plistspec.core.formats import TARGETS, report_is_empty
 
 
 def _selectors(values: tuple[str, ...], option: str) -> list[str]:
-    from plistspec.selection import invalid_selector, split_selectors
+    from plistspec.checking.selection import invalid_selector, split_selectors
 
     out = split_selectors(values)
     for s in out:
@@ -157,8 +157,8 @@ def check_cmd(
     --target, what that provider would reject. `plistspec explain CODE` explains a code.
     Configuration: the nearest .plistspec.toml or pyproject.toml [tool.plistspec].
     """
+    from plistspec.checking.selection import Layer
     from plistspec.cli._io import InputError, read_buffer
-    from plistspec.selection import Layer
 
     if files.count("-") > 1:
         raise click.UsageError("standard input (-) can be read only once")
@@ -173,9 +173,9 @@ def check_cmd(
         extend_select=_selectors(extend_select, "--extend-select"),
         ignore=_selectors(ignore, "--ignore"),
     )
-    from plistspec.checkrun import findings, settings_for
-    from plistspec.config import ConfigCache, ConfigError
-    from plistspec.diagnostics import Diagnostic, locate
+    from plistspec.checking.config import ConfigCache, ConfigError
+    from plistspec.checking.run import findings, settings_for
+    from plistspec.core.diagnostics import Diagnostic, locate
 
     if output_file is not None:
         for path in files:
@@ -208,7 +208,7 @@ def check_cmd(
             if all(e.diagnostic.render() != d.render() for d in config_errors):
                 config_errors.append(e.diagnostic)
     if config_errors:
-        from plistspec.report import render
+        from plistspec.checking.report import render
 
         sys.stderr.write(render(config_errors, "gnu"))
         sys.exit(2)
@@ -247,7 +247,7 @@ def check_cmd(
             return findings(t, name, settings)
 
         if (fix or diff) and given is None:
-            from plistspec.fixes import fix_text
+            from plistspec.checking.fixes import fix_text
 
             outcome = fix_text(text, run, unsafe=unsafe_fixes, dialect=settings.dialect)
             more = outcome.remaining
@@ -291,18 +291,18 @@ def check_cmd(
         reported.extend(found)
         for d in found:
             if d.fix is not None:
-                from plistspec.fixes import is_safe
+                from plistspec.checking.fixes import is_safe
 
                 if unsafe_fixes or is_safe(d.code, d.severity):
                     fixable.add(d.code)
     if diff or (not statistics and report_is_empty(len(reported), fmt)):
         out = ""  # nothing to print: not even the report module is loaded
     elif statistics:
-        from plistspec.report import render_statistics
+        from plistspec.checking.report import render_statistics
 
         out = render_statistics(reported, fmt, fixable)
     else:
-        from plistspec.report import render
+        from plistspec.checking.report import render
 
         out = render(reported, fmt, texts)
     stdin_fixed = fix and "-" in files
@@ -336,7 +336,7 @@ def check_cmd(
 
 
 def _where(d) -> str:
-    from plistspec.report import one_line
+    from plistspec.checking.report import one_line
 
     path = one_line(d.path or "<input>")
     return f"{path}:{d.line}:{d.column}" if d.line else path
@@ -344,7 +344,7 @@ def _where(d) -> str:
 
 def _summarize(name: str, outcome, diff: bool) -> None:
     """One line per fix applied, on standard error: ``FILE:LINE:COL: fixed CODE message``."""
-    from plistspec.report import one_line
+    from plistspec.checking.report import one_line
 
     verb = "would fix" if diff else "fixed"
     for d in outcome.applied:
@@ -354,7 +354,7 @@ def _summarize(name: str, outcome, diff: bool) -> None:
 def _print_diff(name: str, before: str, after: str) -> None:
     import difflib
 
-    from plistspec.report import one_line
+    from plistspec.checking.report import one_line
 
     label = one_line(name)
     lines = difflib.unified_diff(

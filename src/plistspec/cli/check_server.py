@@ -114,7 +114,7 @@ def serve(command: Any, r: BinaryIO | None = None, w: BinaryIO | None = None) ->
         data = _read_exactly(r, n)
         if data is None:
             return 0
-        from plistspec.gcpause import paused
+        from plistspec.core.gcpause import paused
 
         with paused():
             status, out, err = run_once(command, args, data)

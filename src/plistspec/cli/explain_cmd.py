@@ -10,7 +10,7 @@ import click
 @click.argument("code", required=False)
 def explain_cmd(code: str | None) -> None:
     """Explain diagnostic CODE (without CODE: list every code)."""
-    from plistspec.codes import CODES, explain
+    from plistspec.core.codes import CODES, explain
 
     if code is None:
         for k, c in CODES.items():
@@ -21,8 +21,8 @@ def explain_cmd(code: str | None) -> None:
         text = explain(key)
     except KeyError:
         raise click.UsageError(f"unknown code {code!r}; `plistspec explain` lists them") from None
-    from plistspec.code_examples import render_example
-    from plistspec.fixes import SAFETY
+    from plistspec.checking.fixes import SAFETY
+    from plistspec.core.code_examples import render_example
 
     fix = SAFETY.get(key)
     if fix == "safe":

@@ -131,10 +131,10 @@ def _format_one(
     """fmt of one input: ``(data, changed, diagnostics, error)``. ``data``: the bytes to
     write (BOM and line endings of ``layout`` back; None when ``target`` is None, as for
     ``--check``); ``error``: an :class:`InputError` when the new text cannot be encoded
-    (named ``target``). A big file goes through :mod:`plistspec.fmt_stream` (the same
+    (named ``target``). A big file goes through :mod:`plistspec.fmt.stream` (the same
     result in a fraction of the memory), encoded piece by piece."""
-    from plistspec.diagnostics import locate
-    from plistspec.fmt_stream import format_stream
+    from plistspec.core.diagnostics import locate
+    from plistspec.fmt.stream import format_stream
 
     out = _Encoder(layout, target)
     streamed = format_stream(text, out.add, name, dialect)
@@ -142,7 +142,7 @@ def _format_one(
         changed, diags = streamed
         data = out.data
     else:
-        from plistspec.fmt import format_text
+        from plistspec.fmt.rewrite import format_text
 
         new, diags = format_text(text, name, dialect)
         changed = new != text

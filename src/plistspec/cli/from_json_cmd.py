@@ -14,13 +14,13 @@ import click
 from plistspec.cli._elisp_file import feature_option, variable_option
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
-from plistspec.formats import ELISP_TARGETS
-from plistspec.formats import FORMATS as FROM_FORMATS
+from plistspec.core.formats import ELISP_TARGETS
+from plistspec.core.formats import FORMATS as FROM_FORMATS
 
 
 def _load_json(text: str, name: str):
     """``(value, error message or None, duplicate keys)``; any depth, errors positioned."""
-    from plistspec.providers.jsontext import JsonError, load_json
+    from plistspec.core.jsontext import JsonError, load_json
 
     try:
         value, dups = load_json(text)
@@ -98,10 +98,10 @@ def from_json_cmd(
     (require 'FEATURE) loads it; llm tools are kept in a variable.
     """
     from plistspec.cli._io import InputError, finish, read_text
-    from plistspec.diagnostics import Diagnostic, locate
+    from plistspec.core.diagnostics import Diagnostic, locate
     from plistspec.emit_elisp import to_elisp
-    from plistspec.jsonplace import place_diagnostics, renamed, tool_places
-    from plistspec.providers.detect import from_json
+    from plistspec.fromjson.detect import from_json
+    from plistspec.pipeline.jsonplace import place_diagnostics, renamed, tool_places
 
     if (file is None) == (from_emacs is None):
         raise click.UsageError("give FILE or --from-emacs")
@@ -138,7 +138,7 @@ def from_json_cmd(
         diags.extend(more)
         tool_at = tool_places(tools, pointers, value)
     if target is not None and not any(d.is_error for d in diags):
-        from plistspec.lowering.run import lower_for_elisp
+        from plistspec.pipeline.lowered import lower_for_elisp
 
         before = tools
         tools, more = lower_for_elisp(tools, target)
@@ -159,7 +159,7 @@ def from_json_cmd(
         )
         diags.extend(more)
         if target is not None and elisp is not None:
-            from plistspec.lowering.run import verify_elisp
+            from plistspec.pipeline.lowered import verify_elisp
 
             diags.extend(verify_elisp(elisp, target, dialect))
     if text is not None:  # JSON input: diagnostics placed at FILE:LINE:COL

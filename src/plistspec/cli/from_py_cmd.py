@@ -28,7 +28,7 @@ import click
 
 from plistspec.cli._elisp_file import feature_option, variable_option
 from plistspec.cli._options import diagnostics_format_option, output_option
-from plistspec.formats import FORMATS
+from plistspec.core.formats import FORMATS
 
 ELISP_FORMATS = ("elisp",)
 # a name Emacs reads as one symbol (not a number): what --function may name
@@ -171,11 +171,11 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
         if any("plistspec-bridge-v1-call" in t["metadata"].get("function", "") for t in tools):
             text = with_runtime(text)
         return text, diags
-    from plistspec.jsonout import dumps
+    from plistspec.core.jsonout import dumps
 
     if fmt == "ir":
         return dumps(tools), []
-    from plistspec.providers import emit
+    from plistspec.emit_json import emit
 
     value, diags = emit(tools, fmt)
     if any(d.is_error for d in diags):
@@ -218,7 +218,7 @@ def call_cmd(target: str, from_elisp: str | None, args_text: str | None) -> None
     else:
         os.dup2(2, 1)
     try:
-        from plistspec.bridge import call
+        from plistspec.pyfunc.bridge import call
 
         code, text = call(target, args_text, from_elisp=from_elisp)
     except BaseException as e:  # a bug of ours: still one line the model can read

@@ -10,7 +10,7 @@ import click
 
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
-from plistspec.formats import FORMATS, LOWER_TARGETS
+from plistspec.core.formats import FORMATS, LOWER_TARGETS
 
 
 @click.command("to-json")
@@ -60,7 +60,7 @@ def to_json_cmd(
     """
     from plistspec.api import read_tools, to_provider
     from plistspec.cli._io import InputError
-    from plistspec.diagnostics import locate
+    from plistspec.core.diagnostics import locate
 
     if fmt not in FORMATS and not lower:
         raise click.UsageError(f"-f {fmt} is a lowering target: add --lower")
@@ -96,7 +96,7 @@ def to_json_cmd(
             if hint is not None:  # said, then read as Elisp all the same (no tool in it)
                 diags.extend(locate([hint], text, name))
         if len(files) == 1 and from_emacs is None and not lower and hint is None:
-            from plistspec.streaming import provider_json_bytes
+            from plistspec.pipeline.stream import provider_json_bytes
 
             streamed = provider_json_bytes(text, fmt, name, dialect)
             if streamed is not None:  # a big file, one form at a time: the same output
@@ -106,7 +106,7 @@ def to_json_cmd(
                 finish(sdiags, diagnostics_format, data, out, failed=data is None)
                 return
         if lower:
-            from plistspec.lowering.run import read_for_lowering
+            from plistspec.pipeline.lowered import read_for_lowering
 
             places[name] = []
             found, more, is_elisp = read_for_lowering(text, name, dialect, places[name])
@@ -117,13 +117,13 @@ def to_json_cmd(
         diags.extend(more)
     if not failed and not any(d.is_error for d in diags):
         if lower:
-            from plistspec.lowering.run import lower_inputs
+            from plistspec.pipeline.lowered import lower_inputs
 
             value, more = lower_inputs(inputs, fmt, places)
         else:
             value, more = to_provider(tools, fmt)
         diags.extend(more)
     from plistspec.cli._io import finish
-    from plistspec.jsonout import dumps
+    from plistspec.core.jsonout import dumps
 
     finish(diags, diagnostics_format, lambda: dumps(value), out, failed)

@@ -6,10 +6,10 @@ one; retire it instead. Ranges:
 
 * ``PS0xx`` reading Emacs Lisp text (:mod:`plistspec.elisp.reader`)
 * ``PS1xx`` finding tool forms and reading them statically (:mod:`plistspec.extract`)
-* ``PS2xx`` what gptel / llm themselves would refuse (:mod:`plistspec.lower`)
+* ``PS2xx`` what gptel / llm themselves would refuse (:mod:`plistspec.replay`)
 * ``PS3xx`` spec lints: mistakes and surprises in a tool spec (:mod:`plistspec.lint`)
 * ``PS4xx`` provider lints for ``check --target`` (:mod:`plistspec.lint`)
-* ``PS5xx`` reading provider JSON (:mod:`plistspec.providers.detect`) and writing Elisp
+* ``PS5xx`` reading provider JSON (:mod:`plistspec.fromjson.detect`) and writing Elisp
 * ``PS6xx`` Python functions (:mod:`plistspec.pyfunc`) and the ``call`` bridge
 * ``PS8xx`` ``plistspec serve`` and tools read from a running Emacs (:mod:`plistspec.serve`,
   :mod:`plistspec.emacs`)

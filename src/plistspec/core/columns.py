@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from plistspec.diagnostics import line_index
+from plistspec.core.diagnostics import line_index
 
 __all__ = ["visual_column", "rest_of_line_blank"]
 

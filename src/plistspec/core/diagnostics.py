@@ -3,11 +3,11 @@
 Owns: the :class:`Diagnostic` type, :class:`ReadError` (the one exception the reader
 raises), turning character offsets into 1-based line/column pairs.
 :meth:`Diagnostic.render` gives the GNU ``file:line:col: severity: message [CODE]``
-line, written by :mod:`plistspec.report` (which owns every output format, and keeps it
+line, written by :mod:`plistspec.checking.report` (which owns every output format, and keeps it
 one line). Stages create diagnostics with
 offsets only; :func:`locate` fills in lines and columns for the text they came from.
 Nothing here prints: only :mod:`plistspec.cli` does. The codes themselves are
-documented in :mod:`plistspec.codes`.
+documented in :mod:`plistspec.core.codes`.
 
 Columns count characters (code points), 1-based, as Emacs's flymake does.
 """
@@ -108,8 +108,8 @@ class Diagnostic:
 
     def render(self) -> str:
         """``path:line:col: severity: message [CODE]`` (what compilation-mode reads), always
-        one line: control characters are escaped (:func:`plistspec.report.one_line`)."""
-        from plistspec.report import gnu_line
+        one line: control characters are escaped (:func:`plistspec.checking.report.one_line`)."""
+        from plistspec.checking.report import gnu_line
 
         return gnu_line(self)
 

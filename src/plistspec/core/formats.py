@@ -22,7 +22,7 @@ FORMATS = (
     "mcp",
 )
 
-# How `check --format` prints its findings (plistspec.report renders each).
+# How `check --format` prints its findings (plistspec.checking.report renders each).
 REPORT_FORMATS = ("gnu", "json", "github", "sarif")
 # the report formats that are one line per diagnostic and nothing else
 _LINE_FORMATS = ("gnu", "github")
@@ -30,7 +30,7 @@ _LINE_FORMATS = ("gnu", "github")
 
 def report_is_empty(count: int, fmt: str) -> bool:
     """The report of ``count`` diagnostics in ``fmt`` is empty (no diagnostic, one line
-    each): the caller need not load :mod:`plistspec.report` to know it."""
+    each): the caller need not load :mod:`plistspec.checking.report` to know it."""
     return count == 0 and fmt in _LINE_FORMATS
 
 

@@ -35,7 +35,7 @@ _SCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties", "depe
 
 def jcopy(value: Any) -> Any:
     """A deep copy of a JSON value (dicts, lists, scalars), at any depth."""
-    from plistspec.providers._copy import copy_json
+    from plistspec.core.jsoncopy import copy_json
 
     return copy_json(value)
 

@@ -3,7 +3,7 @@
 Owns: the datum types and the helpers every later stage uses to look at them.
 Every datum carries its source span as two character offsets, ``start`` (inclusive) and
 ``end`` (exclusive), into the text it was read from; line and column are computed only
-when a diagnostic needs them (:mod:`plistspec.diagnostics`). Datums built by static
+when a diagnostic needs them (:mod:`plistspec.core.diagnostics`). Datums built by static
 evaluation (``(list ...)`` in :mod:`plistspec.extract`) carry the span of the form
 that built them.
 

@@ -1,7 +1,7 @@
 """How the Emacs Lisp reader words and places its errors.
 
 Owns: the reader's diagnostic codes (``PS001`` a syntax error, ``PS002`` syntax Emacs
-has that a tool file is refused), building a :class:`~plistspec.diagnostics.ReadError`
+has that a tool file is refused), building a :class:`~plistspec.core.diagnostics.ReadError`
 at a character offset, ``line:col`` for a message that points at a second place (where
 an unterminated list opened), and quoting a piece of input on one line (control
 characters escaped, long text cut), so no message ever spans lines or prints a million
@@ -12,7 +12,7 @@ digits. Which message a given bad input gets is decided where the input is read
 
 from __future__ import annotations
 
-from plistspec.diagnostics import ReadError
+from plistspec.core.diagnostics import ReadError
 
 SYNTAX = "PS001"
 REFUSED = "PS002"
@@ -21,7 +21,7 @@ REFUSED = "PS002"
 def line_col(text: str, pos: int) -> str:
     """``line:col`` of ``pos`` (through the shared line index: error recovery asks this
     once per bad form, which must not rescan the text each time)."""
-    from plistspec.diagnostics import line_index
+    from plistspec.core.diagnostics import line_index
 
     line, col = line_index(text).position(pos)
     return f"{line}:{col}"

@@ -54,7 +54,7 @@ from __future__ import annotations
 import gc
 import sys
 
-from plistspec.diagnostics import ReadError
+from plistspec.core.diagnostics import ReadError
 from plistspec.elisp.datum import Datum, Integer, List, String, Symbol, Vector
 from plistspec.elisp.errors import SYNTAX, line_col, read_error
 from plistspec.elisp.escapes import (

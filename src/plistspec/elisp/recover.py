@@ -10,7 +10,7 @@ real syntax error) stays an error.
 
 from __future__ import annotations
 
-from plistspec.diagnostics import Diagnostic, ReadError
+from plistspec.core.diagnostics import Diagnostic, ReadError
 
 __all__ = ["read_recovering", "skip_form"]
 

@@ -34,7 +34,7 @@ means ``null``): reported.
 ``metadata.function``) it is written back as it is, continuation lines re-indented by
 the change of column (never inside a string): the IR of ``to-json``/``fmt`` comes from
 the user's own file. IR read from JSON never gets here unchecked: ``from-json`` reads,
-checks and reprints every slot text first (:mod:`plistspec.providers.ir_meta`). Otherwise
+checks and reprints every slot text first (:mod:`plistspec.fromjson.ir_meta`). Otherwise
 (tools from JSON) a stub that loads and byte-compiles cleanly and, when called, signals
 ``user-error`` "Tool NAME is not implemented yet: write its :function": a lambda over
 the tool's arguments (``_`` + the property names, see :mod:`.stub`) so the user sees the

@@ -404,7 +404,7 @@ def plan_comments(form: Any, datum: Any, text: str) -> CommentPlan:
 
 def _unlink(root: _Node) -> None:
     """Drop the tree's parent links: they make cycles, which reference counting cannot
-    free (fmt runs with the cyclic collector paused, :mod:`plistspec.gcpause`)."""
+    free (fmt runs with the cyclic collector paused, :mod:`plistspec.core.gcpause`)."""
     todo = [root]
     while todo:
         n = todo.pop()

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.ir import Tool
+from plistspec.core.jsontext import brief
 from plistspec.emit_elisp.forms import HEADS, label, write_form
 from plistspec.emit_elisp.layout import Writer
-from plistspec.ir import Tool
-from plistspec.providers.jsontext import brief
 
 __all__ = ["to_elisp"]
 
@@ -126,9 +126,9 @@ def _names(
 def _depth_warning(tool: Tool, text: str, w: Writer) -> None:
     """PS204 (as a warning: the file is still written) when the written form nests deeper
     than gptel/llm are known to convert (their recursive code fails past about
-    :data:`plistspec.lower.MAX_DEPTH` levels): exactly what ``check`` reports on it. The
+    :data:`plistspec.replay.MAX_DEPTH` levels): exactly what ``check`` reports on it. The
     form is read back only when its parameters come near that depth."""
-    from plistspec.lower import MAX_DEPTH, too_deep
+    from plistspec.replay import MAX_DEPTH, too_deep
 
     # the form nests about as deep as the JSON: far from the limit, nothing to read back
     near = MAX_DEPTH - 8
@@ -141,7 +141,7 @@ def _depth_warning(tool: Tool, text: str, w: Writer) -> None:
         todo.extend((x, d + 1) for x in items if isinstance(x, (dict, list)))
     else:
         return
-    from plistspec.diagnostics import ReadError
+    from plistspec.core.diagnostics import ReadError
     from plistspec.elisp.reader import read_all
     from plistspec.extract.find import call_form
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.ir import Tool
+from plistspec.core.jsontext import brief
+from plistspec.emit_elisp.comments import ROOT
 from plistspec.emit_elisp.layout import Writer
 from plistspec.emit_elisp.reindent import reindent
 from plistspec.emit_elisp.stub import stub
-from plistspec.fmt_comments import ROOT
-from plistspec.ir import Tool
-from plistspec.providers.jsontext import brief
 
 __all__ = ["tool_form", "tool_form_text", "write_form", "label", "HEADS"]
 
@@ -348,7 +348,7 @@ def tool_form(
     """One tool form (no trailing newline) whose ``(`` sits at column ``indent``, and
     the diagnostics for what could not be written.
 
-    ``comments`` (a :class:`plistspec.fmt_comments.CommentPlan`) puts each comment next
+    ``comments`` (a :class:`plistspec.emit_elisp.comments.CommentPlan`) puts each comment next
     to the node it is anchored to; a comment that could not be written gives a PS530
     info (the caller should then keep the original text). ``tail_safe`` False means
     code follows the form on its last line, so a trailing comment there must not

@@ -19,7 +19,7 @@ import re
 import sys
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp import printer as _printer
 
 __all__ = ["Writer", "FILL", "MAX_INDENT", "PLAIN"]

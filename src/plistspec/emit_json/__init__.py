@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
-from plistspec.formats import FORMATS as SUPPORTED_FORMATS
-from plistspec.providers._copy import copy_json
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.formats import FORMATS as SUPPORTED_FORMATS
+from plistspec.core.jsoncopy import copy_json
 
 __all__ = ["emit", "SUPPORTED_FORMATS"]
 
@@ -48,10 +48,12 @@ def emit(tools: list[Any], fmt: str, *, owned: bool = False) -> tuple[Any, list[
     """The provider JSON for ``tools`` in format ``fmt`` (see :data:`SUPPORTED_FORMATS`).
 
     The result shares no mutable object with ``tools``, unless ``owned``: the caller
-    hands the tools over (it never looks at them again, as :mod:`plistspec.streaming`
+    hands the tools over (it never looks at them again, as :mod:`plistspec.pipeline.stream`
     with each fresh tool), and the result may then reuse and change their parts instead
     of deep-copying them (the same JSON, without the copy)."""
-    from plistspec.providers import gptel, llm, mcp, plain
+    from plistspec.emit_json import mcp, plain
+    from plistspec.replay import gptel_wire as gptel
+    from plistspec.replay import llm_wire as llm
 
     if fmt not in SUPPORTED_FORMATS:
         raise ValueError(f"unknown format {fmt!r}")

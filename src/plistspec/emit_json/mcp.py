@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.providers._copy import copier
+from plistspec.core.jsoncopy import copier
 
 __all__ = ["tool_entry"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.providers._copy import copier
+from plistspec.core.jsoncopy import copier
 
 __all__ = ["tool_entry"]
 
@@ -29,7 +29,7 @@ def tool_entry(tool: dict[str, Any], fmt: str, *, owned: bool = False) -> dict[s
     if fmt == "bedrock":
         return {"toolSpec": {**head, "inputSchema": {"json": params}}}
     if fmt in ("gemini", "vertex"):
-        from plistspec.ir import is_zero_arg
+        from plistspec.core.ir import is_zero_arg
 
         if is_zero_arg(tool):  # type: ignore[arg-type]
             return head

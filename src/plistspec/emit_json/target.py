@@ -1,7 +1,7 @@
 """Lowered IR tools → the target's final JSON (the ``tools`` value of the request).
 
-Owns: choosing the envelope (the existing emitters of :mod:`plistspec.providers`:
-:mod:`~plistspec.providers.plain` for provider envelopes, :mod:`~plistspec.providers.mcp`
+Owns: choosing the envelope (the existing emitters of :mod:`plistspec.emit_json`:
+:mod:`~plistspec.emit_json.plain` for provider envelopes, :mod:`~plistspec.emit_json.mcp`
 for MCP entries) and what lowering adds to it: the ``strict`` flag (OpenAI Chat and
 Anthropic: ``true`` only when the tool qualified, else absent; Responses: always
 explicit), ``parametersJsonSchema`` for the Gemini JSON Schema variant, and no
@@ -19,7 +19,7 @@ __all__ = ["to_target_json"]
 
 def to_target_json(tools: list[dict[str, Any]], target: str) -> Any:
     """The JSON ``target`` receives for ``tools`` (already lowered by ``lower_tools``)."""
-    from plistspec.providers import mcp, plain
+    from plistspec.emit_json import mcp, plain
 
     r = rules(target)
     wire = r["wire"]

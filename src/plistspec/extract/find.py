@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import compress, repeat
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
 from plistspec.extract.constants import Env, file_constants
 from plistspec.extract.forms import (
@@ -228,7 +228,7 @@ def needs_whole_file(datums: list[Datum]) -> bool:
     """True when ``datums`` define constants or wrappers, or hand spec plists to
     ``apply``: then the tools of a form depend on the other forms of the file. When no
     top-level form of a file needs it, :func:`find_tools` of the whole file is the
-    concatenation of :func:`find_tools` of each form (what :mod:`plistspec.streaming`
+    concatenation of :func:`find_tools` of each form (what :mod:`plistspec.pipeline.stream`
     relies on)."""
     spec, defines, defuns = _survey(datums)
     return bool(spec or defines or defuns)

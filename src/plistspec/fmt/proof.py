@@ -1,7 +1,7 @@
 """fmt's cheap proof that a rewritten tool form reads as the same call.
 
 Owns: :func:`same_call`. fmt must never change what a form sends; the full proof reads
-the new text back and lowers it again (:func:`plistspec.fmt_verify.verify`). Most rewrites
+the new text back and lowers it again (:func:`plistspec.fmt.verify.verify`). Most rewrites
 only move whitespace, comments and slots, or respell a string (a newline written as
 ``\\n``, a ``\\<newline>`` continuation dropped): then the reader's tokens
 (:data:`plistspec.elisp.scanner.TOKENS`, whitespace and comments skipped) of the two

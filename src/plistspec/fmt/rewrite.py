@@ -1,14 +1,14 @@
 """``plistspec fmt``: rewrite tool forms in the canonical layout, nothing else.
 
 Owns: :func:`format_text` and :func:`rewrites` (what changes in a batch of top-level
-forms, for the whole file and for :mod:`plistspec.fmt_stream`). Each ``(gptel-make-tool ...)`` / ``(llm-make-tool ...)``
+forms, for the whole file and for :mod:`plistspec.fmt.stream`). Each ``(gptel-make-tool ...)`` / ``(llm-make-tool ...)``
 call found by :func:`plistspec.extract.find_tools` is lowered to the IR and written
 back with :func:`plistspec.emit_elisp.tool_form`; only the form's span is replaced,
 every other byte of the file (comments, other code, blank lines) stays as it was.
 ``:function`` and the other non-schema slots are kept verbatim (re-indented), with the
 comments inside them.
 
-Comments inside a form are kept (:mod:`plistspec.fmt_comments`): a comment on its own
+Comments inside a form are kept (:mod:`plistspec.emit_elisp.comments`): a comment on its own
 line moves with the slot, arg plist, key or vector element that follows it (or stays
 before the closing paren when nothing follows: commented-out slots and args), and a
 comment after code stays at the end of the line of the slot / key / element it
@@ -42,24 +42,24 @@ The result is idempotent: formatting formatted text changes nothing.
 
 The stages (:func:`rewrites`): find the tool forms, screen each (:func:`_screen`), then
 place its comments, lower it, lint it, write it, and prove the new text sends the same
-(:mod:`plistspec.fmt_verify`), each stage over all the forms at once.
+(:mod:`plistspec.fmt.verify`), each stage over all the forms at once.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from plistspec.columns import rest_of_line_blank, visual_column
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.columns import rest_of_line_blank, visual_column
+from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp.datum import Symbol
 from plistspec.emit_elisp import tool_form
+from plistspec.emit_elisp.comments import plan_comments
 from plistspec.emit_elisp.layout import MAX_INDENT
 from plistspec.extract import find_tools
-from plistspec.fmt_comments import plan_comments
-from plistspec.fmt_proof import same_call
-from plistspec.fmt_verify import BACKENDS, SENT_SLOTS, Job, left_alone, read_back, verify
+from plistspec.fmt.proof import same_call
+from plistspec.fmt.verify import BACKENDS, SENT_SLOTS, Job, left_alone, read_back, verify
 from plistspec.lint import lint
-from plistspec.lower import lower
+from plistspec.replay import lower
 
 __all__ = ["format_text", "rewrites", "BACKENDS"]
 
@@ -216,7 +216,7 @@ def format_text(
     Returns the new text (equal to ``text`` when nothing changes) and diagnostics
     (a syntax error: the text unchanged and one error).
     """
-    from plistspec.gcpause import paused
+    from plistspec.core.gcpause import paused
 
     with paused():
         return _format(text, path, dialect)
@@ -256,7 +256,7 @@ def rewrites(
     of the forms the finder could not read, the infos of the forms left as they are, and
     where the last tool form laid out or not ends (-1: none). ``alone``: as
     :func:`plistspec.extract.find_tools`'s, and ``prev_end`` the end of the caller's
-    tool form before these datums (the caller streams the text, :mod:`plistspec.fmt_stream`).
+    tool form before these datums (the caller streams the text, :mod:`plistspec.fmt.stream`).
 
     Each stage runs over all the forms before the next one starts (a form that a stage
     leaves alone drops out): the same stage's code and data stay warm, about a tenth

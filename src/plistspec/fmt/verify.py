@@ -1,12 +1,12 @@
 """Proving that a tool form ``fmt`` rewrote sends exactly what the original sent.
 
 Owns: :class:`Job` (one tool form on its way through ``fmt``'s stages,
-:func:`plistspec.fmt.rewrites`), :func:`verify` (a laid-out form's new text is kept only
+:func:`plistspec.fmt.rewrite.rewrites`), :func:`verify` (a laid-out form's new text is kept only
 if it keeps every word of every comment and gives the same provider JSON for every
 backend in :data:`BACKENDS`), :func:`read_back` (the new texts read in one go) and
 :func:`left_alone` (the PS530 info of a form left as it was).
 
-Two ways to the same answer: the cheap proof (:func:`plistspec.fmt_proof.same_call`: the
+Two ways to the same answer: the cheap proof (:func:`plistspec.fmt.proof.same_call`: the
 tokens of both texts say the same call) or, where it does not apply, the full one: the
 new text is read back and lowered again, and what the emitters read of both IR tools is
 compared (:func:`_sent`), down to each backend's JSON when that differs.
@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic, ReadError
+from plistspec.core.diagnostics import Diagnostic, ReadError
 
 __all__ = ["BACKENDS", "SENT_SLOTS", "Job", "comment_words", "left_alone", "read_back", "verify"]
 
@@ -36,7 +36,7 @@ def comment_words(
 ) -> list[str]:
     """The words of the comments in ``text[lo:hi]``, sorted (what fmt must keep).
     ``offsets``: where they start, when already known (:attr:`CommentPlan.offsets`)."""
-    from plistspec.fmt_comments import comments_in
+    from plistspec.emit_elisp.comments import comments_in
 
     words: list[str] = []
     for p in offsets if offsets is not None else comments_in(text, datums, lo, hi):
@@ -52,7 +52,7 @@ def _lost_comment(
     ``kept`` (the words of the comments fmt wrote), None when there is none."""
     from collections import Counter
 
-    from plistspec.fmt_comments import comments_in
+    from plistspec.emit_elisp.comments import comments_in
 
     left = Counter(kept or [])
     for p in offsets if offsets is not None else comments_in(text, datum, lo, hi):
@@ -65,7 +65,7 @@ def _lost_comment(
 
 
 def _provider_json(tools: list[Any]) -> dict[str, str] | None:
-    from plistspec.providers import emit
+    from plistspec.emit_json import emit
 
     out = {}
     for fmt in BACKENDS:
@@ -122,7 +122,7 @@ def _relower(
     form is searched as a whole file would be."""
     from plistspec.extract import find_tools
     from plistspec.extract.find import call_form
-    from plistspec.lower import lower
+    from plistspec.replay import lower
 
     if back is None:
         return None
@@ -145,7 +145,7 @@ def _relower(
 
 
 class Job:
-    """One tool form on its way through ``fmt``'s stages (:func:`plistspec.fmt.rewrites`):
+    """One tool form on its way through ``fmt``'s stages (:func:`plistspec.fmt.rewrite.rewrites`):
     each stage fills its fields, or ends the job with its :attr:`outcome`, ``(new text or
     None, info or None)``."""
 
@@ -216,7 +216,7 @@ def verify(
     proven: list[str] | None = None,
 ) -> tuple[str | None, Diagnostic | None]:
     """``p.new`` if it keeps every comment word and sends the same JSON, else an info.
-    ``proven``: the new text is proven to be the same call (:func:`plistspec.fmt_proof.
+    ``proven``: the new text is proven to be the same call (:func:`plistspec.fmt.proof.
     same_call`, which gave these words of its comments), so only the comments are
     checked and ``back`` is not used."""
     form, new, dialect = p.form, p.new, p.dialect

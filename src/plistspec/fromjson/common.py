@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 
 __all__ = ["jptr", "describe", "Mismatch", "diag"]
 

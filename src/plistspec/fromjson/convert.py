@@ -2,20 +2,20 @@
 
 Owns: :func:`convert` (one element of a known format → IR tool + diagnostics) and
 :func:`normalize_parameters` (a root parameter schema as a gptel/llm spec can carry it:
-``$ref`` s inlined by :mod:`plistspec.providers.refs`, root keys a spec has no place for
+``$ref`` s inlined by :mod:`plistspec.fromjson.refs`, root keys a spec has no place for
 dropped with a warning naming them). IR input keeps its metadata, whose Elisp slot texts
-are checked by :mod:`plistspec.providers.ir_meta`.
+are checked by :mod:`plistspec.fromjson.ir_meta`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
-from plistspec.ir import Tool, make_tool
-from plistspec.providers._common import Mismatch, describe, diag, jptr
-from plistspec.providers.jsontext import brief
-from plistspec.providers.refs import GEMINI_TYPES, Resolver
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.ir import Tool, make_tool
+from plistspec.core.jsontext import brief
+from plistspec.fromjson.common import Mismatch, describe, diag, jptr
+from plistspec.fromjson.refs import GEMINI_TYPES, Resolver
 
 __all__ = ["convert", "normalize_parameters"]
 
@@ -149,7 +149,7 @@ def convert(
     if not ok:
         return None
     if fmt == "ir":
-        from plistspec.providers.ir_meta import check_metadata
+        from plistspec.fromjson.ir_meta import check_metadata
 
         n = len(diags)
         meta = check_metadata(meta, jptr(ptr, "metadata"), repr(label), diags, trust)

@@ -2,7 +2,7 @@
 
 Owns: ``from_json`` (any supported tool JSON → IR tools + diagnostics: finds the tool
 elements, refuses strings Emacs cannot hold, hands each element to
-:func:`plistspec.providers.convert.convert`) and ``detect_format``. Recognised without being told (``fmt=`` forces one):
+:func:`plistspec.fromjson.convert.convert`) and ``detect_format``. Recognised without being told (``fmt=`` forces one):
 
 * ``ir``                plistspec's IR (``{"type":"function","name",…,"metadata"}``)
 * ``openai``            Chat Completions ``{"type":"function","function":{…}}`` (also Ollama)
@@ -29,11 +29,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
-from plistspec.ir import Tool
-from plistspec.providers._common import Mismatch, describe, diag, jptr
-from plistspec.providers.convert import convert, normalize_parameters
-from plistspec.providers.jsontext import brief
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.ir import Tool
+from plistspec.core.jsontext import brief
+from plistspec.fromjson.common import Mismatch, describe, diag, jptr
+from plistspec.fromjson.convert import convert, normalize_parameters
 
 __all__ = ["from_json", "detect_format", "FORMATS", "normalize_parameters"]
 
@@ -271,7 +271,7 @@ def from_json(
     (in the order of the tools), for placing what later stages say of a tool.
 
     The Elisp slot texts of IR input are read, checked and printed again
-    (:mod:`plistspec.providers.ir_meta`); code that would run when the generated file is
+    (:mod:`plistspec.fromjson.ir_meta`); code that would run when the generated file is
     loaded is dropped unless ``trust_functions``. ``dialect`` (the Elisp that will be
     written) words the notes about what gptel or llm does with what was dropped.
 
@@ -292,7 +292,7 @@ def from_json(
                 )
             )
             return [], diags
-    from plistspec.providers.jsontext import find_surrogates
+    from plistspec.core.jsontext import find_surrogates
 
     bad = find_surrogates(value)
     if bad:

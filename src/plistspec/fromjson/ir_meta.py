@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 
 __all__ = ["check_metadata", "reprint", "EXPANSION_EVAL"]
 
@@ -232,7 +232,7 @@ def _excerpt(text: str) -> str:
 
 def _read_one(text: str) -> tuple[Any, str | None]:
     """The single datum ``text`` holds, or ``(None, why not)``."""
-    from plistspec.diagnostics import ReadError
+    from plistspec.core.diagnostics import ReadError
     from plistspec.elisp.reader import read_all
 
     try:

@@ -1,6 +1,6 @@
 """Tool JSON → IR tools with the schemas exactly as written, for lowering.
 
-Owns: :func:`raw_tools`. ``from-json`` reads JSON for Elisp (:mod:`plistspec.providers.detect`
+Owns: :func:`raw_tools`. ``from-json`` reads JSON for Elisp (:mod:`plistspec.fromjson.detect`
 inlines ``$ref``, refuses recursion and drops what a gptel/llm spec cannot carry); lowering
 wants the schema untouched, since rewriting it for the target is its job and every change
 must be reported by it. Accepted: a JSON-RPC response, a ``tools/list`` result, an array
@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
-from plistspec.lowering.jsonutil import jcopy
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.jsonutil import jcopy
 
 __all__ = ["raw_tools", "tool_places"]
 
 
 def _elements(value: Any) -> list[tuple[str, Any]]:
     """Each element that may be a tool, with its JSON pointer in ``value``."""
-    from plistspec.providers._common import jptr
+    from plistspec.fromjson.common import jptr
 
     ptr = ""
     if isinstance(value, dict) and isinstance(value.get("result"), dict):

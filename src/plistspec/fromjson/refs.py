@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
-from plistspec.providers._common import diag, jptr
-from plistspec.trampoline import run as _run
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.trampoline import run as _run
+from plistspec.fromjson.common import diag, jptr
 
 __all__ = ["Resolver", "lower_type", "GEMINI_TYPES", "MAX_NODES"]
 

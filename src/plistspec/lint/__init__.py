@@ -31,7 +31,7 @@ Where a finding points (the anchoring rule, the same for every lint):
 * an element: the element (``"b"`` in ``:required ["a" "b"]``, ``1`` in a Gemini enum).
 
 When gptel or llm itself fails on a value (lower's PS2xx) and a lint explains the same
-mistake around it (``:enum [a b]`` around lower's ``a``), :mod:`plistspec.checker`
+mistake around it (``:enum [a b]`` around lower's ``a``), :mod:`plistspec.checking.checker`
 keeps the lint, at the lint's datum, as an error naming the library's failure.
 """
 
@@ -39,9 +39,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.formats import TARGETS
 from plistspec.extract import ToolForm
-from plistspec.formats import TARGETS
 
 __all__ = ["lint", "TARGETS"]
 
@@ -55,7 +55,7 @@ def lint(
 ) -> list[Diagnostic]:
     """Spec lints of ``form`` and, with ``target``, provider lints.
 
-    ``tool`` is the IR of the form as :func:`plistspec.lower.lower` built it (None when it
+    ``tool`` is the IR of the form as :func:`plistspec.replay.lower` built it (None when it
     could not be built: the provider lints then work from the form alone). ``dialect``
     overrides the form's own library (``gptel`` or ``llm``).
     """

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from plistspec.diagnostics import Diagnostic, Fix
+from plistspec.core.diagnostics import Diagnostic, Fix
 from plistspec.elisp.datum import Datum, Float, Integer, List, String, Symbol, Vector, is_nil
 
 __all__ = [
@@ -259,6 +259,6 @@ class Sink:
 
 def _line_index(text: str):
     """Every form of one file shares the text and its line index (cached)."""
-    from plistspec.diagnostics import line_index
+    from plistspec.core.diagnostics import line_index
 
     return line_index(text)

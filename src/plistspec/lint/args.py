@@ -9,7 +9,7 @@ callback as an arg (PS336). Each well-formed arg is then handed, in order, to
 
 from __future__ import annotations
 
-from plistspec.diagnostics import Fix
+from plistspec.core.diagnostics import Fix
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
 from plistspec.lint._util import Sink, brief, elisp_string, is_plist
 from plistspec.lint.schema import walk_arg

@@ -11,7 +11,7 @@ key or a missing description, so the common case costs nothing.
 
 from __future__ import annotations
 
-from plistspec.diagnostics import Fix
+from plistspec.core.diagnostics import Fix
 from plistspec.elisp.datum import Datum, List, String, Symbol
 from plistspec.lint._util import SCHEMA_KEYS, Sink, brief, flag, suggest
 

@@ -11,7 +11,7 @@ work list (:mod:`plistspec.lint.schema`) instead of recursing.
 
 from __future__ import annotations
 
-from plistspec.diagnostics import Fix
+from plistspec.core.diagnostics import Fix
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
 from plistspec.lint._util import (
     JSON_TYPES,

@@ -9,7 +9,7 @@ library-surprise lints of :mod:`~plistspec.lint.keys`,
 :mod:`~plistspec.lint.surprises`).
 
 Every check needs only the source form and the library whose rules apply (gptel or
-llm). Errors the libraries themselves would raise are :mod:`plistspec.lower`'s (PS2xx);
+llm). Errors the libraries themselves would raise are :mod:`plistspec.replay`'s (PS2xx);
 these lints add what the libraries accept silently but a user would not expect
 (semantics.md §10). Each diagnostic points at the exact datum responsible (a key
 symbol, a value) and carries a fix where the fix is obvious. The walk over nested
@@ -18,7 +18,7 @@ schemas is iterative.
 
 from __future__ import annotations
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 from plistspec.extract import ToolForm
 from plistspec.lint._util import Sink, flag
 from plistspec.lint.args import args_slot

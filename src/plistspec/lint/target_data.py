@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from plistspec.diagnostics import Fix
-from plistspec.formats import TARGETS
+from plistspec.core.diagnostics import Fix
+from plistspec.core.formats import TARGETS
 
 if TYPE_CHECKING:
     from plistspec.lint._util import Sink

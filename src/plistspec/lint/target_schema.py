@@ -7,11 +7,12 @@ rule and strict mode's required, additionalProperties and refused keywords (PS40
 PS405, PS406, PS407, PS411), optional args the Responses API may fill in (PS408) and
 what Ollama drops (PS404). :func:`check_node` is called once per node by the walk of
 :mod:`plistspec.lint.targets`; each finding points at the node's datum
-(:class:`plistspec.lint.target_nodes.Node`).
+(:class:`plistspec.replay.sourcemap.Node`).
 """
 
 from __future__ import annotations
 
+from plistspec.core.jsonutil import types_of
 from plistspec.elisp.datum import Datum, List, Symbol, Vector
 from plistspec.lint._util import Sink, elisp_string, plist_pairs
 from plistspec.lint.target_data import (
@@ -23,8 +24,7 @@ from plistspec.lint.target_data import (
     json_brief,
     nullable_fix,
 )
-from plistspec.lint.target_nodes import Node, children
-from plistspec.lowering.jsonutil import types_of
+from plistspec.replay.sourcemap import Node, children
 
 __all__ = ["check_node", "SCHEMA_RULE_TARGETS"]
 

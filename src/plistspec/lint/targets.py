@@ -3,7 +3,7 @@ llm sends it for a tool form (``plistspec check --target T``).
 
 Owns: the entry point :func:`lint_target` and :func:`parameters_sent`. The rules of
 ``providers.md`` §1-§3 are applied to **the JSON the real emitter produces**
-(:func:`plistspec.providers.emit` on the lowered tool, for the target's wire format), so
+(:func:`plistspec.emit_json.emit` on the lowered tool, for the target's wire format), so
 the lints cannot drift from what gptel/llm send: gptel's ``additionalProperties: false``
 on object args, its Gemini filter, llm's dropped arg keys... are all already in (or out
 of) that JSON. Generic mistakes are the spec lints' (PS3xx).
@@ -12,7 +12,7 @@ The provider lints, one module per concern:
 
 * :mod:`~plistspec.lint.target_tool`: the tool's name and description, read from the
   form's slots (PS401, PS402);
-* :mod:`~plistspec.lint.target_nodes`: which plist each JSON schema node came from, so
+* :mod:`~plistspec.replay.sourcemap`: which plist each JSON schema node came from, so
   every finding points at the datum responsible (the key symbol, the value, or, for
   what is missing, the plist's opening parenthesis up to its first key);
 * :mod:`~plistspec.lint.target_schema`: the per-provider rules for one schema node
@@ -26,15 +26,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp.datum import List, Vector
 from plistspec.extract import ToolForm
 from plistspec.lint._util import Sink, is_plist
 from plistspec.lint.target_data import NAME_RULES
-from plistspec.lint.target_nodes import Node
-from plistspec.lint.target_nodes import arg_map as _arg_map  # lowering.spans imports it here
 from plistspec.lint.target_schema import SCHEMA_RULE_TARGETS, check_node
 from plistspec.lint.target_tool import tool_description, tool_name
+from plistspec.replay.sourcemap import Node
+from plistspec.replay.sourcemap import arg_map as _arg_map  # lowering.spans imports it here
 
 __all__ = ["lint_target", "parameters_sent", "NAME_RULES", "_arg_map"]
 
@@ -82,7 +82,7 @@ def parameters_sent(tool: Any, target: str) -> Any:
     """The parameters object the emitter sends ``target`` for ``tool`` (None if none)."""
     if not isinstance(tool, dict):
         return None
-    from plistspec.providers import emit
+    from plistspec.emit_json import emit
 
     try:
         value, diags = emit([tool], _WIRE.get(target, target))

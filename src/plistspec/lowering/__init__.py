@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
-from plistspec.formats import LOWER_TARGETS as TARGETS
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.formats import LOWER_TARGETS as TARGETS
 
 __all__ = ["lower_tools", "to_target_json", "TARGETS", "diagnostics_of"]
 
@@ -47,6 +47,6 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
 
 def to_target_json(tools: list[dict[str, Any]], target: str) -> Any:
     """The JSON ``target`` receives for lowered ``tools``."""
-    from plistspec.lowering.emit import to_target_json as _emit
+    from plistspec.emit_json.target import to_target_json as _emit
 
     return _emit(tools, target)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from plistspec.lowering.jsonutil import add_note
+from plistspec.core.jsonutil import add_note
 from plistspec.lowering.rules import Rules
 
 __all__ = ["Change", "Ctx"]

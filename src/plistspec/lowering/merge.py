@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.lowering.jsonutil import brief, jeq, types_of
+from plistspec.core.jsonutil import brief, jeq, types_of
 
 __all__ = ["merge_all", "flatten_union"]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from plistspec.core.jsonutil import add_note, brief, jeq, ptr, types_of
 from plistspec.lowering.context import Ctx
-from plistspec.lowering.jsonutil import add_note, brief, jeq, ptr, types_of
 from plistspec.lowering.nulls import is_null_schema, nullability
 
 __all__ = ["rewrite_node", "LOOKAROUND"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from plistspec.core.jsonutil import brief, resolve_pointer, types_of
 from plistspec.lowering.context import Ctx
-from plistspec.lowering.jsonutil import brief, resolve_pointer, types_of
 
 __all__ = ["nullability", "null_member", "is_null_schema"]
 

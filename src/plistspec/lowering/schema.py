@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.lowering.context import Change, Ctx
-from plistspec.lowering.jsonutil import (
+from plistspec.core.jsonutil import (
     ROOT,
     add_note,
     brief,
@@ -26,6 +25,7 @@ from plistspec.lowering.jsonutil import (
     resolve_pointer,
     subschemas,
 )
+from plistspec.lowering.context import Change, Ctx
 from plistspec.lowering.merge import flatten_union, merge_all
 from plistspec.lowering.nodes import rewrite_node
 from plistspec.lowering.rules import Rules

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from plistspec.lowering.jsonutil import brief, jcopy, types_of
+from plistspec.core.jsonutil import brief, jcopy, types_of
 from plistspec.lowering.names import map_names
 from plistspec.lowering.rules import Rules, rules
 from plistspec.lowering.schema import lower_schema

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.lowering.jsonutil import ROOT, ptr, resolve_pointer, subschemas, types_of
+from plistspec.core.jsonutil import ROOT, ptr, resolve_pointer, subschemas, types_of
 from plistspec.lowering.rules import Rules, rules
 
 __all__ = ["schema_violations", "tool_violations", "strict_violations"]

@@ -3,7 +3,7 @@
 Owns: :func:`place_diagnostics` (a diagnostic naming a JSON pointer, one about a tool,
 one about a property of a tool's parameters, a lowering rewrite of a tool: each gets the
 span of what it is about), with :func:`tool_places` (per tool label, where the tool's
-object is: :func:`plistspec.providers.detect.from_json` gives the pointers) and
+object is: :func:`plistspec.fromjson.detect.from_json` gives the pointers) and
 :func:`renamed` (the labels a lowering gave the same tools).
 """
 
@@ -25,7 +25,7 @@ def place_diagnostics(
     deepest one the input holds. One scan for all of them."""
     import re
 
-    from plistspec.providers.jsonpos import named_pointer, pointer_spans
+    from plistspec.core.jsonpos import named_pointer, pointer_spans
 
     lowered = re.compile(r"[\w-]+: tool (.*?), (/\S*?|): ")
     wanted = []
@@ -68,7 +68,7 @@ def _property_pointer(place: tuple[str, Any], rest: str) -> str:
     import ast
     import re
 
-    from plistspec.providers._common import jptr
+    from plistspec.fromjson.common import jptr
 
     ptr, tool = place
     m = re.match(r"""property ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", rest)
@@ -92,9 +92,9 @@ def _property_pointer(place: tuple[str, Any], rest: str) -> str:
 
 def _lowered_tries(place: tuple[str, Any], pointer: str) -> list[str]:
     """Where a lowering rewrite of the tool at ``place`` (its pointer and value) may be
-    in the input, deepest first (:func:`plistspec.lowering.spans.json_tries`)."""
-    from plistspec.lowering.rawjson import tool_places
-    from plistspec.lowering.spans import json_tries
+    in the input, deepest first (:func:`plistspec.pipeline.place.json_tries`)."""
+    from plistspec.fromjson.rawjson import tool_places
+    from plistspec.pipeline.place import json_tries
 
     ptr, tool = place
     rel = tool_places(tool)
@@ -117,9 +117,9 @@ def _by_label(tools: list[Any], places: list[Any]) -> dict[str, Any]:
 
 def tool_places(tools: list[Any], pointers: list[str], value: Any) -> dict[str, tuple[str, Any]]:
     """Per tool label: the pointer of the tool's object in the input ``value`` (what
-    :func:`plistspec.providers.detect.from_json` gave, in the order of ``tools``) and that
+    :func:`plistspec.fromjson.detect.from_json` gave, in the order of ``tools``) and that
     object."""
-    from plistspec.lowering.jsonutil import resolve_pointer
+    from plistspec.core.jsonutil import resolve_pointer
 
     return _by_label(tools, [(p, resolve_pointer(value, "#" + p)[1]) for p in pointers])
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic, locate
+from plistspec.core.diagnostics import Diagnostic, locate
 
 __all__ = ["read_for_lowering", "lower_inputs", "lower_for_elisp", "verify_elisp"]
 
@@ -21,14 +21,14 @@ def read_for_lowering(
     text: str, name: str, dialect: str | None, places: list[tuple[str, str]] | None = None
 ) -> tuple[list[dict[str, Any]], list[Diagnostic], bool]:
     """``(tools, diagnostics, is_elisp)`` for one input of ``to-json --lower``; for JSON,
-    ``places`` gets where each tool is in it (:func:`plistspec.lowering.rawjson.raw_tools`)."""
+    ``places`` gets where each tool is in it (:func:`plistspec.fromjson.rawjson.raw_tools`)."""
     if not name.endswith(".json"):
         from plistspec.api import read_tools
 
         tools, diags = read_tools(text, name, dialect)
         return list(tools), list(diags), True
-    from plistspec.lowering.rawjson import raw_tools
-    from plistspec.providers.jsontext import JsonError, load_json
+    from plistspec.core.jsontext import JsonError, load_json
+    from plistspec.fromjson.rawjson import raw_tools
 
     try:  # as from-json reads it: any depth, the error at its place
         value, _ = load_json(text)
@@ -36,7 +36,7 @@ def read_for_lowering(
         bad = Diagnostic("PS500", "error", f"invalid JSON: {e.message}", e.pos, e.pos + 1)
         return [], locate([bad], text, name), False
     tools, diags = raw_tools(value, places)
-    from plistspec.providers.jsonpos import place_named
+    from plistspec.core.jsonpos import place_named
 
     place_named(diags, text)
     for d in diags:
@@ -54,10 +54,10 @@ def lower_inputs(
     when an error remains) and one diagnostic per rewrite, placed in its file (for JSON
     input, through ``places``: per file name, where each tool is, as
     :func:`read_for_lowering` gave them)."""
+    from plistspec.emit_json.target import to_target_json
     from plistspec.lowering import diagnostics_of
-    from plistspec.lowering.emit import to_target_json
-    from plistspec.lowering.spans import place, place_json
     from plistspec.lowering.tools import lower_tools_detailed
+    from plistspec.pipeline.place import place, place_json
 
     all_tools = [t for _n, _t, tools, _e in inputs for t in tools]
     lowered, records = lower_tools_detailed(all_tools, target)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 
 __all__ = ["place", "place_json", "json_tries", "follow"]
 
@@ -32,7 +32,7 @@ def place(diags: list[Diagnostic], records: list, tools: list[dict[str, Any]], t
 
     datums, _ = read_recovering(text)
     forms, _ = find_tools(datums, text)
-    from plistspec.diagnostics import line_index
+    from plistspec.core.diagnostics import line_index
 
     index = line_index(text)
     by_pos = {index.position(f.start): f for f in forms}
@@ -50,7 +50,7 @@ def json_tries(pointer: str, obj: str, params: str) -> list[str]:
     """Where in the input JSON the IR tool's ``pointer`` came from: ``/parameters/...``
     below the tool's parameter schema (``params``), anything else below the object
     holding its name (``obj``); then that object. (A value the lowering made, such as an
-    inlined ``$ref``, is not in the input: :func:`plistspec.providers.jsonpos.
+    inlined ``$ref``, is not in the input: :func:`plistspec.core.jsonpos.
     pointer_spans` gives the deepest part of a pointer that is.)"""
     if pointer == "/parameters" or pointer.startswith("/parameters/"):
         return [params + pointer[len("/parameters") :], obj]
@@ -63,7 +63,7 @@ def place_json(
     """Give each diagnostic (made from ``records``, same order) the span in the JSON
     ``text`` of the value its record's IR pointer came from. ``places``: per tool, the
     pointers of the object holding its name and of its parameter schema."""
-    from plistspec.providers.jsonpos import pointer_spans
+    from plistspec.core.jsonpos import pointer_spans
 
     wanted = [
         json_tries(rec.pointer, *places[rec.tool]) if rec.tool < len(places) else []

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from plistspec.diagnostics import Diagnostic, ReadError, locate
+from plistspec.core.diagnostics import Diagnostic, ReadError, locate
 from plistspec.elisp.datum import Datum
 
 __all__ = [
@@ -124,11 +124,11 @@ def provider_json_bytes(
     """What ``to-json -f fmt`` writes for ``text`` (UTF-8 bytes in chunks, never joined:
     one growing buffer can be copied whole as it grows; None when an error
     prevents it) and its diagnostics, exactly as the whole-file path
-    (:func:`plistspec.api.to_json` then :func:`plistspec.jsonout.dumps`) gives them; or
+    (:func:`plistspec.api.to_json` then :func:`plistspec.core.jsonout.dumps`) gives them; or
     None when this path does not apply (see module doc)."""
     if fmt not in STREAMED_FORMATS or not streamable(text):
         return None
-    from plistspec.gcpause import paused
+    from plistspec.core.gcpause import paused
 
     with paused():
         try:
@@ -140,10 +140,10 @@ def provider_json_bytes(
 def _stream(
     text: str, fmt: str, path: str | None, dialect: str | None
 ) -> tuple[list[bytes] | None, list[Diagnostic]] | None:
+    from plistspec.core.jsonout import dumps_nested
+    from plistspec.emit_json import emit
     from plistspec.extract import find_tools
-    from plistspec.jsonout import dumps_nested
-    from plistspec.lower import lower
-    from plistspec.providers import emit
+    from plistspec.replay import lower
 
     out = [b"["]
     # as the whole-file path orders them: every form's finding first, then the lowering

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
-from plistspec.ir import Tool
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.ir import Tool
 
 __all__ = ["from_python", "schema_for", "INJECTED", "PyFuncError"]
 

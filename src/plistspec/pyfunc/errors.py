@@ -1,17 +1,17 @@
 """The errors and warnings of the Python side, as values.
 
 Owns: :class:`PyFuncError` (the one exception the schema walker and the target resolver
-raise; the public functions turn it into a :class:`~plistspec.diagnostics.Diagnostic`),
+raise; the public functions turn it into a :class:`~plistspec.core.diagnostics.Diagnostic`),
 the :class:`Context` that names *where* a problem is (function, parameter, nested
 field), and :func:`diag` which builds a diagnostic pointing at the function's source
-line. Codes are documented in :mod:`plistspec.codes` (``PS6xx``).
+line. Codes are documented in :mod:`plistspec.core.codes` (``PS6xx``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 
 __all__ = ["PyFuncError", "Context", "diag", "type_name"]
 

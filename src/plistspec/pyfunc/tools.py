@@ -14,8 +14,8 @@ import os
 import sys
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
-from plistspec.ir import Tool, make_tool
+from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.ir import Tool, make_tool
 
 __all__ = ["tools_from_targets", "tool_from_object"]
 

@@ -52,7 +52,7 @@ def _readline(f: Any, buf: bytearray) -> bytes | None:
 
 def answer(line: bytes, tools: dict[str, Any]) -> dict[str, Any] | None:
     """The answer to one request line (None when it carries no id to answer to)."""
-    from plistspec.bridge import UNLOADABLE, CallResult, _clean, load_tool, run
+    from plistspec.pyfunc.bridge import UNLOADABLE, CallResult, _clean, load_tool, run
 
     head, _, rest = line.partition(b"\t")
     try:
@@ -77,7 +77,7 @@ def serve() -> int:
     """Answer requests until end of input; returns the exit status."""
     import importlib
 
-    from plistspec.bridge import CALL_PRELOAD
+    from plistspec.pyfunc.bridge import CALL_PRELOAD
 
     for name in CALL_PRELOAD:
         importlib.import_module(name)

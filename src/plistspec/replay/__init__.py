@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plistspec.diagnostics import Diagnostic, LineIndex, line_index
+from plistspec.core.diagnostics import Diagnostic, LineIndex, line_index
 from plistspec.elisp.datum import Datum, List, Symbol, is_nil
-from plistspec.lower import fast  # light (datums only), and needed by every lowering
+from plistspec.replay import fast  # light (datums only), and needed by every lowering
 
 if TYPE_CHECKING:
-    from plistspec.ir import Tool
+    from plistspec.core.ir import Tool
 
 __all__ = ["lower", "too_deep", "GPTEL_ONLY_SLOTS", "MAX_DEPTH"]
 
@@ -85,7 +85,7 @@ def _value(values: dict[str, Any], key: str) -> Datum:
 def _error(
     code: str, lib: str, err: Any, fallback: tuple[int, int], path: str | None
 ) -> Diagnostic:
-    from plistspec.lower.lisp import span_of
+    from plistspec.replay.lisp import span_of
 
     start, end = span_of(err.at)
     if start < 0:
@@ -97,8 +97,8 @@ def _error(
 
 
 def _literal_json(d: Datum | None) -> Any:
-    from plistspec.lower.lisp import LispError, from_datum
-    from plistspec.lower.lispjson import GPTEL, serialize
+    from plistspec.replay.lisp import LispError, from_datum
+    from plistspec.replay.lispjson import GPTEL, serialize
 
     if d is None:
         return None
@@ -212,7 +212,7 @@ def _replay(
     full: bool | str = True,
 ) -> tuple[Tool | None, list[Diagnostic]]:
     """:func:`lower` by replaying the library's code on the Lisp model (the exact path)."""
-    from plistspec.lower.lisp import LispError, from_datum, span_of
+    from plistspec.replay.lisp import LispError, from_datum, span_of
 
     span = (form.start, form.end)
     for d in (name_d, desc_d, args_d):
@@ -258,16 +258,16 @@ def _replay(
 
 
 def _json(v: Any, flavor: Any) -> Any:
-    from plistspec.lower.lispjson import serialize
+    from plistspec.replay.lispjson import serialize
 
     return serialize(v, flavor)
 
 
 def _lower_gptel(name: Any, desc: Any, args: Any) -> Tool:
-    from plistspec.lower import gptel as g
-    from plistspec.lower.lisp import LispError, deep_copy, is_nil
-    from plistspec.lower.lispjson import GPTEL
-    from plistspec.providers.gptel import derive_parameters
+    from plistspec.replay import gptel as g
+    from plistspec.replay.gptel_wire import derive_parameters
+    from plistspec.replay.lisp import LispError, deep_copy, is_nil
+    from plistspec.replay.lispjson import GPTEL
 
     name_j = _json(name, GPTEL)
     desc_j = _json(desc, GPTEL)
@@ -313,8 +313,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _lower_llm(name: Any, desc: Any, args: Any) -> Tool:
-    from plistspec.lower import llm as l
-    from plistspec.lower.lispjson import LLM
+    from plistspec.replay import llm as l
+    from plistspec.replay.lispjson import LLM
 
     name_j = _json(name, LLM)
     desc_j = _json(desc, LLM)

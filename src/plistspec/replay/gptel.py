@@ -6,7 +6,7 @@ three gptel schema families (§3-§5: the OpenAI family ``openai``/``openai-resp
 ``ollama``/``bedrock``, ``anthropic``, ``gemini`` with its ``:format`` removal and
 ``additionalProperties`` filter) and a ``generic`` variant without any per-backend
 addition (the IR's ``parameters``). Each builder returns the Lisp value gptel would hand
-to ``json-serialize``; errors are :class:`~plistspec.lower.lisp.LispError`.
+to ``json-serialize``; errors are :class:`~plistspec.replay.lisp.LispError`.
 
 Everything is iterative, and every step follows the Lisp primitives' exact behaviour
 (first key wins in ``plist-get``, ``cl-remf`` removes only the first pair, ``plist-put``
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.elisp.datum import String, Symbol
-from plistspec.lower.lisp import (
+from plistspec.replay.lisp import (
     NIL,
     LispError,
     LList,

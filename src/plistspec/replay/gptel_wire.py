@@ -14,15 +14,15 @@ Owns: the backend additions of semantics.md §3.3-§3.4 and §5 applied to the I
 
 When the IR's JSON cannot carry what gptel sees (duplicate keys that a removal exposes,
 alist-shaped plists, a per-backend failure), the lowerer stores the exact result in
-``metadata["gptel_parameters"]`` (see :mod:`plistspec.ir`), which wins here.
+``metadata["gptel_parameters"]`` (see :mod:`plistspec.core.ir`), which wins here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from plistspec.providers._copy import copier
-from plistspec.providers.envelope import envelope
+from plistspec.core.jsoncopy import copier
+from plistspec.replay.envelope import envelope
 
 __all__ = ["derive_parameters", "parameters_for", "tool_entry", "FAMILY_OF"]
 
@@ -56,7 +56,7 @@ def _gemini_filter(schema: Any) -> Any:
 def derive_parameters(tool: dict[str, Any], family: str, *, owned: bool = False) -> Any:
     """gptel's parameters for ``family`` (``openai``/``anthropic``/``gemini``), from the IR
     alone; ``owned``: the IR's parts may be reused and changed (see
-    :func:`plistspec.providers.emit`)."""
+    :func:`plistspec.emit_json.emit`)."""
     copy_json = copier(owned)
     meta = tool.get("metadata") or {}
     params = tool.get("parameters") or {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.elisp.datum import Float, Integer, String, Symbol
-from plistspec.lower.lisp import LispError, LList, Vec, princ
+from plistspec.replay.lisp import LispError, LList, Vec, princ
 
 __all__ = ["serialize", "GPTEL", "LLM", "check_string", "json_text"]
 

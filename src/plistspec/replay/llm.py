@@ -7,7 +7,7 @@ the arg level dropped; ``required`` only when non-empty; property keys from
 earlier one in its position) and ``llm-provider-utils-convert-to-serializable`` (§7.3,
 used on ``:items`` and ``:properties``). The result is the Lisp value llm hands to
 ``json-serialize`` (defaults: ``:null``/``:false``); errors are
-:class:`~plistspec.lower.lisp.LispError`. Iterative.
+:class:`~plistspec.replay.lisp.LispError`. Iterative.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.elisp.datum import String, Symbol
-from plistspec.lower.lisp import (
+from plistspec.replay.lisp import (
     NIL,
     LispError,
     LList,

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.providers._copy import copier
-from plistspec.providers.envelope import envelope
+from plistspec.core.jsoncopy import copier
+from plistspec.replay.envelope import envelope
 
 __all__ = ["tool_entry"]
 
 
 def tool_entry(tool: dict[str, Any], fmt: str, *, owned: bool = False) -> dict[str, Any]:
     """One llm tool's entry for provider ``fmt`` (Gemini/Vertex: one declaration);
-    ``owned``: see :func:`plistspec.providers.emit`."""
+    ``owned``: see :func:`plistspec.emit_json.emit`."""
     params = copier(owned)(tool.get("parameters") or {"type": "object", "properties": {}})
     return envelope(tool.get("name"), tool.get("description"), params, fmt)

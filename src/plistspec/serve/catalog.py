@@ -1,7 +1,7 @@
 """What ``plistspec serve`` lists: IR tools → MCP ``Tool`` entries, and back from a name.
 
 Owns: the served catalogue. Entries are made by the provider emitter
-(``plistspec.providers.emit(tools, "mcp")``, exactly what ``to-json -f mcp`` prints),
+(``plistspec.emit_json.emit(tools, "mcp")``, exactly what ``to-json -f mcp`` prints),
 after the optional lowering stage for one client (``--lower TARGET``), plus what the
 spec says about the tool that MCP can express:
 
@@ -28,7 +28,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 
 __all__ = ["ServedTool", "build_catalog", "client_names"]
 
@@ -102,7 +102,7 @@ def build_catalog(
     map_names: bool = True,
 ) -> tuple[list[ServedTool], list[Diagnostic]]:
     """The served tools of IR ``tools`` (in order; a repeated name keeps the first)."""
-    from plistspec.providers import emit
+    from plistspec.emit_json import emit
 
     diags: list[Diagnostic] = []
     # the lowering may rename tools for its client: calls still go to the Emacs names

@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from plistspec.diagnostics import Diagnostic
+from plistspec.core.diagnostics import Diagnostic
 
 __all__ = ["Options", "serve_files", "serve_emacs"]
 
