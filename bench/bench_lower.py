@@ -19,8 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from plistspec.emit_json.target import to_target_json  # noqa: E402
 from plistspec.fromjson.rawjson import raw_tools  # noqa: E402
-from plistspec.lowering import TARGETS, lower_tools, to_target_json  # noqa: E402
+from plistspec.lowering import TARGETS, lower_tools  # noqa: E402
 
 
 def fixtures() -> list[dict]:

@@ -156,7 +156,7 @@ def test_lossless_rewrite_is_offered_as_a_fix(text, target, code, replacement) -
     assert code not in codes(fixed, target), fixed
     # the fixed spec sends JSON that the target's rules (grammars/providers) accept
     import plistspec
-    from plistspec.lint.targets import parameters_sent
+    from plistspec.emit_json import parameters_sent
     from plistspec.lowering.rules import rules
     from plistspec.lowering.validate import schema_violations, tool_violations
 

@@ -7,7 +7,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from plistspec.lowering import TARGETS, lower_tools, to_target_json
+from plistspec.emit_json.target import to_target_json
+from plistspec.lowering import TARGETS, lower_tools
 from plistspec.lowering.grammar import grammar
 from plistspec.lowering.rules import grammar_dir, rules
 from plistspec.lowering.validate import schema_violations, tool_violations

@@ -15,8 +15,9 @@ import plistspec
 sys.path.insert(0, str(Path(__file__).parent))
 from _lowering_support import FIXTURES, TARGETS, lower_ok  # noqa: E402
 
+from plistspec.emit_json.target import to_target_json  # noqa: E402
 from plistspec.fromjson.rawjson import raw_tools  # noqa: E402
-from plistspec.lowering import lower_tools, to_target_json  # noqa: E402
+from plistspec.lowering import lower_tools  # noqa: E402
 from plistspec.lowering.rules import rules  # noqa: E402
 
 JSON_INPUTS = sorted((FIXTURES / "json").glob("*.json")) + sorted(

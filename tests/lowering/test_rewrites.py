@@ -12,7 +12,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from _lowering_support import violations  # noqa: E402
 
-from plistspec.lowering import TARGETS, lower_tools, to_target_json  # noqa: E402
+from plistspec.emit_json.target import to_target_json  # noqa: E402
+from plistspec.lowering import TARGETS, lower_tools  # noqa: E402
 from plistspec.lowering.grammar import files  # noqa: E402
 from plistspec.lowering.rules import grammar_dir, targets  # noqa: E402
 

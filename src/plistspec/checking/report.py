@@ -27,6 +27,7 @@ from typing import Any
 
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.core.formats import REPORT_FORMATS
+from plistspec.core.lines import gnu_line, one_line
 from plistspec.elisp.scanner import lazy_re
 
 __all__ = [
@@ -40,40 +41,6 @@ __all__ = [
 ]
 
 FORMATS = REPORT_FORMATS
-
-# C0 controls, DEL, C1 controls, line/paragraph separators, lone surrogates (compiled on
-# first use: a class with the surrogate range costs start-up time, and a printable string,
-# the usual one, never needs it)
-_UNSAFE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escape(m: re.Match[str]) -> str:
-    c = m.group()
-    if c in _NAMED:
-        return _NAMED[c]
-    n = ord(c)
-    if 0xDC80 <= n <= 0xDCFF:  # a raw byte read with surrogateescape
-        return f"\\x{n - 0xDC00:02x}"
-    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
-
-
-def one_line(s: str) -> str:
-    """``s`` with every control character and lone surrogate escaped: one printable line."""
-    if s.isprintable():  # none of them is printable
-        return s
-    unsafe = lazy_re(_UNSAFE)
-    return unsafe.sub(_escape, s) if unsafe.search(s) else s
-
-
-def gnu_line(d: Diagnostic) -> str:
-    """``path:line:col: severity: message [CODE]`` on one line (what compilation-mode reads)."""
-    path = one_line(d.path or "<input>")
-    msg = one_line(d.message)
-    if d.line:
-        return f"{path}:{d.line}:{d.column}: {d.severity}: {msg} [{d.code}]"
-    return f"{path}: {d.severity}: {msg} [{d.code}]"
-
 
 # --- GitHub Actions workflow commands --------------------------------------------------
 

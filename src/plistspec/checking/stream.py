@@ -6,7 +6,7 @@ finds the tools of all of them at once and then lowers and lints each tool form,
 every datum of the file is alive until the end (about 14 times the input for a 10 MB
 file). Here the top-level forms are read a small batch at a time
 (:func:`plistspec.pipeline.stream.batches`), their tools found and checked
-(:func:`plistspec.checking.checker.check_forms`), and only the diagnostics kept, so what is held
+(:func:`plistspec.checking.forms.check_forms`), and only the diagnostics kept, so what is held
 is the text, the diagnostics and one batch of forms.
 
 It gives exactly the diagnostics of the whole-file path (same list, order, messages,
@@ -20,10 +20,10 @@ whenever they could differ or streaming is not worth it (:func:`plistspec.pipeli
   (:func:`plistspec.extract.find.needs_whole_file`): tools then depend on other forms;
 - an exception while reading or finding tools: the whole-file path reports it (PS332)
   where it happened. An exception inside one tool's checks is a PS332 at that form in
-  both paths (:func:`plistspec.checking.checker.check_forms`).
+  both paths (:func:`plistspec.checking.forms.check_forms`).
 
 Order: the whole-file path lists every finding diagnostic, then each form's checks, then
-deduplicates and sorts stably (:func:`plistspec.checking.checker.finish`); this path keeps the two
+deduplicates and sorts stably (:func:`plistspec.checking.forms.finish`); this path keeps the two
 lists apart and joins them in the same order, so ties (and duplicates across forms) come
 out the same.
 """
@@ -55,7 +55,7 @@ def check_streamed(
 def _stream(
     text: str, path: str | None, target: str | None, dialect: str | None
 ) -> list[Diagnostic]:
-    from plistspec.checking.checker import check_forms, finish, soften_found
+    from plistspec.checking.forms import check_forms, finish, soften_found
     from plistspec.extract import find_tools
     from plistspec.pipeline.stream import batches
 

@@ -11,6 +11,9 @@ The group's :meth:`LazyGroup.main` is the one place that handles a standard outp
 cannot be written (``> /dev/full``, a closed stdout ``>&-``, a closed pipe) for every
 command: one line on standard error, exit 1, no traceback. Messages on standard error
 and text on standard output never fail to encode (a lone surrogate is escaped).
+
+Layer 10, the top, of docs/architecture.md: may import everything (the library API
+:mod:`plistspec.api` included); nothing imports it.
 """
 
 from __future__ import annotations

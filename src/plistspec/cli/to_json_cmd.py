@@ -58,9 +58,9 @@ def to_json_cmd(
     For a provider format the output is exactly the `tools` value gptel 0.9.9.5 sends
     (for gptel-make-tool forms) or llm 0.31.1 sends (llm-make-tool forms).
     """
-    from plistspec.api import read_tools, to_provider
     from plistspec.cli._io import InputError
     from plistspec.core.diagnostics import locate
+    from plistspec.pipeline.tools import read_tools, to_provider
 
     if fmt not in FORMATS and not lower:
         raise click.UsageError(f"-f {fmt} is a lowering target: add --lower")

@@ -108,8 +108,8 @@ class Diagnostic:
 
     def render(self) -> str:
         """``path:line:col: severity: message [CODE]`` (what compilation-mode reads), always
-        one line: control characters are escaped (:func:`plistspec.checking.report.one_line`)."""
-        from plistspec.checking.report import gnu_line
+        one line: control characters are escaped (:func:`plistspec.core.lines.one_line`)."""
+        from plistspec.core.lines import gnu_line
 
         return gnu_line(self)
 

@@ -1,4 +1,5 @@
-"""Small JSON helpers for the lowering stage, all iterative (schemas may nest deeply).
+"""Small JSON helpers shared by the stages that walk schemas (sources, lowering, lints):
+all iterative, since schemas may nest deeply.
 
 Owns: copying a JSON value without recursion (:func:`jcopy`), JSON equality that keeps
 ``1``, ``1.0`` and ``true`` apart (:func:`jeq`), a short JSON text for messages and

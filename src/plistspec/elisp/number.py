@@ -17,7 +17,7 @@ from __future__ import annotations
 import struct
 import sys
 
-from plistspec.elisp.datum import BIG_DIGITS, BigInt, Digits, Float, Integer, Symbol
+from plistspec.elisp.datum import BIG_DIGITS, Digits, Float, Integer, Symbol, to_int
 from plistspec.elisp.scanner import lazy_re
 
 # Emacs's string_to_number (base 10), anchored: the whole token must be consumed.
@@ -67,42 +67,6 @@ def make_integer(digits: str, base: int, negative: bool) -> int | Digits:
     if len(digits) > BIG_DIGITS:
         return Digits(digits, base, negative)
     return to_int(digits, base, negative)
-
-
-_CHUNK = 2000  # digits converted by one int() call (below Python's 4 300-digit limit)
-
-
-def to_int(digits: str, base: int, negative: bool) -> int:
-    """The integer ``digits`` (in ``base``) denote: any length, as Emacs reads bignums
-    of any length. Long texts are split in halves (the low half a power-of-two number of
-    chunks, so the powers of ``base`` are shared), which is subquadratic and never
-    meets Python's int-string limit; more than :data:`BIG_DIGITS` digits give a
-    :class:`BigInt` (its text a summary, so no message ever prints a million digits)."""
-    n = len(digits)
-    if n <= _CHUNK or base in (2, 4, 8, 16, 32):
-        v = int(digits, base)
-    else:
-        powers: dict[int, int] = {}
-
-        def conv(lo: int, hi: int) -> int:
-            if hi - lo <= _CHUNK:
-                return int(digits[lo:hi], base)
-            half = _CHUNK
-            while half * 2 < hi - lo:
-                half *= 2
-            p = powers.get(half)
-            if p is None:
-                p = powers[half] = base**half
-            return conv(lo, hi - half) * p + conv(hi - half, hi)
-
-        v = conv(0, n)  # depth log2(n / _CHUNK): no recursion limit to fear
-    if negative:
-        v = -v
-    if n > BIG_DIGITS:
-        sign = "-" if negative else ""
-        prefix = "" if base == 10 else f"#{base}r"
-        v = BigInt(v, f"{prefix}{sign}{digits[:6]}…{digits[-6:]} ({n} digits)")
-    return v
 
 
 def classify_atom(tok: str, text: str, start: int) -> tuple[type, object]:

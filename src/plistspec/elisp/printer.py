@@ -84,7 +84,7 @@ def _print_symbol(name: str) -> str:
             out.append("\\" + c)
     text = "".join(out)
     if "\\" not in text and text[0] in "0123456789+-":
-        from plistspec.elisp.reader import classify_token
+        from plistspec.elisp.number import classify_token
 
         if classify_token(text)[0] != "symbol":
             text = "\\" + text

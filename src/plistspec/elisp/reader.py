@@ -64,7 +64,7 @@ from plistspec.elisp.escapes import (
     unescape_string,
 )
 from plistspec.elisp.hash_syntax import read_hash
-from plistspec.elisp.number import classify_atom, classify_token, to_int
+from plistspec.elisp.number import classify_atom, classify_token
 from plistspec.elisp.scanner import (
     TOK_ATOM,
     TOK_CLOSE,
@@ -89,9 +89,8 @@ __all__ = [
     "UNREPRESENTABLE",
 ]
 
-# Names that other modules (datum.py) and tests import from here, where they lived when
-# this module held the whole reader.
-_to_int = to_int
+# Names that tests import from here, where they lived when this module held the whole
+# reader.
 _unescape_string = unescape_string
 _unescape_full = unescape_full
 

@@ -41,7 +41,7 @@ def tools_from_registry(
     entries: list[dict[str, Any]], origin: str = "emacs"
 ) -> tuple[list[Tool], list[Diagnostic]]:
     """IR tools (and diagnostics) of registry ``entries`` (``plistspec-serve-registry``)."""
-    from plistspec.api import read_tools
+    from plistspec.pipeline.tools import read_tools
 
     tools: list[Tool] = []
     diags: list[Diagnostic] = []

@@ -59,6 +59,12 @@ load file: gptel".
 Modules: :mod:`.layout` (values), :mod:`.forms` (one tool form), :mod:`.stub` (the stub
 ``:function``), :mod:`.reindent` (a slot text moved to another column), :mod:`.file` (the
 file frame).
+
+Layer 5 (emitters) of docs/architecture.md: may import replay, lowering, the sources,
+:mod:`plistspec.elisp` and :mod:`plistspec.core`; independent of
+:mod:`plistspec.emit_json`. Public: the names of ``__all__`` below, and
+:mod:`.comments` (comments anchored in a tool form, which ``fmt`` and ``check --fix``
+keep).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Owns: which formats exist (:data:`SUPPORTED_FORMATS`) and dispatching each tool to
 the shapes of its dialect (``metadata["dialect"]``): gptel tools get gptel 0.9.9.5's
-shapes (:mod:`.gptel`), llm tools llm 0.31.1's (:mod:`.llm`), tools without a dialect
+shapes (:mod:`plistspec.replay.gptel_wire`), llm tools llm 0.31.1's (:mod:`plistspec.replay.llm_wire`), tools without a dialect
 a plain envelope (:mod:`.plain`); ``mcp`` gives MCP entries (:mod:`.mcp`), ``ir`` the
 IR list itself.
 
@@ -13,6 +13,13 @@ zero tools the result is ``[]`` (Gemini/Vertex: the wrapper holding ``[]``).
 
 A gptel tool that gptel itself would refuse on this backend only (recorded by the
 lowerer in ``metadata["gptel_parameters"]``) gives a ``PS203`` error and no output.
+
+Also here: :func:`parameters_sent` (the parameters object one tool is sent with) and
+the lowered tools' final JSON (:mod:`.target`).
+
+Layer 5 (emitters) of docs/architecture.md: may import replay, lowering, the sources,
+:mod:`plistspec.elisp` and :mod:`plistspec.core`; independent of
+:mod:`plistspec.emit_elisp`. Public: the names of ``__all__`` below.
 """
 
 from __future__ import annotations
@@ -23,7 +30,11 @@ from plistspec.core.diagnostics import Diagnostic
 from plistspec.core.formats import FORMATS as SUPPORTED_FORMATS
 from plistspec.core.jsoncopy import copy_json
 
-__all__ = ["emit", "SUPPORTED_FORMATS"]
+__all__ = [
+    "emit",
+    "parameters_sent",
+    "SUPPORTED_FORMATS",
+]
 
 
 def _diag(tool: dict[str, Any], rec: dict[str, Any], fmt: str) -> Diagnostic:
@@ -86,3 +97,32 @@ def emit(tools: list[Any], fmt: str, *, owned: bool = False) -> tuple[Any, list[
         key = "function_declarations" if all_llm else "functionDeclarations"
         return [{key: entries}], diags
     return entries, diags
+
+
+#: check target -> the emitter's wire format whose JSON it judges
+_WIRE = {"openai-strict": "openai"}
+
+
+def parameters_sent(tool: Any, target: str) -> Any:
+    """The parameters object the emitter sends ``target`` for ``tool`` (None if none)."""
+    if not isinstance(tool, dict):
+        return None
+    try:
+        value, diags = emit([tool], _WIRE.get(target, target))
+    except Exception:  # noqa: BLE001 - a tool the emitter cannot take has no JSON to judge
+        return None
+    if not value:
+        return None
+    entry = value[0]
+    if target in ("gemini", "vertex"):
+        decls = next(iter(entry.values()), [])
+        return decls[0].get("parameters") if decls else None
+    if target == "mcp":
+        return entry.get("inputSchema")
+    if target == "bedrock":
+        return entry.get("toolSpec", {}).get("inputSchema", {}).get("json")
+    if target == "anthropic":
+        return entry.get("input_schema")
+    if "function" in entry:
+        return entry["function"].get("parameters")
+    return entry.get("parameters")

@@ -23,6 +23,9 @@ The package: :mod:`.forms` (the values produced: ToolForm, Slot, NotStatic, the 
 heads), :mod:`.find` (the walk that finds tool forms and builds them), :mod:`.static_eval`
 (the evaluator), :mod:`.wrappers` (the file's pass-through wrappers) and
 :mod:`.constants` (the file's constants). This module re-exports the public names.
+
+Layer 3 (sources) of docs/architecture.md: may import :mod:`plistspec.core` and
+:mod:`plistspec.elisp`. Public: the names of ``__all__`` below.
 """
 
 from __future__ import annotations

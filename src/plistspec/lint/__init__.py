@@ -33,6 +33,10 @@ Where a finding points (the anchoring rule, the same for every lint):
 When gptel or llm itself fails on a value (lower's PS2xx) and a lint explains the same
 mistake around it (``:enum [a b]`` around lower's ``a``), :mod:`plistspec.checking.checker`
 keeps the lint, at the lint's datum, as an error naming the library's failure.
+
+Layer 6 of docs/architecture.md: may import the emitters, replay, lowering, the
+sources, :mod:`plistspec.elisp` and :mod:`plistspec.core`; independent of
+:mod:`plistspec.pipeline`. Public: the names of ``__all__`` below.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from plistspec.core.diagnostics import Diagnostic, Fix
 from plistspec.elisp.datum import Datum, Float, Integer, List, String, Symbol, Vector, is_nil
+from plistspec.elisp.plists import is_plist, key_name, plist_pairs
 
 __all__ = [
     "Sink",
@@ -114,33 +115,6 @@ def suggest_type(name: str) -> str | None:
 
     close = difflib.get_close_matches(n, JSON_TYPES, n=1, cutoff=0.7)
     return close[0] if close else None
-
-
-def key_name(k: Datum) -> str | None:
-    """The JSON key gptel's serializer makes of a plist key (one leading colon removed)."""
-    if isinstance(k, Symbol):
-        n = k.name
-        return n[1:] if n.startswith(":") and len(n) > 1 else n
-    if isinstance(k, String):
-        return k.value
-    return None
-
-
-def is_plist(d: Datum | None) -> bool:
-    if type(d) is not List or d.tail is not None or not d.items:  # type: ignore[union-attr]
-        return False
-    k = d.items[0]  # type: ignore[union-attr]
-    return type(k) is Symbol and k.name.startswith(":")
-
-
-def plist_pairs(d: Datum) -> tuple[list[tuple[Datum, Datum]], Datum | None]:
-    """``(k1 v1 k2 v2 ...)`` as pairs and the dangling last key (if odd)."""
-    if not isinstance(d, List):
-        return [], None
-    items = d.items
-    n = len(items)
-    pairs = [(items[i], items[i + 1]) for i in range(0, n - 1, 2)]
-    return pairs, (items[-1] if n % 2 else None)
 
 
 def type_names(v: Datum | None) -> list[str] | None:

@@ -4,7 +4,7 @@ gemini-jsonschema | anthropic-strict | mcp-2025-06-18 | mcp-2025-11-25 | mcp-202
 Owns: :func:`lint_by_rules`: the JSON gptel/llm would send (through the target's wire
 format) checked with :func:`plistspec.lowering.validate.schema_violations`, the same
 checks ``--lower`` holds its own output to, each violation placed at the datum it came
-from (:func:`plistspec.pipeline.place.follow`). Strict targets are judged as strict.
+from (:func:`plistspec.replay.sourcemap.follow`). Strict targets are judged as strict.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ __all__ = ["lint_by_rules"]
 
 
 def lint_by_rules(form: ToolForm, tool: Any, target: str) -> list[Diagnostic]:
+    from plistspec.emit_json import parameters_sent
     from plistspec.lint._util import Sink
     from plistspec.lint.target_tool import tool_description, tool_name
-    from plistspec.lint.targets import parameters_sent
     from plistspec.lowering.rules import rules
     from plistspec.lowering.validate import schema_violations
-    from plistspec.pipeline.place import follow
+    from plistspec.replay.sourcemap import follow
 
     r = rules(target)
     sink = Sink(form.text)

@@ -1,9 +1,9 @@
 """Provider lints (PS4xx): what one provider would reject or ignore in the JSON gptel or
 llm sends it for a tool form (``plistspec check --target T``).
 
-Owns: the entry point :func:`lint_target` and :func:`parameters_sent`. The rules of
+Owns: the entry point :func:`lint_target`. The rules of
 ``providers.md`` §1-§3 are applied to **the JSON the real emitter produces**
-(:func:`plistspec.emit_json.emit` on the lowered tool, for the target's wire format), so
+(:func:`plistspec.emit_json.parameters_sent` on the lowered tool, for the target's wire format), so
 the lints cannot drift from what gptel/llm send: gptel's ``additionalProperties: false``
 on object args, its Gemini filter, llm's dropped arg keys... are all already in (or out
 of) that JSON. Generic mistakes are the spec lints' (PS3xx).
@@ -28,15 +28,15 @@ from typing import Any
 
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp.datum import List, Vector
+from plistspec.emit_json import parameters_sent
 from plistspec.extract import ToolForm
 from plistspec.lint._util import Sink, is_plist
 from plistspec.lint.target_data import NAME_RULES
 from plistspec.lint.target_schema import SCHEMA_RULE_TARGETS, check_node
 from plistspec.lint.target_tool import tool_description, tool_name
-from plistspec.replay.sourcemap import Node
-from plistspec.replay.sourcemap import arg_map as _arg_map  # lowering.spans imports it here
+from plistspec.replay.sourcemap import Node, arg_map
 
-__all__ = ["lint_target", "parameters_sent", "NAME_RULES", "_arg_map"]
+__all__ = ["lint_target", "NAME_RULES"]
 
 
 def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Diagnostic]:
@@ -62,7 +62,7 @@ def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Di
     elements = [a for a in value.items if is_plist(a)] if isinstance(value, (List, Vector)) else []
     llm_rules = ((tool or {}).get("metadata") or {}).get("dialect", dialect) == "llm"
     root = Node(params, None, args.key, "root")
-    root.children = _arg_map(elements, llm_rules)
+    root.children = arg_map(elements, llm_rules)
     work = [root]
     while work:
         node = work.pop()
@@ -73,33 +73,3 @@ def lint_target(form: ToolForm, tool: Any, target: str, dialect: str) -> list[Di
 _BY_RULES = frozenset(
     ("gemini-jsonschema", "anthropic-strict", "mcp-2025-06-18", "mcp-2025-11-25", "mcp-2026-07-28")
 )
-
-#: check target -> the emitter's wire format whose JSON it judges
-_WIRE = {"openai-strict": "openai"}
-
-
-def parameters_sent(tool: Any, target: str) -> Any:
-    """The parameters object the emitter sends ``target`` for ``tool`` (None if none)."""
-    if not isinstance(tool, dict):
-        return None
-    from plistspec.emit_json import emit
-
-    try:
-        value, diags = emit([tool], _WIRE.get(target, target))
-    except Exception:  # noqa: BLE001 - a tool the emitter cannot take has no JSON to judge
-        return None
-    if not value:
-        return None
-    entry = value[0]
-    if target in ("gemini", "vertex"):
-        decls = next(iter(entry.values()), [])
-        return decls[0].get("parameters") if decls else None
-    if target == "mcp":
-        return entry.get("inputSchema")
-    if target == "bedrock":
-        return entry.get("toolSpec", {}).get("inputSchema", {}).get("json")
-    if target == "anthropic":
-        return entry.get("input_schema")
-    if "function" in entry:
-        return entry["function"].get("parameters")
-    return entry.get("parameters")

@@ -4,14 +4,18 @@ Owns: the public entry points. :func:`lower_tools` rewrites each tool's paramete
 (and name/description where needed) to what ``target`` accepts, by the rules in
 ``grammars/providers/rules.json`` (:mod:`.rules`), reporting every rewrite as a
 diagnostic (info: lossless; warning: the schema accepts more or less; error: the target
-cannot express the tool, and nothing should be emitted); :func:`to_target_json` gives
-the final JSON with the target's envelope; :data:`TARGETS` names the targets.
+cannot express the tool, and nothing should be emitted); :data:`TARGETS` names the
+targets. The final JSON with the target's envelope is the emitters' job
+(:func:`plistspec.emit_json.target.to_target_json`).
 
 Modules: :mod:`.rules` (the table), :mod:`.schema` (the walk and per-node rewrites),
 :mod:`.merge` (``allOf`` and root unions), :mod:`.names` (tool names),
 :mod:`.validate` (the checks), :mod:`.tools` (whole tools, strict mode),
-:mod:`.emit` (envelopes), :mod:`.spans` (rewrites placed in Elisp source),
 :mod:`.grammar` (the JSON Schemas written from the table).
+
+Layer 4 of docs/architecture.md: may import the sources, :mod:`plistspec.elisp` and
+:mod:`plistspec.core`; independent of :mod:`plistspec.replay`. Public: the names of
+``__all__`` below, :func:`plistspec.lowering.tools.lower_tools_detailed`.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.core.formats import LOWER_TARGETS as TARGETS
 
-__all__ = ["lower_tools", "to_target_json", "TARGETS", "diagnostics_of"]
+__all__ = ["lower_tools", "TARGETS", "diagnostics_of"]
 
 
 def lower_tools(
@@ -43,10 +47,3 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
             Diagnostic(x.code, x.severity, f"{target}: tool {name!r}, {x.pointer}: {x.message}")
         )
     return out
-
-
-def to_target_json(tools: list[dict[str, Any]], target: str) -> Any:
-    """The JSON ``target`` receives for lowered ``tools``."""
-    from plistspec.emit_json.target import to_target_json as _emit
-
-    return _emit(tools, target)

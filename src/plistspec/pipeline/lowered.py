@@ -23,7 +23,7 @@ def read_for_lowering(
     """``(tools, diagnostics, is_elisp)`` for one input of ``to-json --lower``; for JSON,
     ``places`` gets where each tool is in it (:func:`plistspec.fromjson.rawjson.raw_tools`)."""
     if not name.endswith(".json"):
-        from plistspec.api import read_tools
+        from plistspec.pipeline.tools import read_tools
 
         tools, diags = read_tools(text, name, dialect)
         return list(tools), list(diags), True
@@ -97,10 +97,10 @@ def lower_for_elisp(
 
 def verify_elisp(elisp: str, target: str, dialect: str) -> list[Diagnostic]:
     """Errors for what gptel/llm would send ``target`` from ``elisp`` that it would reject."""
-    from plistspec.api import read_tools
-    from plistspec.lint.targets import parameters_sent
+    from plistspec.emit_json import parameters_sent
     from plistspec.lowering.rules import rules
     from plistspec.lowering.validate import schema_violations
+    from plistspec.pipeline.tools import read_tools
 
     r = rules(target)
     tools, diags = read_tools(elisp, "<written>", dialect)

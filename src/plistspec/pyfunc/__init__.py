@@ -11,6 +11,10 @@ The pieces: :mod:`.target` (import and resolve), :mod:`.build` (signature walk),
 of annotation), :mod:`.docs` (comments and docstrings),
 :mod:`.constraints` (``Annotated`` metadata), :mod:`.elisp_bridge` (the generated lambdas and
 the Elisp-facing form of a tool), :mod:`.errors`.
+
+Layer 3 (sources) of docs/architecture.md: may import :mod:`plistspec.core` and
+:mod:`plistspec.elisp`; the Python end of the bridge (:mod:`.bridge`, :mod:`.worker`:
+``plistspec call``/``worker``) lives here too. Public: the names of ``__all__`` below.
 """
 
 from __future__ import annotations

@@ -18,12 +18,12 @@ from plistspec.pyfunc.schema_kinds import special_forms
 from plistspec.pyfunc.schema_values import is_json_scalar
 
 if TYPE_CHECKING:
-    from plistspec.pyfunc.schema import SchemaBuilder
+    from plistspec.pyfunc.schema_builder import Builder
 
 Schema = dict[str, Any]
 
 
-def union_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def union_schema(b: Builder, tp: Any) -> Schema:
     """``anyOf`` of the members' schemas (duplicates dropped; one left is itself)."""
     members: list[Schema] = []
     for arg in typing.get_args(tp):
@@ -35,7 +35,7 @@ def union_schema(b: SchemaBuilder, tp: Any) -> Schema:
     return {"anyOf": members}
 
 
-def literal_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def literal_schema(b: Builder, tp: Any) -> Schema:
     values = []
     for v in flatten_literal(tp):
         if isinstance(v, enum.Enum):
@@ -50,7 +50,7 @@ def literal_schema(b: SchemaBuilder, tp: Any) -> Schema:
     return _enum_schema(values)
 
 
-def enum_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def enum_schema(b: Builder, tp: Any) -> Schema:
     values = []
     for member in tp:
         v = member.value

@@ -24,7 +24,7 @@ from plistspec.pyfunc.schema_refusals import unknown_schema
 from plistspec.pyfunc.schema_values import short_repr
 
 if TYPE_CHECKING:
-    from plistspec.pyfunc.schema import SchemaBuilder
+    from plistspec.pyfunc.schema_builder import Builder
 
 Schema = dict[str, Any]
 Field = tuple[str, Any, Any, bool, "str | None"]
@@ -34,7 +34,7 @@ Field = tuple[str, Any, Any, bool, "str | None"]
 # --- classes ---------------------------------------------------------------------------
 
 
-def typeddict_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def typeddict_schema(b: Builder, tp: Any) -> Schema:
     def build(tp: Any) -> Schema:
         hints = _hints(b, tp)
         req_keys = set(getattr(tp, "__required_keys__", ()))
@@ -72,7 +72,7 @@ def _td_required(ann: Any, req: bool) -> bool:
             return req
 
 
-def dataclass_schema(b: SchemaBuilder, tp: Any, closed: bool = False) -> Schema:
+def dataclass_schema(b: Builder, tp: Any, closed: bool = False) -> Schema:
     def build(tp: Any) -> Schema:
         import dataclasses
 
@@ -96,7 +96,7 @@ def dataclass_schema(b: SchemaBuilder, tp: Any, closed: bool = False) -> Schema:
     return b.refs.named(tp, build)
 
 
-def namedtuple_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def namedtuple_schema(b: Builder, tp: Any) -> Schema:
     """A NamedTuple argument: a fixed-length array (optional trailing fields may be left out)."""
 
     def build(tp: Any) -> Schema:
@@ -122,7 +122,7 @@ def namedtuple_schema(b: SchemaBuilder, tp: Any) -> Schema:
     return b.refs.named(tp, build)
 
 
-def namedtuple_fields(b: SchemaBuilder, tp: Any) -> Schema:
+def namedtuple_fields(b: Builder, tp: Any) -> Schema:
     """A NamedTuple class as a tool: its fields as an object (it is called with keywords)."""
     hints = _hints(b, tp)
     defaults = getattr(tp, "_field_defaults", {})
@@ -133,7 +133,7 @@ def namedtuple_fields(b: SchemaBuilder, tp: Any) -> Schema:
     return object_schema(b, tp, fields, closed=True)
 
 
-def pydantic_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def pydantic_schema(b: Builder, tp: Any) -> Schema:
     """A pydantic model: its ``model_fields`` (by alias), closed when ``extra="forbid"``."""
 
     def build(tp: Any) -> Schema:
@@ -152,7 +152,7 @@ def pydantic_schema(b: SchemaBuilder, tp: Any) -> Schema:
     return b.refs.named(tp, build)
 
 
-def pydantic_type_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def pydantic_type_schema(b: Builder, tp: Any) -> Schema:
     """Another pydantic type (``EmailStr``, ``HttpUrl``...): pydantic's own schema, tidied."""
     try:
         from pydantic import TypeAdapter
@@ -190,7 +190,7 @@ def _normalise_pydantic(raw: Schema) -> Schema:
 # --- objects and fields ----------------------------------------------------------------
 
 
-def _hints(b: SchemaBuilder, tp: Any) -> dict[str, Any]:
+def _hints(b: Builder, tp: Any) -> dict[str, Any]:
     b.ctx.where.append(f"class {tp.__name__}")
     try:
         return resolve_hints(tp, b.ctx, "field")
@@ -198,7 +198,7 @@ def _hints(b: SchemaBuilder, tp: Any) -> dict[str, Any]:
         b.ctx.where.pop()
 
 
-def object_schema(b: SchemaBuilder, tp: Any, fields: list[Field], closed: bool) -> Schema:
+def object_schema(b: Builder, tp: Any, fields: list[Field], closed: bool) -> Schema:
     """An object schema from ``(name, annotation, default, required, comment)`` fields."""
     from plistspec.pyfunc.docs import class_comments, split_docstring
 
@@ -226,7 +226,7 @@ def object_schema(b: SchemaBuilder, tp: Any, fields: list[Field], closed: bool) 
     return out
 
 
-def field_schema(b: SchemaBuilder, ann: Any, default: Any, fallback_desc: str | None) -> Schema:
+def field_schema(b: Builder, ann: Any, default: Any, fallback_desc: str | None) -> Schema:
     """Schema of one parameter/field: annotation, ``Field`` default, description, default."""
     has_factory = False
     if is_field_info(default):

@@ -18,22 +18,22 @@ from plistspec.pyfunc.schema_choices import flatten_literal
 from plistspec.pyfunc.schema_kinds import kind_of
 
 if TYPE_CHECKING:
-    from plistspec.pyfunc.schema import SchemaBuilder
+    from plistspec.pyfunc.schema_builder import Builder
 
 Schema = dict[str, Any]
 
 
-def list_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def list_schema(b: Builder, tp: Any) -> Schema:
     args = typing.get_args(tp)
     return {"type": "array", "items": b.schema(args[0]) if args else {}}
 
 
-def set_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def set_schema(b: Builder, tp: Any) -> Schema:
     args = typing.get_args(tp)
     return {"type": "array", "items": b.schema(args[0]) if args else {}, "uniqueItems": True}
 
 
-def tuple_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def tuple_schema(b: Builder, tp: Any) -> Schema:
     args = typing.get_args(tp)
     if tp is tuple or (not args and getattr(tp, "_name", None) == "Tuple"):
         return {"type": "array", "items": {}}
@@ -52,7 +52,7 @@ def tuple_schema(b: SchemaBuilder, tp: Any) -> Schema:
     }
 
 
-def dict_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def dict_schema(b: Builder, tp: Any) -> Schema:
     args = typing.get_args(tp)
     if not args:
         return {"type": "object", "additionalProperties": True}
@@ -67,7 +67,7 @@ def dict_schema(b: SchemaBuilder, tp: Any) -> Schema:
     return out
 
 
-def _key_schema(b: SchemaBuilder, key: Any) -> Schema | None:
+def _key_schema(b: Builder, key: Any) -> Schema | None:
     """``propertyNames`` for a dict key type: None for ``str``; the key type's own schema
     for a str ``Enum``/``Literal`` (so the allowed keys reach the model); else an error."""
     k = kind_of(key)

@@ -24,12 +24,12 @@ from plistspec.pyfunc.schema_kinds import class_kind
 from plistspec.pyfunc.schema_scalars import any_schema
 
 if TYPE_CHECKING:
-    from plistspec.pyfunc.schema import SchemaBuilder
+    from plistspec.pyfunc.schema_builder import Builder
 
 Schema = dict[str, Any]
 
 
-def annotated_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def annotated_schema(b: Builder, tp: Any) -> Schema:
     base = tp.__origin__
     meta = tp.__metadata__
     schema = dict(b.schema(base))
@@ -48,7 +48,7 @@ def annotated_schema(b: SchemaBuilder, tp: Any) -> Schema:
     return schema
 
 
-def _apply_field_info(b: SchemaBuilder, schema: Schema, fi: Any) -> None:
+def _apply_field_info(b: Builder, schema: Schema, fi: Any) -> None:
     """A pydantic ``FieldInfo``'s title, description, examples, deprecation and extra."""
     if getattr(fi, "title", None) is not None:
         schema["title"] = fi.title
@@ -71,23 +71,23 @@ def explicit_description(ann: Any) -> str | None:
     return None
 
 
-def wrapper_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def wrapper_schema(b: Builder, tp: Any) -> Schema:
     args = typing.get_args(tp)
     return b.schema(args[0]) if args else any_schema(b, typing.Any)
 
 
-def newtype_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def newtype_schema(b: Builder, tp: Any) -> Schema:
     return b.schema(tp.__supertype__)
 
 
-def forward_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def forward_schema(b: Builder, tp: Any) -> Schema:
     name = tp if isinstance(tp, str) else tp.__forward_arg__
     raise b.ctx.error(
         "PS605", f"cannot resolve annotation '{name}'; import or define it in the module"
     )
 
 
-def typevar_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def typevar_schema(b: Builder, tp: Any) -> Schema:
     for mapping in reversed(b.typevars):
         if tp in mapping:
             return b.schema(mapping[tp])
@@ -102,7 +102,7 @@ def typevar_schema(b: SchemaBuilder, tp: Any) -> Schema:
     )
 
 
-def generic_class_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def generic_class_schema(b: Builder, tp: Any) -> Schema:
     """``Box[int]``: the class's schema with its type variables bound to the arguments."""
     origin = typing.get_origin(tp)
     params = getattr(origin, "__parameters__", ())

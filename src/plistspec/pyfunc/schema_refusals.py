@@ -15,12 +15,12 @@ from plistspec.pyfunc.errors import type_name
 from plistspec.pyfunc.schema_kinds import REFUSED_ORIGINS
 
 if TYPE_CHECKING:
-    from plistspec.pyfunc.schema import SchemaBuilder
+    from plistspec.pyfunc.schema_builder import Builder
 
 _NO_JSON_HINT = "use a dataclass, TypedDict, pydantic model or a JSON type"
 
 
-def refused_schema(b: SchemaBuilder, tp: Any) -> dict[str, Any]:
+def refused_schema(b: Builder, tp: Any) -> dict[str, Any]:
     """A callable, iterator, generator, awaitable or ``type[...]``: always an error."""
     origin = typing.get_origin(tp) or tp
     what = REFUSED_ORIGINS.get(origin)
@@ -32,7 +32,7 @@ def refused_schema(b: SchemaBuilder, tp: Any) -> dict[str, Any]:
     )
 
 
-def unknown_schema(b: SchemaBuilder, tp: Any) -> dict[str, Any]:
+def unknown_schema(b: Builder, tp: Any) -> dict[str, Any]:
     """Any other class or form: an error (naming a file handle or regex when it is one)."""
     what, hint = _refusal(typing.get_origin(tp) or tp, None)
     kind = f" ({what})" if what else ""

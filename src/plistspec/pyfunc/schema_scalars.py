@@ -15,12 +15,12 @@ from plistspec.pyfunc.errors import type_name
 from plistspec.pyfunc.schema_kinds import MISSING
 
 if TYPE_CHECKING:
-    from plistspec.pyfunc.schema import SchemaBuilder
+    from plistspec.pyfunc.schema_builder import Builder
 
 Schema = dict[str, Any]
 
 
-def any_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def any_schema(b: Builder, tp: Any) -> Schema:
     what = "has no annotation" if tp is MISSING else f"is annotated '{type_name(tp)}'"
     msg = f"{what}: any JSON value is accepted; annotate it with a precise type"
     if b.strict_types:
@@ -29,32 +29,32 @@ def any_schema(b: SchemaBuilder, tp: Any) -> Schema:
     return {}
 
 
-def none_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def none_schema(b: Builder, tp: Any) -> Schema:
     return {"type": "null"}
 
 
-def bool_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def bool_schema(b: Builder, tp: Any) -> Schema:
     return {"type": "boolean"}
 
 
-def int_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def int_schema(b: Builder, tp: Any) -> Schema:
     return {"type": "integer"}
 
 
-def float_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def float_schema(b: Builder, tp: Any) -> Schema:
     return {"type": "number"}
 
 
-def str_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def str_schema(b: Builder, tp: Any) -> Schema:
     return {"type": "string"}
 
 
-def bytes_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def bytes_schema(b: Builder, tp: Any) -> Schema:
     return {"type": "string", "format": "binary"}
 
 
 def _format(fmt: str) -> Any:
-    def handler(b: SchemaBuilder, tp: Any) -> Schema:
+    def handler(b: Builder, tp: Any) -> Schema:
         return {"type": "string", "format": fmt}
 
     handler.__name__ = handler.__qualname__ = f"{fmt.replace('-', '_')}_schema"
@@ -69,5 +69,5 @@ uuid_schema = _format("uuid")
 path_schema = _format("path")
 
 
-def decimal_schema(b: SchemaBuilder, tp: Any) -> Schema:
+def decimal_schema(b: Builder, tp: Any) -> Schema:
     return {"anyOf": [{"type": "number"}, {"type": "string"}]}

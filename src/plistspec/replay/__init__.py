@@ -13,6 +13,15 @@ tool with its metadata. Where the library itself would fail on the spec (semanti
   are stored in the tool's metadata and reported by the emitter as ``PS203``.
 
 Nothing else is reported here (lint-style findings belong to :mod:`plistspec.lint`).
+
+Also here: the JSON each library sends per backend (:mod:`.gptel_wire`, :mod:`.llm_wire`,
+:mod:`.envelope`) and the source map from a node of that JSON back to the datum it came
+from (:mod:`.sourcemap`). Named ``replay``, not ``lower``: it replays the libraries,
+where :mod:`plistspec.lowering` rewrites for a provider.
+
+Layer 4 of docs/architecture.md: may import the sources, :mod:`plistspec.elisp` and
+:mod:`plistspec.core`; independent of :mod:`plistspec.lowering`. Public: the names of
+``__all__`` below.
 """
 
 from __future__ import annotations

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector
+from plistspec.elisp.plists import is_plist, key_name, plist_pairs
 
-__all__ = ["Node", "arg_map", "children"]
+__all__ = ["Node", "arg_map", "children", "follow"]
 
 
 class Node:
@@ -180,3 +181,71 @@ def _nested(node: Node, j: dict, work: list, quiet: Callable[[dict], bool]) -> N
                 if isinstance(sub, dict) and not quiet(sub):
                     src = vec.items[i] if vec is not None and i < len(vec.items) else None
                     work.append(Node(sub, src, d[0] if d else node.opening()[0], "nested"))
+
+
+def _unescape(part: str) -> str:
+    return part.replace("~1", "/").replace("~0", "~")
+
+
+def follow(form, pointer: str, tool: dict | None) -> Any:
+    """The datum of ``form`` that the tool JSON at ``pointer`` came from (at worst the head)."""
+    tool = tool or {}
+
+    head = Symbol(form.head, form.start, min(form.end, form.start + 1 + len(form.head)))
+    parts = [_unescape(x) for x in pointer.split("/")[1:]]
+    if not parts:
+        return head
+    if parts[0] in ("name", "description"):
+        s = form.slot(":" + parts[0])
+        return s.value if s is not None and s.value is not None else head
+    args = form.slot(":args")
+    if args is None:
+        return head
+    cur: Any = args.key
+    value = args.value
+    if not isinstance(value, (List, Vector)) or len(parts) < 3 or parts[1] != "properties":
+        return cur
+    llm = ((tool.get("metadata") or {}).get("dialect")) == "llm"
+    mapping = arg_map([a for a in value.items if is_plist(a)], llm)
+    if parts[2] not in mapping:
+        return cur
+    plist, name_datum = mapping[parts[2]]
+    cur = name_datum
+    node: Any = plist
+    i = 3
+    while i < len(parts) and isinstance(node, List):
+        key = parts[i]
+        pairs = {}
+        for k, v in plist_pairs(node)[0]:
+            kn = key_name(k)
+            if kn is not None and kn not in pairs:
+                pairs[kn] = (k, v)
+        if key not in pairs:
+            break
+        k, v = pairs[key]
+        cur = k
+        i += 1
+        if key == "properties" and i < len(parts) and isinstance(v, List):
+            sub = {}
+            for kk, vv in plist_pairs(v)[0]:
+                kn = key_name(kk)
+                if kn is not None and kn not in sub:
+                    sub[kn] = (kk, vv)
+            if parts[i] not in sub:
+                break
+            cur, node = sub[parts[i]]
+            i += 1
+            continue
+        if isinstance(v, Vector) and i < len(parts) and parts[i].isdigit():
+            idx = int(parts[i])
+            if idx < len(v.items):
+                cur = node = v.items[idx]
+                i += 1
+                continue
+            break
+        node = v
+        if isinstance(v, List):
+            continue
+        cur = v if i == len(parts) else cur
+        break
+    return cur

@@ -92,11 +92,17 @@ async def _confirm(ctx: Any, tool: ServedTool, arguments: dict[str, Any]) -> tup
 
 def make_server(state: ServeState, name: str = "plistspec"):
     """The low-level MCP ``Server`` serving ``state``."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as package_version
+
     import mcp_types as types
     from mcp.server.lowlevel import Server
     from mcp.shared.exceptions import MCPError
 
-    from plistspec import __version__ as version
+    try:
+        version = package_version("plistspec")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        version = "0"
 
     async def list_tools(ctx, params):
         if state.refresh is not None:

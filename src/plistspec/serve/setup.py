@@ -48,10 +48,10 @@ def _emacs_error(message: str) -> Diagnostic:
 def serve_files(texts: list[tuple[str, str]], opts: Options):
     """``(state, diagnostics)`` serving the tools of ``texts`` (``(path, text)`` pairs);
     ``state`` is None when nothing can be served. ``opts.closers`` gets the Emacs stop."""
-    from plistspec.api import read_tools
     from plistspec.emacs.client import EmacsError
     from plistspec.emacs.daemon import InitFileError, OwnEmacs
     from plistspec.emacs.registry import tools_from_registry
+    from plistspec.pipeline.tools import read_tools
     from plistspec.serve.catalog import build_catalog
     from plistspec.serve.runner import Runner
     from plistspec.serve.server import ServeState
