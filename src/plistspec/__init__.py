@@ -9,9 +9,32 @@ The public API (see :mod:`plistspec.api`)::
     diags = plistspec.check(text, path="tools.el", target="gemini")
 """
 
-from typing import TYPE_CHECKING
 
-from plistspec.core.diagnostics import Diagnostic, Fix, ReadError
+def _forget_the_current_directory() -> None:
+    """`python -m plistspec` puts the current directory first on sys.path, and this
+    package is imported before its __main__ runs: a typing.py or json.py there would be
+    imported in place of the real one (the Emacs package runs `python3 -m plistspec` in
+    the visited file's directory). Nothing of that directory may be imported."""
+    import os
+    import sys
+
+    if sys.argv[:1] != ["-m"] or not sys.path or sys.path[0] not in ("", os.getcwd()):
+        return  # not being located by `python -m` (a library import leaves sys.path alone)
+    argv = getattr(sys, "orig_argv", [])
+    for i, a in enumerate(argv):
+        if a in ("-mplistspec", "-mplistspec.__main__") or (
+            a == "-m" and argv[i + 1 : i + 2] in (["plistspec"], ["plistspec.__main__"])
+        ):
+            del sys.path[0]
+            return
+
+
+_forget_the_current_directory()
+del _forget_the_current_directory
+
+from typing import TYPE_CHECKING  # noqa: E402
+
+from plistspec.core.diagnostics import Diagnostic, Fix, ReadError  # noqa: E402
 
 if TYPE_CHECKING:
     from plistspec.api import (
