@@ -241,9 +241,9 @@ BROKEN_TOOLS = """;;; my-tools.el --- Tools  -*- lexical-binding: t; -*-
 
 
 def readme_snippet() -> str:
-    """The Elisp block of the README's "Emacs package" section."""
+    """The Elisp block of the README's "In Emacs" section."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Emacs package\n", 1)[1].split("\n## ", 1)[0]
+    section = text.split("\n## In Emacs\n", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```elisp\n(.*?)```", section, re.S)
     assert len(blocks) == 1, blocks
     return blocks[0]

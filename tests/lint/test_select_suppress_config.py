@@ -330,10 +330,10 @@ def test_invalid_configuration_stops_before_any_file_is_fixed(project: Path) -> 
     assert (project / "lisp" / "first.el").read_text(encoding="utf-8") == text
 
 
-def test_readme_configuration_example_is_valid(tmp_path: Path) -> None:
+def test_documented_configuration_example_is_valid(tmp_path: Path) -> None:
     from plistspec.checking.config import load_config
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "check.md").read_text(encoding="utf-8")
     block = readme.split("```toml\n# .plistspec.toml", 1)[1].split("```", 1)[0]
     f = tmp_path / ".plistspec.toml"
     f.write_text("# .plistspec.toml" + block, encoding="utf-8")
