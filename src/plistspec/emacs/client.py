@@ -386,11 +386,13 @@ class EmacsClient:
         body = out[1:-1]
         if body.startswith("@"):  # a long reply, in this client's private folder
             path = body[1:].replace('\\"', '"').replace("\\\\", "\\")
-            return json.loads(self._take_reply_file(path).decode("utf-8"))
-        try:
-            return json.loads(base64.b64decode(body, validate=True).decode("utf-8"))
-        except ValueError as e:
-            raise EmacsError(f"unexpected answer from Emacs: {e}") from None
+            reply = json.loads(self._take_reply_file(path).decode("utf-8"))
+        else:
+            try:
+                reply = json.loads(base64.b64decode(body, validate=True).decode("utf-8"))
+            except ValueError as e:
+                raise EmacsError(f"unexpected answer from Emacs: {e}") from None
+        return reply
 
     def _take_reply_file(self, path: str) -> bytes:
         """Read and delete reply file ``path``, only if it is directly in the private folder."""

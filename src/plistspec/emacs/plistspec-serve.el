@@ -355,57 +355,43 @@ category first."
                             names))))
          (if (listp v) (if (proper-list-p v) v nil) (append v nil)))))))
 
-(defun plistspec-serve--each-slot (tool fn)
-  "Call FN with each slot value of TOOL (a gptel or llm struct)."
-  (cond ((and (fboundp 'gptel-tool-p) (gptel-tool-p tool))
-         (funcall fn (gptel-tool-name tool)) (funcall fn (gptel-tool-description tool))
-         (funcall fn (gptel-tool-args tool)) (funcall fn (gptel-tool-function tool))
-         (funcall fn (gptel-tool-async tool)) (funcall fn (gptel-tool-category tool))
-         (funcall fn (gptel-tool-confirm tool)) (funcall fn (gptel-tool-include tool)))
-        ((and (fboundp 'llm-tool-p) (llm-tool-p tool))
-         (funcall fn (llm-tool-name tool)) (funcall fn (llm-tool-description tool))
-         (funcall fn (llm-tool-args tool)) (funcall fn (llm-tool-function tool))
-         (funcall fn (llm-tool-async tool)))))
-
-(defun plistspec-serve--walk-marks (source fn)
-  "Call FN with each object whose identity says SOURCE's tools are unchanged.
-The registry variables, each category, name and tool object and each
-slot value of each tool: a redefinition, a new or removed tool and a
-slot set in place all change one of them."
-  (if (eq source 'recorded)
-      (funcall fn plistspec-serve--recorded-tick)
-    (funcall fn (and (boundp 'gptel--known-tools) gptel--known-tools))
-    (funcall fn (fboundp 'gptel-tool-p))
-    (funcall fn (fboundp 'llm-tool-p))
-    (plistspec-serve--gptel-walk
-     source (lambda (cat name tool)
-              (funcall fn cat) (funcall fn name) (funcall fn tool)
-              (plistspec-serve--each-slot tool fn)))
-    (let ((var (plist-get source :llm-variable)))
-      (funcall fn (and var (boundp var) (symbol-value var)))
-      (when (and var (boundp var))
-        (let ((v (symbol-value var)))
-          (dolist (tool (if (listp v) (if (proper-list-p v) v nil) (append v nil)))
-            (funcall fn tool)
-            (plistspec-serve--each-slot tool fn)))))))
-
-(defun plistspec-serve--marks (source)
-  "The marks of SOURCE (see `plistspec-serve--walk-marks'), as a vector."
-  (let ((out nil))
-    (plistspec-serve--walk-marks source (lambda (x) (push x out)))
-    (vconcat (nreverse out))))
-
-(defun plistspec-serve--marks-match-p (source marks)
-  "Non-nil if SOURCE's marks are still MARKS (`eq', in order); allocates nothing."
-  (let ((i 0) (n (length marks)))
-    (and (catch 'differ
-           (plistspec-serve--walk-marks
-            source (lambda (x)
-                     (if (and (< i n) (eq x (aref marks i)))
-                         (setq i (1+ i))
-                       (throw 'differ nil))))
-           t)
-         (= i n))))
+(defun plistspec-serve--marks (source &optional against)
+  "The objects whose identity says SOURCE's tools are unchanged.
+Without AGAINST, a vector of them; with AGAINST (such a vector), non-nil
+if they are still the same objects in the same order.  The registry
+variables, each category cell and the head of its tools, each tool cell
+and the tool in it: a definition, a redefinition (gptel replaces the
+tool in its cell) and a removal all change one.  Comparing allocates
+nothing and calls no function per tool."
+  (let ((i 0) (n (length against)) (ok t) (out nil))
+    (cl-macrolet ((mark (x) `(let ((v ,x))
+                               (if against
+                                   (if (and ok (< i n) (eq v (aref against i)))
+                                       (setq i (1+ i))
+                                     (setq ok nil))
+                                 (push v out)))))
+      (if (eq source 'recorded)
+          (mark plistspec-serve--recorded-tick)
+        (mark (and (boundp 'gptel--known-tools) gptel--known-tools))
+        (mark (fboundp 'gptel-tool-p))
+        (mark (fboundp 'llm-tool-p))
+        (when (boundp 'gptel--known-tools)
+          (let ((cats (plist-get source :categories)) (names (plist-get source :tools)))
+            (dolist (cat gptel--known-tools)
+              (when (and ok (consp cat) (or (null cats) (member (car cat) cats)))
+                (mark cat)
+                (mark (cdr cat))
+                (dolist (pair (cdr cat))
+                  (when (and ok (consp pair) (or (null names) (member (car pair) names)))
+                    (mark pair)
+                    (mark (cdr pair))))))))
+        (let ((var (plist-get source :llm-variable)))
+          (mark (and var (boundp var) (symbol-value var)))
+          (when (and ok var (boundp var))
+            (let ((v (symbol-value var)))
+              (dolist (tool (if (listp v) (if (proper-list-p v) v nil) (append v nil)))
+                (mark tool)))))))
+    (if against (and ok (= i n)) (vconcat (nreverse out)))))
 
 ;;;; The index
 
@@ -506,10 +492,12 @@ replaces an earlier one, in gptel's registry and in llm's use)."
             (push info listed)))))
     (list (nreverse listed) by-name (nreverse shadowed) (nreverse skipped))))
 
-(defun plistspec-serve--index (source)
-  "The index of SOURCE, rebuilt only when its tools changed."
+(defun plistspec-serve--index (source &optional rebuild)
+  "The index of SOURCE, rebuilt only when its tools changed (or REBUILD).
+A tool whose slots were set in place keeps its object: REBUILD finds it
+\(each tool is described again only if one of its slots changed)."
   (let ((index (gethash source plistspec-serve--indexes)))
-    (if (and index (plistspec-serve--marks-match-p source (plist-get index :marks)))
+    (if (and index (not rebuild) (plistspec-serve--marks source (plist-get index :marks)))
         index
       (let ((marks (plistspec-serve--marks source))
             (parts (if (eq source 'recorded)
@@ -558,19 +546,22 @@ The server protocol's `server-reply-print' splits what it sends into
 
 (defun plistspec-serve--reply (value)
   "VALUE (a plist of strings, numbers, t, :json-false) as a reply string.
+See `plistspec-serve--reply-text'."
+  (plistspec-serve--reply-text
+   (condition-case err
+       (json-serialize value :null-object :null :false-object :json-false)
+     (error
+      (json-serialize
+       (list :status "error" :kind "signal"
+             :text (format "The result cannot be sent as JSON: %s"
+                           (plistspec-serve--text (error-message-string err)))))))))
+
+(defun plistspec-serve--reply-text (json)
+  "The reply string of JSON (a JSON text).
 Short replies are base64 UTF-8 JSON; a long one is written to a new
 file in `plistspec-serve--reply-dir' (plistspec's private folder), and
 the reply is \"@\" and its name (plistspec reads and deletes it)."
-  (let ((bytes (encode-coding-string
-                (condition-case err
-                    (json-serialize value :null-object :null :false-object :json-false)
-                  (error
-                   (json-serialize
-                    (list :status "error" :kind "signal"
-                          :text (format "The result cannot be sent as JSON: %s"
-                                        (plistspec-serve--text
-                                         (error-message-string err)))))))
-                'utf-8 t))
+  (let ((bytes (encode-coding-string json 'utf-8 t))
         (dir plistspec-serve--reply-dir))
     (if (or (<= (length bytes) plistspec-serve--inline-limit)
             (not (and (stringp dir) (file-directory-p dir))))
@@ -602,20 +593,34 @@ the reply is \"@\" and its name (plistspec reads and deletes it)."
                      t :json-false)
           :llm_variable_bound (if (and var (boundp var)) t :json-false))))
 
-(defun plistspec-serve-registry (source &optional known)
-  "The tools of SOURCE as a reply; only its generation when it is KNOWN."
-  (let* ((index (plistspec-serve--index source))
+(defun plistspec-serve--tool-json-text (info)
+  "The registry reply of tool INFO as JSON text, made once per INFO."
+  (or (plist-get info :json)
+      (let ((text (json-serialize (plistspec-serve--tool-json info)
+                                  :null-object :null :false-object :json-false)))
+        (plist-put info :json text)
+        text)))
+
+(defun plistspec-serve-registry (source &optional known rebuild)
+  "The tools of SOURCE as a reply; only its generation when it is KNOWN.
+REBUILD: index SOURCE again first.  Each tool's JSON is made once and
+spliced into the reply, not serialized again."
+  (let* ((index (plistspec-serve--index source rebuild))
          (generation (plist-get index :generation)))
-    (plistspec-serve--reply
-     (if (equal known generation)
-         (list :version plistspec-serve-version :generation generation :unchanged t)
-       (append
-        (list :version plistspec-serve-version :generation generation
-              :tools (vconcat (mapcar #'plistspec-serve--tool-json
-                                      (plist-get index :listed)))
-              :shadowed (vconcat (plist-get index :shadowed))
-              :skipped (vconcat (plist-get index :skipped)))
-        (plistspec-serve--status source))))))
+    (if (equal known generation)
+        (plistspec-serve--reply
+         (list :version plistspec-serve-version :generation generation :unchanged t))
+      (let ((head (json-serialize
+                   (append
+                    (list :version plistspec-serve-version :generation generation
+                          :shadowed (vconcat (plist-get index :shadowed))
+                          :skipped (vconcat (plist-get index :skipped)))
+                    (plistspec-serve--status source))
+                   :null-object :null :false-object :json-false)))
+        (plistspec-serve--reply-text
+         (concat (substring head 0 -1) ",\"tools\":["
+                 (mapconcat #'plistspec-serve--tool-json-text (plist-get index :listed) ",")
+                 "]}"))))))
 
 (defun plistspec-serve--plist-p (v)
   "Non-nil if V is a proper list of keyword/value pairs."
@@ -811,7 +816,8 @@ private folder for long replies."
               :gptel (if (featurep 'gptel-request) t :json-false)
               :llm (if (featurep 'llm) t :json-false))))
       ("registry" (plistspec-serve-registry (plistspec-serve--source request)
-                                            (plist-get request :known)))
+                                            (plist-get request :known)
+                                            (plist-get request :rebuild)))
       ("call" (plistspec-serve-call (plistspec-serve--source request)
                                     (plist-get request :name)
                                     (plist-get request :arguments)

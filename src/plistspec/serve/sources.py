@@ -112,7 +112,9 @@ class Source:
         from plistspec.emacs.client import EmacsError
 
         payload = self.payload()
-        if self.generation is not None and not force:
+        if force:  # a call found a definition the index did not: index again
+            payload["rebuild"] = True
+        elif self.generation is not None:
             payload["known"] = self.generation
         try:
             reply = await self.runner.request(payload, 10.0)
