@@ -257,10 +257,16 @@ def serve_cmd(
         _close(opts.closers)
 
 
-def _close(closers: list) -> None:
+def _close(closers: list, fast: bool = False) -> None:
+    import inspect
+
     while closers:
+        close = closers.pop()
         try:
-            closers.pop()()
+            if fast and "fast" in inspect.signature(close).parameters:
+                close(fast=True)
+            else:
+                close()
         except Exception:  # a stop that fails must not keep the others from running
             pass
 
@@ -271,7 +277,7 @@ def _stop(closers: list, signame: str) -> None:
     import os
 
     print(f"plistspec serve: stopped by {signame}", file=sys.stderr, flush=True)
-    _close(closers)
+    _close(closers, fast=True)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
