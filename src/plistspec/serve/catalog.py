@@ -16,10 +16,10 @@ Duplicates: a name defined more than once is served once, at the definition that
 runs (``served_index``: which occurrence, as Emacs reports it; by default the last, since
 a later ``gptel-make-tool`` replaces an earlier one); the others are ``PS801``.
 
-Schemas: each ``inputSchema`` is checked once, when the tool is listed, against the JSON
-Schema meta-schema ``jsonschema`` validates with; one it cannot use (``"type":
-":string"``) is ``PS809`` and calls to that tool run unvalidated (as gptel runs them)
-instead of failing inside ``jsonschema``.
+Schemas: each ``inputSchema`` is checked once, when the tool is listed, for what makes
+``jsonschema`` raise rather than report (an unknown ``type`` such as ``":string"``, a
+``pattern`` that is not a regular expression); such a schema is ``PS809`` and calls to
+that tool run unvalidated (as gptel runs them) instead of failing inside ``jsonschema``.
 
 Names: an MCP client such as Claude Code or Cursor hands each tool name on to the model
 API behind it, so it accepts only what that API does (``served_names`` in
@@ -100,21 +100,62 @@ def client_names(names: list[str]) -> tuple[list[str], str]:
     return [str(m) for m in mapped], r["name"]["pattern"]
 
 
+_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_ONE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "additionalItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+_MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
+
+
 def schema_problem(schema: Any) -> str | None:
-    """Why ``jsonschema`` cannot validate with ``schema``, or None when it can."""
-    from jsonschema import exceptions, validators
+    """Why ``jsonschema`` cannot validate with ``schema``, or None when it can.
+
+    A walk of the schema (iterative, linear) for what makes validation raise instead of
+    report: a ``type`` that is not a JSON Schema type, a ``pattern`` (or a
+    ``patternProperties`` key) that is not a regular expression. Whatever else a call
+    trips over is caught when it is validated (:meth:`ServedTool.validate`)."""
+    import re
 
     if not isinstance(schema, dict):
         return f"it is not a JSON object ({json.dumps(schema)[:80]})"
-    try:
-        cls = validators.validator_for(schema)
-        cls.check_schema(schema)
-        cls(schema).is_valid({})  # unknown types and the like fail only when used
-    except exceptions.SchemaError as e:
-        where = "/".join(str(p) for p in e.absolute_path)
-        return f"{'at /' + where + ': ' if where else ''}{e.message}"
-    except Exception as e:  # UnknownType, a bad regex, a $ref that cannot be resolved...
-        return f"{type(e).__name__}: {e}"
+    stack: list[tuple[Any, str]] = [(schema, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, list):
+            stack.extend((v, f"{where}/{i}") for i, v in enumerate(node))
+            continue
+        if not isinstance(node, dict):
+            continue
+        if "type" in node:
+            t = node["type"]
+            for x in t if isinstance(t, list) else [t]:
+                if not isinstance(x, str) or x not in _TYPES:
+                    return f"at {where or '/'}: {json.dumps(x)} is not a JSON Schema type"
+        patterns = [node["pattern"]] if "pattern" in node else []
+        if isinstance(node.get("patternProperties"), dict):
+            patterns.extend(node["patternProperties"])
+        for p in patterns:
+            try:
+                re.compile(p)
+            except (re.error, TypeError) as e:
+                return f"at {where or '/'}: {json.dumps(p)} is not a regular expression ({e})"
+        for k in _MAPS:
+            if isinstance(node.get(k), dict):
+                stack.extend((v, f"{where}/{k}/{n}") for n, v in node[k].items())
+        for k in _ONE + _MANY:
+            if k in node:
+                stack.append((node[k], f"{where}/{k}"))
     return None
 
 

@@ -73,6 +73,7 @@ class Runner:
         self.restart = restart  # plistspec's own Emacs: start it again
         self.alive = alive  # plistspec's own Emacs: whether its process runs
         self.restarted_at: float | None = None
+        self._answered = False  # a request was answered since the last (re)start
         self._lock = asyncio.Lock()
         self._ids = itertools.count(1)
         self._stopping = asyncio.Event()
@@ -110,13 +111,16 @@ class Runner:
     # -- one request ------------------------------------------------------------------
 
     async def _restart(self) -> bool:
-        """Start plistspec's own Emacs again (not twice within 5 s); whether it runs."""
+        """Start plistspec's own Emacs again; whether it runs. Not again when it died
+        before answering one request since the last start, within 5 s: report it then,
+        rather than loop."""
         if self.restart is None:
             return False
         now = time.monotonic()
-        if self.restarted_at is not None and now - self.restarted_at < 5.0:
-            return False  # it died again at once: report, do not loop
+        if self.restarted_at is not None and not self._answered and now - self.restarted_at < 5.0:
+            return False
         self.restarted_at = now
+        self._answered = False
         try:
             self.client = await self.restart()
         except EmacsError as e:
@@ -128,6 +132,17 @@ class Runner:
     def _dead(self) -> bool:
         return self.alive is not None and not self.alive()
 
+    async def _died(self) -> bool:
+        """Whether plistspec's own Emacs has died (given half a second to finish dying,
+        after a connection it dropped)."""
+        if self.alive is None:
+            return False
+        for _ in range(10):
+            if not self.alive():
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
     async def request(self, payload: dict[str, Any], timeout: float) -> dict[str, Any]:
         """One request under the lock; plistspec's own Emacs is restarted once if it was
         found dead before the request reached it."""
@@ -137,10 +152,19 @@ class Runner:
             if self._dead():
                 await self._restart()
             try:
-                return await self.client.arequest(payload, timeout)
+                reply = await self.client.arequest(payload, timeout)
+                self._answered = True
+                return reply
             except EmacsUnavailable as e:
-                if e.sent or not self._dead() or not await self._restart():
+                # it died: start it again; run the request again only if it cannot have
+                # reached the old Emacs or does nothing there (a call might have run)
+                if not await self._died():
                     raise
+                again = not e.sent or payload.get("op") in ("registry", "hello")
+                if not await self._restart() or not again:
+                    died = EmacsUnavailable(str(e), sent=True)
+                    died.died = True  # type: ignore[attr-defined]
+                    raise died from None
             return await self.client.arequest(payload, timeout)
 
     # -- one call ---------------------------------------------------------------------
@@ -177,11 +201,10 @@ class Runner:
             try:
                 reply = await self.request(payload, self.timeout + 5.0)
             except EmacsUnavailable as e:
-                if e.sent and self._dead():  # it died while running this tool
-                    await self._restart()
+                if getattr(e, "died", False):  # it died while running this tool
                     return Outcome(
                         f"Emacs exited while running tool {emacs_name!r} ({e}); plistspec "
-                        "started it again for the next calls",
+                        "starts it again for the next calls",
                         True,
                         "emacs",
                     )

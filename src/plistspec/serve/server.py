@@ -56,7 +56,7 @@ class ServeState:
     runner: Runner | None
     allow_confirm: bool = False
     poll: float = 1.0  # seconds between watches of Emacs (0: no watch)
-    sessions: Any = field(default_factory=weakref.WeakSet)
+    sessions: Any = field(default_factory=weakref.WeakSet)  # client connections
     bus: Any = None  # the SDK's subscription bus (2026-07-28 listen streams)
     _listed: tuple[int, list[Any]] | None = None
 
@@ -86,12 +86,12 @@ class ServeState:
 
     async def notify(self) -> None:
         """``notifications/tools/list_changed`` to every client that listed tools."""
-        for session in list(self.sessions):
+        for connection in list(self.sessions):
             try:
-                await session.send_tool_list_changed()
-            except Exception as e:  # a closed session: forget it
+                await connection.send_tool_list_changed()
+            except Exception as e:  # a closed connection: forget it
                 log.debug("plistspec serve: cannot notify a client: %s", e)
-                self.sessions.discard(session)
+                self.sessions.discard(connection)
         if self.bus is not None:
             from mcp.server.subscriptions import ToolsListChanged
 
@@ -170,10 +170,16 @@ def make_server(state: ServeState, name: str = "plistspec"):
         version = "0"
 
     def remember(ctx: Any) -> None:
-        session = getattr(ctx, "session", None)
-        if session is not None:
+        # the connection, not the request's session object: it outlives the request,
+        # and is forgotten (weakly held) when the client goes away. The SDK's
+        # ServerSession keeps it as _connection (Context.connection is not on the
+        # low-level handlers' context).
+        connection = getattr(ctx, "connection", None) or getattr(
+            getattr(ctx, "session", None), "_connection", None
+        )
+        if connection is not None:
             try:
-                state.sessions.add(session)
+                state.sessions.add(connection)
             except TypeError:  # pragma: no cover - not weakly referenceable
                 pass
 
