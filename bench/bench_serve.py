@@ -56,8 +56,8 @@ def env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT / "src"))
 
 
-async def stdio_numbers(sock: str, runs: int) -> tuple[int, list[float], list[float]]:
-    """(tools listed, tools/list times, tools/call times) over stdio."""
+async def stdio_numbers(sock: str, runs: int):
+    """(tools listed, tools/list times, tools/call times, ping times) over stdio."""
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -82,7 +82,12 @@ async def stdio_numbers(sock: str, runs: int) -> tuple[int, list[float], list[fl
                     a = time.perf_counter()
                     await s.call_tool("noop", {"x": "x"})
                     calls.append(time.perf_counter() - a)
-                return n, lists, calls
+                pings = []
+                for _ in range(runs):
+                    a = time.perf_counter()
+                    await s.send_ping()
+                    pings.append(time.perf_counter() - a)
+                return n, lists, calls, pings
 
 
 def free_port() -> int:
@@ -160,9 +165,25 @@ def main() -> None:
         for size in sizes:
             client.eval(f"(bench-generate {size - 1})")  # plus noop
             have = size
-            n, lists, calls = anyio.run(stdio_numbers, sock, a.runs)
+            source = {"llm_variable": None, "categories": [], "tools": []}
+            payload = {
+                "op": "call",
+                "source": source,
+                "name": "noop",
+                "id": "b",
+                "arguments": '{"x": "y"}',
+                "timeout": 10,
+            }
+            t = []
+            for _ in range(a.runs):
+                s = time.perf_counter()
+                client.request(payload)
+                t.append(time.perf_counter() - s)
+            rows.append((f"Emacs side of one call, {size} tools (socket request)", median_ms(t)))
+            n, lists, calls, pings = anyio.run(stdio_numbers, sock, a.runs)
             rows.append((f"tools/call, {n} tools registered (stdio, median)", median_ms(calls)))
             rows.append((f"tools/list, {n} tools (stdio, median)", median_ms(lists)))
+            rows.append(("  the SDK's own round trip (ping, stdio)", median_ms(pings)))
         port = free_port()
         err = open(Path(work) / "http.log", "wb")
         proc = subprocess.Popen(

@@ -100,8 +100,10 @@ class ServeState:
             except Exception as e:  # pragma: no cover - the in-memory bus does not fail
                 log.debug("plistspec serve: cannot publish the change: %s", e)
 
-    def listed(self) -> list[Any]:
-        """The ``Tool`` objects of the current list (built once per version)."""
+    def listed(self) -> list[dict[str, Any]]:
+        """The ``tools`` of the current ``tools/list`` result, in their wire form: each
+        entry checked as an MCP ``Tool`` and dumped once per version of the list (the
+        SDK takes a result as a dict as it is, without dumping 500 models again)."""
         import mcp_types as types
 
         version = self.source.version
@@ -109,9 +111,11 @@ class ServeState:
             tools = []
             for t in self.tools:
                 try:
-                    tools.append(types.Tool.model_validate(t.entry))
+                    tool = types.Tool.model_validate(t.entry)
                 except Exception as e:  # one odd tool must not take the whole list down
                     log.warning("plistspec serve: tool %r left out of tools/list: %s", t.name, e)
+                    continue
+                tools.append(tool.model_dump(by_alias=True, mode="json", exclude_none=True))
             self._listed = (version, tools)
         return self._listed[1]
 
@@ -186,7 +190,7 @@ def make_server(state: ServeState, name: str = "plistspec"):
     async def list_tools(ctx, params):
         remember(ctx)
         await state.refresh()
-        return types.ListToolsResult(tools=state.listed())
+        return {"tools": [dict(t) for t in state.listed()]}
 
     async def call_tool(ctx, params):
         remember(ctx)
