@@ -274,3 +274,17 @@ def test_catalog_diagnostics_point_at_the_tool_form():
     assert lines["PS802"].startswith("t.el:3:1: info:"), lines  # the served definition
     assert lines["PS801"].startswith("t.el:3:1: warning:"), lines
     assert lines["PS805"].startswith("t.el:4:1: warning:"), lines
+
+
+def test_http_guards_by_address():
+    from plistspec.serve.http import allowed, needs_token
+
+    assert not needs_token("127.0.0.1") and not needs_token("127.0.0.2")
+    assert not needs_token("localhost") and not needs_token("::1")
+    assert needs_token("0.0.0.0") and needs_token("192.168.1.5") and needs_token("box.lan")
+    hosts, origins = allowed("0.0.0.0", 8765, ("tools.lan",), ("https://app.example",))
+    assert "0.0.0.0:8765" not in hosts and "127.0.0.1:8765" in hosts and "[::1]:8765" in hosts
+    assert "tools.lan:8765" in hosts and "evil.example:8765" not in hosts
+    assert "http://localhost:8765" in origins and "https://app.example" in origins
+    hosts, _ = allowed("127.0.0.2", 9000)
+    assert "127.0.0.2:9000" in hosts

@@ -251,3 +251,39 @@ def test_bench_script_runs_with_few_runs():
     assert r.returncode == 0, r.stderr[-2000:]
     assert "tools/call" in r.stdout and "emacsclient" in r.stdout
     assert json.dumps is not None
+
+
+def test_a_cancelled_call_waiting_for_its_turn_never_runs(emacs, mcp_sdk, tmp_path):
+    """A sync tool holds Emacs; a call queued behind it and cancelled by the client
+    (notifications/cancelled) never reaches Emacs."""
+    f = tmp_path / "queue.el"
+    f.write_text(
+        ";;; -*- lexical-binding: t; -*-\n"
+        "(defvar queue-test-marks 0)\n"
+        '(gptel-make-tool :name "block" :description "b"\n'
+        '  :function (lambda () (sleep-for 2) "unblocked"))\n'
+        '(gptel-make-tool :name "mark" :description "m"\n'
+        '  :function (lambda () (setq queue-test-marks (1+ queue-test-marks)) "marked"))\n'
+        '(gptel-make-tool :name "marks" :description "n"\n'
+        "  :function (lambda () (number-to-string queue-test-marks)))\n",
+        encoding="utf-8",
+    )
+
+    async def main():
+        async with stdio_session([str(f)]) as s:
+            got = {}
+
+            async def block():
+                got["block"] = await s.call_tool("block", {})
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(block)
+                await anyio.sleep(0.4)
+                with anyio.move_on_after(0.4):
+                    await s.call_tool("mark", {})
+                    got["mark"] = True
+            return got, await s.call_tool("marks", {})
+
+    got, marks = anyio.run(main)
+    assert texts(got["block"]) == ["unblocked"] and "mark" not in got
+    assert texts(marks) == ["0"]

@@ -153,6 +153,8 @@ def serve_cmd(
     if "-" in files and not http:
         fail("plistspec serve: standard input carries the MCP protocol; give FILE.el paths", 2)
     token = None
+    if poll < 0:
+        fail("plistspec serve: --poll must be 0 or more seconds", 2)
     if not http and (token_file or allow_hosts or allow_origins):
         fail(
             "plistspec serve: --auth-token-file, --allow-host and --allow-origin are for --http",
