@@ -161,15 +161,17 @@ as does every raw byte of a multibyte string.  Text properties go."
             plistspec-serve--recorded))))
 
 (defun plistspec-serve--record-gptel (orig &rest slots)
-  "Around advice for `gptel-make-tool': call ORIG with SLOTS and record the tool."
+  "Around advice for `gptel-make-tool': call ORIG with SLOTS and record the tool.
+Recording never makes the constructor fail."
   (let ((tool (apply orig slots)))
-    (plistspec-serve--record 'gptel slots tool)
+    (ignore-errors (plistspec-serve--record 'gptel slots tool))
     tool))
 
 (defun plistspec-serve--record-llm (orig &rest slots)
-  "Around advice for `llm-make-tool': call ORIG with SLOTS and record the tool."
+  "Around advice for `llm-make-tool': call ORIG with SLOTS and record the tool.
+Recording never makes the constructor fail."
   (let ((tool (apply orig slots)))
-    (plistspec-serve--record 'llm slots tool)
+    (ignore-errors (plistspec-serve--record 'llm slots tool))
     tool))
 
 (defun plistspec-serve--gptel-stand-in (&rest slots)
@@ -314,9 +316,18 @@ A closure is written as nil: it has no printed form worth reading."
     (if (and cached (= (length slots) (length (car cached)))
              (cl-every #'eq slots (car cached)))
         (cdr cached)
-      (let ((info (plistspec-serve--info (plistspec-serve--tool-entry tool))))
+      (let ((info (condition-case err
+                      (plistspec-serve--info (plistspec-serve--tool-entry tool))
+                    (error (plistspec-serve--unreadable (car slots) err)))))
         (puthash tool (cons slots info) plistspec-serve--described)
         info))))
+
+(defun plistspec-serve--unreadable (name err)
+  "The info of a tool called NAME whose slots cannot be read (ERR)."
+  (let ((why (format "it cannot be read: %s" (error-message-string err))))
+    (list :entry (list :name (if (stringp name) (substring-no-properties name)
+                               (format "%S" name)))
+          :skipped why :fingerprint (secure-hash 'sha1 why))))
 
 ;;;; Sources
 
@@ -419,7 +430,8 @@ replaces an earlier one, in gptel's registry and in llm's use)."
       (let* ((name (plist-get d :name))
              (n (1+ (gethash name counts 0))))
         (puthash name n counts)
-        (let ((info (plistspec-serve--info d)))
+        (let ((info (condition-case err (plistspec-serve--info d)
+                      (error (plistspec-serve--unreadable name err)))))
           (setq d (append (list :ordinal n) d))
           (plist-put info :entry d)
           (if (plist-get info :skipped)
