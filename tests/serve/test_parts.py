@@ -15,7 +15,14 @@ import pytest
 from serve_util import DATA, TOOLS, server_env
 
 from plistspec.api import read_tools
-from plistspec.emacs.client import EmacsClient, EmacsUnavailable, _quote, _unquote, socket_path
+from plistspec.emacs.client import (
+    PROTOCOL_VERSION,
+    EmacsClient,
+    EmacsUnavailable,
+    _quote,
+    _unquote,
+    socket_path,
+)
 from plistspec.lowering import lower_tools  # type: ignore[attr-defined]
 from plistspec.serve.catalog import build_catalog
 from support import ROOT
@@ -83,13 +90,21 @@ def test_annotations_follow_the_spec():
     assert b.dialect == "llm"
 
 
-def test_duplicate_tools_serve_the_first():
-    served, diags = _catalog(
+def test_duplicate_tools_serve_the_definition_emacs_calls():
+    """A later gptel-make-tool of a name replaces the earlier one: by default the last
+    definition is served (the one a call runs), or the one Emacs names."""
+    text = (
         '(gptel-make-tool :name "a" :description "one" :function #\'ignore)'
+        '(gptel-make-tool :name "b" :description "b" :function #\'ignore)'
         '(gptel-make-tool :name "a" :description "two" :function #\'ignore)'
     )
-    assert [t.entry["description"] for t in served] == ["one"]
+    served, diags = _catalog(text)
+    assert [(t.name, t.entry["description"]) for t in served] == [("a", "two"), ("b", "b")]
     assert [d.code for d in diags] == ["PS801"]
+    assert "serving definition 2" in diags[0].message
+    tools, _ = read_tools(text, "t.el")
+    served, _ = build_catalog(tools, served_index={"a": 0})
+    assert [t.entry["description"] for t in served] == ["one", "b"]
 
 
 def test_validation_against_the_served_schema():
@@ -203,7 +218,7 @@ def test_tcp_server_with_its_key(emacs, tmp_path):
     client = EmacsClient(str(server_file), timeout=10)
     try:
         assert client.eval("(+ 40 2)").strip() == "42"
-        assert client.ensure_loaded()["version"] == "1"
+        assert client.ensure_loaded()["version"] == PROTOCOL_VERSION
         wrong = tmp_path / "wrong"
         text = server_file.read_text(encoding="latin-1")
         wrong.write_text(text.split("\n")[0] + "\n" + "x" * 64, encoding="latin-1")
@@ -256,6 +271,20 @@ def test_catalog_diagnostics_point_at_the_tool_form():
     )
     _, diags = _catalog(text)
     lines = {d.code: gnu_line(d) for d in diags}
-    assert lines["PS802"].startswith("t.el:1:1: info:"), lines
+    assert lines["PS802"].startswith("t.el:3:1: info:"), lines  # the served definition
     assert lines["PS801"].startswith("t.el:3:1: warning:"), lines
     assert lines["PS805"].startswith("t.el:4:1: warning:"), lines
+
+
+def test_http_guards_by_address():
+    from plistspec.serve.http import allowed, needs_token
+
+    assert not needs_token("127.0.0.1") and not needs_token("127.0.0.2")
+    assert not needs_token("localhost") and not needs_token("::1")
+    assert needs_token("0.0.0.0") and needs_token("192.168.1.5") and needs_token("box.lan")
+    hosts, origins = allowed("0.0.0.0", 8765, ("tools.lan",), ("https://app.example",))
+    assert "0.0.0.0:8765" not in hosts and "127.0.0.1:8765" in hosts and "[::1]:8765" in hosts
+    assert "tools.lan:8765" in hosts and "evil.example:8765" not in hosts
+    assert "http://localhost:8765" in origins and "https://app.example" in origins
+    hosts, _ = allowed("127.0.0.2", 9000)
+    assert "127.0.0.2:9000" in hosts

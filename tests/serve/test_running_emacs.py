@@ -170,6 +170,7 @@ def test_dead_emacs_is_a_clear_error(tmp_path):
     assert "Traceback" not in r.stderr
     r = _plistspec("serve", "--emacs", missing, check=False)
     assert r.returncode == 1 and "PS804" in r.stderr and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"emacs:{missing}: error: ") and "<input>" not in r.stderr
 
 
 def test_emacs_that_dies_mid_session(emacs, elisp_deps_dir, mcp_sdk, tmp_path):

@@ -27,8 +27,48 @@ from plistspec.cli._options import stdin_filename_option
     "a name, or a socket path).",
 )
 @click.option("--http", is_flag=True, help="Streamable HTTP instead of stdio.")
-@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address to bind.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="HTTP address to bind. Any address off loopback (0.0.0.0, a LAN address, a name) "
+    "requires --auth-token-file. Host and Origin headers are checked for every address: "
+    "loopback names and the bound address are allowed, others only with --allow-host.",
+)
 @click.option("--port", type=int, default=8765, show_default=True, help="HTTP port.")
+@click.option(
+    "--auth-token-file",
+    "token_file",
+    default=None,
+    metavar="FILE",
+    help="--http: every request must carry 'Authorization: Bearer TOKEN', TOKEN being "
+    "FILE's content (a line of your choice; keep the file private). Required off "
+    "loopback.",
+)
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="HOST",
+    help="--http: also accept this Host header name (e.g. the machine's name when bound "
+    "to 0.0.0.0); repeatable.",
+)
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="--http: also accept this Origin header (e.g. https://app.example); repeatable.",
+)
+@click.option(
+    "--poll",
+    type=float,
+    default=1.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How often to look for changed tools or a restarted Emacs "
+    "(notifications/tools/list_changed); 0: only when a client lists or calls.",
+)
 @click.option(
     "--lower",
     "lower_target",
@@ -82,6 +122,10 @@ def serve_cmd(
     http: bool,
     host: str,
     port: int,
+    token_file: str | None,
+    allow_hosts: tuple[str, ...],
+    allow_origins: tuple[str, ...],
+    poll: float,
     lower_target: str | None,
     timeout: float,
     allow_confirm: bool,
@@ -96,9 +140,11 @@ def serve_cmd(
 ) -> None:
     """Serve the tools of FILE.el... (or of a running Emacs) to MCP clients.
 
-    tools/list gives the tools compiled as `to-json -f mcp` does; tools/call runs each
-    tool's real :function in Emacs: an Emacs plistspec starts for FILE.el... (and stops
-    when the server stops), or with --emacs the user's own.
+    tools/list gives the tools compiled as `to-json -f mcp` does (plus MCP annotations,
+    _meta and client-safe names); tools/call runs each tool's real :function in Emacs:
+    an Emacs plistspec starts for FILE.el... (and stops when the server stops), or with
+    --emacs the user's own. --http binds 127.0.0.1 unless --host says otherwise; off
+    loopback it needs --auth-token-file, and Host/Origin are checked for every bind.
     """
     from plistspec.cli._io import InputError, fail, print_diagnostics, read_text
 
@@ -106,6 +152,26 @@ def serve_cmd(
         fail("plistspec serve: give FILE.el... or --emacs [SERVER-NAME], not both or neither", 2)
     if "-" in files and not http:
         fail("plistspec serve: standard input carries the MCP protocol; give FILE.el paths", 2)
+    token = None
+    if poll < 0:
+        fail("plistspec serve: --poll must be 0 or more seconds", 2)
+    if not http and (token_file or allow_hosts or allow_origins):
+        fail(
+            "plistspec serve: --auth-token-file, --allow-host and --allow-origin are for --http",
+            2,
+        )
+    if http:
+        from plistspec.serve.http import needs_token
+
+        if token_file is None and needs_token(host):
+            fail(
+                f"plistspec serve: error: --host {host} is not a loopback address: anyone "
+                "who can reach it could run your Emacs tools; give --auth-token-file FILE "
+                "(clients send 'Authorization: Bearer' and its content) [PS811]",
+                2,
+            )
+        if token_file is not None:
+            token = _read_token(token_file)
     if lower_target:
         try:
             import plistspec.lowering as lowering
@@ -144,6 +210,7 @@ def serve_cmd(
         llm_variable=llm_variable,
         categories=categories,
         names=names,
+        poll=poll,
     )
     try:
         if files:
@@ -173,17 +240,78 @@ def serve_cmd(
             file=sys.stderr,
             flush=True,
         )
-        from plistspec.serve.server import make_server, run_http, run_stdio
+        from plistspec.serve.server import make_server, run_stdio
 
         server = make_server(state)
         if http:
-            run_http(server, host, port)
+            from plistspec.serve.http import run_http
+
+            stopped = run_http(server, state, host, port, token, allow_hosts, allow_origins)
+            if stopped:
+                _stop(opts.closers, stopped)
         else:
             import anyio
 
-            anyio.run(run_stdio, server)
+            anyio.run(run_stdio, server, state, lambda name: _stop(opts.closers, name))
     except KeyboardInterrupt:
         pass
     finally:
-        for close in opts.closers:
-            close()
+        _close(opts.closers)
+
+
+def _close(closers: list, fast: bool = False) -> None:
+    import inspect
+
+    while closers:
+        close = closers.pop()
+        try:
+            if fast and "fast" in inspect.signature(close).parameters:
+                close(fast=True)
+            else:
+                close()
+        except Exception:  # a stop that fails must not keep the others from running
+            pass
+
+
+def _stop(closers: list, signame: str) -> None:
+    """End the process after SIGNAME: stop the Emacs it started, then exit at once (no
+    wait for the SDK's thread reading standard input)."""
+    import os
+
+    print(f"plistspec serve: stopped by {signame}", file=sys.stderr, flush=True)
+    _close(closers, fast=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def _read_token(path: str) -> str:
+    """The bearer token in ``path`` (its first line, stripped); exits 2 when unusable."""
+    import os
+    import stat
+
+    from plistspec.cli._io import fail
+
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            raw = f.read(4097)
+    except OSError as e:
+        fail(f"{path}: error: cannot read the token file: {e.strerror or e} [PS812]", 2)
+    try:
+        token = raw.decode("ascii").strip().split("\n")[0].strip()
+    except UnicodeDecodeError:
+        token = ""
+    if len(raw) > 4096 or not token or not all(33 <= ord(c) < 127 for c in token):
+        fail(
+            f"{path}: error: the token file must hold one line of printable ASCII without "
+            "spaces (at most 4096 bytes) [PS812]",
+            2,
+        )
+    if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        print(
+            f"{path}: warning: the token file can be read by other users "
+            f"(mode {st.st_mode & 0o777:o}); chmod 600 it [PS812]",
+            file=sys.stderr,
+        )
+    return token

@@ -635,6 +635,36 @@ EXAMPLES: dict[str, Example] = {
         "plistspec serve --lower gemini tools.el",
         "shell",
     ),
+    "PS807": Example(
+        'plistspec serve --emacs  # :description (string-to-unibyte "caf\\351")',
+        'plistspec serve --emacs  # :description "café"',
+        "shell",
+    ),
+    "PS808": Example(
+        "plistspec serve --emacs  # gptel not loaded in that Emacs",
+        'emacsclient --eval "(require \'gptel)" && plistspec serve --emacs',
+        "shell",
+    ),
+    "PS809": Example(
+        'plistspec serve tools.el  # (:name "x" :type :string)',
+        'plistspec serve tools.el  # (:name "x" :type string)',
+        "shell",
+    ),
+    "PS810": Example(
+        "plistspec from-json --from-emacs  # :function (lambda (x) ...)",
+        "plistspec from-json --from-emacs  # :function #'my-tool",
+        "shell",
+    ),
+    "PS811": Example(
+        "plistspec serve --http --host 0.0.0.0 tools.el",
+        "plistspec serve --http --host 0.0.0.0 --auth-token-file ~/.plistspec-token tools.el",
+        "shell",
+    ),
+    "PS812": Example(
+        "plistspec serve --http --auth-token-file empty.txt tools.el",
+        "plistspec serve --http --auth-token-file ~/.plistspec-token tools.el",
+        "shell",
+    ),
     # --- PS9xx: the command line --------------------------------------------------------------
     "PS901": Example("plistspec check tols.el", "plistspec check tools.el", "shell"),
     "PS902": Example(

@@ -832,8 +832,10 @@ CODES: dict[str, Code] = {
         "warning",
         "tool served twice",
         "Two tools of the served files (or of the Emacs registry) have the same name; MCP "
-        "needs unique names, so only the first is served. Example: two files both define "
-        '`(gptel-make-tool :name "search" ...)`.',
+        "needs unique names, so one is served: the one a call runs, which is what gptel "
+        "itself uses (a later `gptel-make-tool` of a name replaces the earlier one; in a "
+        "running Emacs, `gptel-get-tool`'s choice: the newest category holding the name). "
+        'Example: two files both define `(gptel-make-tool :name "search" ...)`.',
     ),
     "PS802": Code(
         "info",
@@ -876,6 +878,59 @@ CODES: dict[str, Code] = {
         "`plistspec serve --lower TARGET` routes each call back to the Emacs tool by its "
         "position; a lowering stage that adds or drops tools makes that impossible, so the "
         "tools are served as they are. Example: a lowering that splits one tool in two.",
+    ),
+    "PS807": Code(
+        "warning",
+        "tool cannot be sent as JSON",
+        "A string of the tool (its name, description or an argument's) holds a raw byte "
+        "(a unibyte string with bytes above 127 that are not UTF-8, or `\\377` in a "
+        "multibyte one): `json-serialize` refuses it, so gptel cannot send this tool "
+        "either. It is skipped; the other tools are read and served. Example: "
+        '`:description (string-to-unibyte "caf\\351")`; write `"café"`.',
+    ),
+    "PS808": Code(
+        "warning",
+        "tool source missing in that Emacs",
+        "`serve --emacs`, `--from-emacs`: gptel is not loaded in the Emacs reached (no "
+        "`gptel--known-tools`), or the `--llm-variable` named is not bound there, so no "
+        "tool comes from it. Load gptel in that Emacs (`(require 'gptel)`) or name the "
+        "variable that holds the llm tools; `serve` picks them up when they appear. "
+        "Example: `plistspec serve --emacs` before gptel is loaded.",
+    ),
+    "PS809": Code(
+        "warning",
+        "inputSchema cannot be used for validation",
+        "`plistspec serve` validates a call's arguments with `jsonschema` against the "
+        "tool's `inputSchema`; this schema is not one it can use (an unknown `type` such "
+        'as `":string"`, an invalid `pattern`...). The tool is listed as gptel sends '
+        "it and its calls run unvalidated, as gptel runs them. Example: `:type :string` "
+        "(write `:type string`; `plistspec check` says PS314).",
+    ),
+    "PS810": Code(
+        "warning",
+        "closure written as a stub",
+        "`from-json --from-emacs` writes each tool registered in Emacs as Elisp; a tool "
+        "whose `:function` is a closure (a `lambda` evaluated at run time) has no text "
+        "that can be written back, so its `:function` is the stub that signals "
+        "`user-error`, never `nil`. Example: `:function (lambda (x) ...)` in the init "
+        "file; define it with `defun` and write `:function #'my-tool` to keep the name.",
+    ),
+    "PS811": Code(
+        "error",
+        "HTTP off loopback needs a token",
+        "`serve --http --host H` with H not a loopback address (0.0.0.0, a LAN address, a "
+        "host name) lets other machines run your Emacs tools; plistspec refuses it "
+        "without `--auth-token-file FILE`, whose content clients must send as "
+        "`Authorization: Bearer TOKEN`. Host and Origin headers are checked on every "
+        "address. Example: `plistspec serve --http --host 0.0.0.0 tools.el`.",
+    ),
+    "PS812": Code(
+        "error",
+        "unusable token file",
+        "The `--auth-token-file` cannot be read, is empty, or holds more than one line "
+        "of printable ASCII without spaces (at most 4096 bytes); a file other users can "
+        "read is a warning. Example: an empty file; write a long random line: "
+        "`python3 -c 'import secrets; print(secrets.token_urlsafe(32))' > token`.",
     ),
     # --- PS9xx: command line -------------------------------------------------------
     "PS901": Code("error", "cannot read input file", "The file does not exist or is not readable."),

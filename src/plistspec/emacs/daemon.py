@@ -135,17 +135,21 @@ class OwnEmacs:
         except OSError:
             return "(no output)"
 
-    def stop(self) -> None:
-        """Stop the Emacs (politely, then by force) and remove its private directory."""
+    def stop(self, fast: bool = False) -> None:
+        """Stop the Emacs (politely, then by force) and remove its private directory.
+        ``fast`` (the server got a signal): no polite request, SIGTERM at once (Emacs
+        runs ``kill-emacs``), SIGKILL after half a second."""
         proc, self.proc = self.proc, None
         if proc is not None and proc.poll() is None:
-            if self.client is not None:
+            if self.client is not None and not fast:
                 try:
                     self.client.eval("(kill-emacs 0)", timeout=1.0)
                 except EmacsError:
                     pass
+            if fast:
+                proc.terminate()
             try:
-                proc.wait(timeout=2.0)
+                proc.wait(timeout=0.5 if fast else 2.0)
             except subprocess.TimeoutExpired:
                 proc.terminate()
                 try:

@@ -2,7 +2,6 @@
 
 ;; Copyright (C) 2026 plistspec contributors
 ;; SPDX-License-Identifier: GPL-3.0-or-later
-;; Package-Requires: ((emacs "28.1"))
 
 ;;; Commentary:
 
@@ -10,15 +9,24 @@
 ;;
 ;; plistspec (Python) loads this file into an Emacs it started itself, or into
 ;; the user's running Emacs, and talks to it through the Emacs server socket.
-;; Every request is one call of a function below whose arguments are strings
-;; and numbers printed by plistspec's Emacs-exact printer: the model's JSON
+;; Every request is one call of `plistspec-serve-request' whose argument is a
+;; JSON object printed by plistspec's Emacs-exact printer: the model's JSON
 ;; arguments arrive as a JSON *string* and are parsed here with
 ;; `json-parse-string' using the options of the library that defined the tool
 ;; (gptel 0.9.9.5: the OpenAI path of `gptel--json-read-string', objects as
 ;; plists, arrays as vectors, false as `:json-false', null as nil; llm 0.31.1:
 ;; objects as alists, then false as nil, null stays `:null').  Every reply is a
 ;; JSON object, UTF-8 encoded and base64-encoded so that it crosses the server
-;; protocol untouched.
+;; protocol untouched (a long one goes through a file in the private folder
+;; plistspec names in the request).
+;;
+;; The registry is indexed once (`plistspec-serve--index') and the index is
+;; checked, not rebuilt, on every request: a walk comparing the objects of
+;; gptel's registry and of the llm variable by identity.  A call looks its
+;; tool up the way gptel does (`gptel-get-tool': the first category holding
+;; the name) and carries the fingerprint of the definition plistspec
+;; validated the arguments against; a different current definition answers
+;; "stale" without running anything.
 ;;
 ;; Where gptel or llm is not installed, `plistspec-serve-install-shims' defines
 ;; `gptel-make-tool', `llm-make-tool' and `make-llm-tool' with the same calling
@@ -32,7 +40,7 @@
 (require 'cl-lib)
 (require 'subr-x)
 
-(defconst plistspec-serve-version "1"
+(defconst plistspec-serve-version "2"
   "Version of the protocol between plistspec (Python) and this file.")
 
 (defgroup plistspec-serve nil
@@ -47,6 +55,8 @@ When nil, `plistspec-executable' is used if it is bound, else
   :type '(choice (const :tag "Default" nil) (repeat string)))
 
 (defvar gptel--known-tools)
+(defvar byte-compile-warnings)
+(defvar byte-compile-verbose)
 (declare-function gptel-tool-p "gptel-request" (tool))
 (declare-function gptel-tool-name "gptel-request" (tool))
 (declare-function gptel-tool-description "gptel-request" (tool))
@@ -64,51 +74,113 @@ When nil, `plistspec-executable' is used if it is bound, else
 (declare-function llm-tool-async "llm" (tool))
 (declare-function llm-provider-utils--normalize-args "llm-provider-utils" (args &optional false-val))
 
-(defvar plistspec-serve--recorded (make-hash-table :test #'equal)
-  "Tools created since this file was loaded: name -> entry plist.")
+(defvar plistspec-serve--recorded nil
+  "Every tool definition recorded since the shims were installed, newest first.
+Each is a plist: the entry (see `plistspec-serve--entry') plus :object,
+what the constructor returned.")
 
-(defvar plistspec-serve--recorded-order nil
-  "Names of `plistspec-serve--recorded', newest first.")
+(defvar plistspec-serve--recorded-tick 0
+  "Incremented at every recorded definition.")
 
 (defvar plistspec-serve--pending (make-hash-table :test #'equal)
   "Asynchronous calls: id -> reply, or `pending' while the callback has not run.")
 
+(defvar plistspec-serve--epoch
+  (format "%d.%d" (emacs-pid) (random 1000000000))
+  "Distinguishes this Emacs (and this load) in generation strings.")
+
+(defvar plistspec-serve--reply-dir nil
+  "The private folder plistspec named for long replies, or nil.")
+
+;;;; Values as gptel sends them
+
+(defun plistspec-serve--clean (value)
+  "A copy of VALUE with the text properties of every string removed.
+`json-serialize' ignores text properties, so gptel sends the same JSON."
+  (let ((depth 0))
+    (cl-labels ((walk (v)
+                  (cl-incf depth)
+                  (when (> depth 500) (error "Tool spec nested too deeply"))
+                  (prog1
+                      (cond ((stringp v) (substring-no-properties v))
+                            ((vectorp v) (vconcat (mapcar #'walk v)))
+                            ((and (consp v) (proper-list-p v)) (mapcar #'walk v))
+                            ((consp v) (cons (walk (car v)) (walk (cdr v))))
+                            (t v))
+                    (cl-decf depth))))
+      (walk value))))
+
+(defun plistspec-serve--strings (value)
+  "Every string and symbol name in VALUE, as a vector."
+  (let ((out nil) (todo (list value)))
+    (while todo
+      (let ((v (pop todo)))
+        (cond ((stringp v) (push v out))
+              ((and (symbolp v) v (not (eq v t))) (push (symbol-name v) out))
+              ((vectorp v) (setq todo (append v todo)))
+              ((consp v) (push (car v) todo) (push (cdr v) todo)))))
+    (vconcat out)))
+
+(defun plistspec-serve--unsendable (entry)
+  "Why ENTRY cannot be sent as JSON (a raw byte in one of its strings), or nil."
+  (condition-case err
+      (progn (ignore (json-serialize (plistspec-serve--strings
+                              (list (plist-get entry :name)
+                                    (plist-get entry :description)
+                                    (plist-get entry :args)
+                                    (plist-get entry :category)))))
+             nil)
+    (error (format "it cannot be sent as JSON (%s): a string holds a raw byte"
+                   (error-message-string err)))))
+
+(defun plistspec-serve--text (s)
+  "String S as text JSON can carry.
+A unibyte string holds bytes: decoded as UTF-8; a byte that is not
+UTF-8 (a Latin-1 result) becomes the Latin-1 character of that byte,
+as does every raw byte of a multibyte string.  Text properties go."
+  (let ((s (substring-no-properties s)))
+    (unless (multibyte-string-p s)
+      (setq s (decode-coding-string s 'utf-8 t)))
+    (if (condition-case nil (progn (ignore (json-serialize s)) t) (error nil))
+        s
+      (apply #'string (mapcar (lambda (c) (if (>= c #x3fff80) (- c #x3fff00) c)) s)))))
+
 ;;;; Recording the tools a file creates
 
-(defun plistspec-serve--slot (slots key)
-  "The first value of KEY in the keyword list SLOTS (as a `&key' argument sees it)."
-  (plist-get slots key))
-
-(defun plistspec-serve--record (dialect slots)
-  "Remember the tool made by DIALECT's constructor from keyword list SLOTS."
-  (let ((name (plistspec-serve--slot slots :name)))
+(defun plistspec-serve--record (dialect slots object)
+  "Remember the tool OBJECT made by DIALECT's constructor from keyword list SLOTS."
+  (let ((name (plist-get slots :name)))
     (when (stringp name)
-      (unless (gethash name plistspec-serve--recorded)
-        (push name plistspec-serve--recorded-order))
-      (puthash name
-               (list :name name
-                     :dialect dialect
-                     :description (plistspec-serve--slot slots :description)
-                     :args (plistspec-serve--slot slots :args)
-                     :function (plistspec-serve--slot slots :function)
-                     :async (plistspec-serve--slot slots :async)
-                     :category (and (eq dialect 'gptel)
-                                    (plistspec-serve--slot slots :category))
-                     :confirm (and (eq dialect 'gptel)
-                                   (plistspec-serve--slot slots :confirm))
-                     :include (and (eq dialect 'gptel)
-                                   (plistspec-serve--slot slots :include)))
-               plistspec-serve--recorded))))
+      (cl-incf plistspec-serve--recorded-tick)
+      (push (append (plistspec-serve--entry
+                     dialect name (plist-get slots :description) (plist-get slots :args)
+                     (plist-get slots :function) (plist-get slots :async)
+                     (plist-get slots :category) (plist-get slots :confirm)
+                     (plist-get slots :include))
+                    (list :object object))
+            plistspec-serve--recorded))))
 
 (defun plistspec-serve--record-gptel (orig &rest slots)
-  "Around advice for `gptel-make-tool': call ORIG with SLOTS and record the tool."
-  (prog1 (apply orig slots)
-    (plistspec-serve--record 'gptel slots)))
+  "Around advice for `gptel-make-tool': call ORIG with SLOTS and record the tool.
+Recording never makes the constructor fail."
+  (let ((tool (apply orig slots)))
+    (ignore-errors (plistspec-serve--record 'gptel slots tool))
+    tool))
 
 (defun plistspec-serve--record-llm (orig &rest slots)
-  "Around advice for `llm-make-tool': call ORIG with SLOTS and record the tool."
-  (prog1 (apply orig slots)
-    (plistspec-serve--record 'llm slots)))
+  "Around advice for `llm-make-tool': call ORIG with SLOTS and record the tool.
+Recording never makes the constructor fail."
+  (let ((tool (apply orig slots)))
+    (ignore-errors (plistspec-serve--record 'llm slots tool))
+    tool))
+
+(defun plistspec-serve--gptel-stand-in (&rest slots)
+  "plistspec's stand-in for `gptel-make-tool' (gptel is not installed): SLOTS."
+  (cons 'plistspec-gptel-tool slots))
+
+(defun plistspec-serve--llm-stand-in (&rest slots)
+  "plistspec's stand-in for `llm-make-tool' (llm is not installed): SLOTS."
+  (cons 'plistspec-llm-tool slots))
 
 (defun plistspec-serve-install-shims ()
   "Load gptel and llm where they can be loaded, else define stand-ins.
@@ -117,77 +189,66 @@ are advised to record each tool too.  Either way the tools a file
 creates can be called by name."
   (unless (or (fboundp 'gptel-make-tool)
               (and (locate-library "gptel") (ignore-errors (require 'gptel) t)))
-    (defalias 'gptel-make-tool
-      (lambda (&rest slots) (cons 'plistspec-gptel-tool slots))
-      "plistspec's stand-in for gptel's `gptel-make-tool' (gptel is not installed).")
+    (fset 'gptel-make-tool #'plistspec-serve--gptel-stand-in)
     (provide 'gptel-request)
     (provide 'gptel))
   (unless (or (fboundp 'llm-make-tool)
               (and (locate-library "llm")
                    (ignore-errors (require 'llm) (require 'llm-provider-utils nil t) t)))
-    (defalias 'llm-make-tool
-      (lambda (&rest slots) (cons 'plistspec-llm-tool slots))
-      "plistspec's stand-in for llm's `llm-make-tool' (llm is not installed).")
-    (defalias 'make-llm-tool (symbol-function 'llm-make-tool))
+    (fset 'llm-make-tool #'plistspec-serve--llm-stand-in)
+    (fset 'make-llm-tool #'plistspec-serve--llm-stand-in)
     (provide 'llm))
   (advice-add 'gptel-make-tool :around #'plistspec-serve--record-gptel)
   (advice-add 'llm-make-tool :around #'plistspec-serve--record-llm)
-  (advice-add 'make-llm-tool :around #'plistspec-serve--record-llm))
+  (when (fboundp 'make-llm-tool)
+    (advice-add 'make-llm-tool :around #'plistspec-serve--record-llm)))
 
-;;;; The registry of a running Emacs
+;;;; Entries: one tool, as plain data
+
+(defun plistspec-serve--entry (dialect name description args function async
+                                       category confirm include)
+  "The entry plist of one tool of DIALECT (`gptel' or `llm').
+NAME, DESCRIPTION, ARGS, FUNCTION, ASYNC, CATEGORY, CONFIRM and
+INCLUDE are its slots; strings lose their text properties."
+  (let ((gptel (eq dialect 'gptel)))
+    (list :name (if (stringp name) (substring-no-properties name) name)
+          :dialect dialect
+          :description (plistspec-serve--clean description)
+          :args (plistspec-serve--clean args)
+          :function function
+          :async async
+          :category (and gptel (plistspec-serve--clean category))
+          :confirm (and gptel confirm)
+          :include (and gptel include))))
 
 (defun plistspec-serve--gptel-entry (tool)
   "The entry plist of gptel TOOL (a `gptel-tool' struct)."
-  (list :name (gptel-tool-name tool)
-        :dialect 'gptel
-        :description (gptel-tool-description tool)
-        :args (gptel-tool-args tool)
-        :function (gptel-tool-function tool)
-        :async (gptel-tool-async tool)
-        :category (gptel-tool-category tool)
-        :confirm (gptel-tool-confirm tool)
-        :include (gptel-tool-include tool)))
+  (plistspec-serve--entry 'gptel (gptel-tool-name tool) (gptel-tool-description tool)
+                          (gptel-tool-args tool) (gptel-tool-function tool)
+                          (gptel-tool-async tool) (gptel-tool-category tool)
+                          (gptel-tool-confirm tool) (gptel-tool-include tool)))
 
 (defun plistspec-serve--llm-entry (tool)
   "The entry plist of llm TOOL (an `llm-tool' struct)."
-  (list :name (llm-tool-name tool)
-        :dialect 'llm
-        :description (llm-tool-description tool)
-        :args (llm-tool-args tool)
-        :function (llm-tool-function tool)
-        :async (llm-tool-async tool)))
+  (plistspec-serve--entry 'llm (llm-tool-name tool) (llm-tool-description tool)
+                          (llm-tool-args tool) (llm-tool-function tool)
+                          (llm-tool-async tool) nil nil nil))
 
-(defun plistspec-serve--entries (source)
-  "Every tool entry of SOURCE, in registration order.
-SOURCE is `recorded' (the tools created since this file was loaded)
-or a list (emacs LLM-VARIABLE): gptel's registry `gptel--known-tools'
-and the llm tools in LLM-VARIABLE (a symbol, or nil)."
-  (if (eq source 'recorded)
-      (mapcar (lambda (n) (gethash n plistspec-serve--recorded))
-              (reverse plistspec-serve--recorded-order))
-    (let ((out nil) (llm-var (cadr source)))
-      (when (boundp 'gptel--known-tools)
-        ;; gptel puts a new category and a new tool first: reversed, this is
-        ;; the order of definition.
-        (dolist (cat (reverse gptel--known-tools))
-          (dolist (pair (reverse (cdr cat)))
-            (when (and (fboundp 'gptel-tool-p) (gptel-tool-p (cdr pair)))
-              (push (plistspec-serve--gptel-entry (cdr pair)) out)))))
-      (when (and llm-var (boundp llm-var))
-        (let ((v (symbol-value llm-var)))
-          (dolist (tool (if (listp v) v (append v nil)))
-            (cond ((and (fboundp 'llm-tool-p) (llm-tool-p tool))
-                   (push (plistspec-serve--llm-entry tool) out))
-                  ((and (fboundp 'gptel-tool-p) (gptel-tool-p tool))
-                   (push (plistspec-serve--gptel-entry tool) out))))))
-      (nreverse out))))
+(defun plistspec-serve--slots (tool)
+  "The slot values of TOOL whose identity says it is unchanged, as a list."
+  (cond ((and (fboundp 'gptel-tool-p) (gptel-tool-p tool))
+         (list (gptel-tool-name tool) (gptel-tool-description tool) (gptel-tool-args tool)
+               (gptel-tool-function tool) (gptel-tool-async tool) (gptel-tool-category tool)
+               (gptel-tool-confirm tool) (gptel-tool-include tool)))
+        ((and (fboundp 'llm-tool-p) (llm-tool-p tool))
+         (list (llm-tool-name tool) (llm-tool-description tool) (llm-tool-args tool)
+               (llm-tool-function tool) (llm-tool-async tool)))
+        (t nil)))
 
-(defun plistspec-serve--find (source name)
-  "The entry of the tool called NAME in SOURCE, or nil."
-  (if (eq source 'recorded)
-      (gethash name plistspec-serve--recorded)
-    (cl-find name (plistspec-serve--entries source)
-             :key (lambda (e) (plist-get e :name)) :test #'equal)))
+(defun plistspec-serve--tool-entry (tool)
+  "The entry of TOOL (a gptel or llm struct), or nil."
+  (cond ((and (fboundp 'gptel-tool-p) (gptel-tool-p tool)) (plistspec-serve--gptel-entry tool))
+        ((and (fboundp 'llm-tool-p) (llm-tool-p tool)) (plistspec-serve--llm-entry tool))))
 
 (defun plistspec-serve--symbol-types (args)
   "A copy of gptel ARGS with each `:type' string that is one word a symbol again.
@@ -233,51 +294,345 @@ A closure is written as nil: it has no printed form worth reading."
         ((symbolp fn) "symbol")
         (t "closure")))
 
+;;;; What one tool looks like to plistspec, cached per tool object
+
+(defvar plistspec-serve--described (make-hash-table :test #'eq :weakness 'key)
+  "Tool object -> (SLOTS . INFO): INFO as `plistspec-serve--describe' made it.")
+
+(defun plistspec-serve--info (entry)
+  "The description plistspec gets of ENTRY: a plist.
+:entry, :form, :fingerprint and :skipped (why it cannot be served)."
+  (let* ((skipped (plistspec-serve--unsendable entry))
+         (form (and (not skipped)
+                    (condition-case err (plistspec-serve--form entry)
+                      (error (setq skipped (error-message-string err)) nil)))))
+    (list :entry entry :form form :skipped skipped
+          :fingerprint (secure-hash 'sha1 (or form (format "skipped %s" skipped))))))
+
+(defun plistspec-serve--describe (tool)
+  "The info of TOOL (a gptel or llm struct), cached while its slots stay the same."
+  (let ((slots (plistspec-serve--slots tool))
+        (cached (gethash tool plistspec-serve--described)))
+    (if (and cached (= (length slots) (length (car cached)))
+             (cl-every #'eq slots (car cached)))
+        (cdr cached)
+      (let ((info (condition-case err
+                      (plistspec-serve--info (plistspec-serve--tool-entry tool))
+                    (error (plistspec-serve--unreadable (car slots) err)))))
+        (puthash tool (cons slots info) plistspec-serve--described)
+        info))))
+
+(defun plistspec-serve--unreadable (name err)
+  "The info of a tool called NAME whose slots cannot be read (ERR)."
+  (let ((why (format "it cannot be read: %s" (error-message-string err))))
+    (list :entry (list :name (if (stringp name) (substring-no-properties name)
+                               (format "%S" name)))
+          :skipped why :fingerprint (secure-hash 'sha1 why))))
+
+;;;; Sources
+
+;; A source is `recorded' (the tools created since the shims were installed:
+;; plistspec's own Emacs) or a plist (:llm-variable SYMBOL :categories LIST
+;; :tools LIST): gptel's registry `gptel--known-tools', only the categories and
+;; names listed when the lists are non-nil, then the llm tools held in the
+;; variable.
+
+(defun plistspec-serve--gptel-walk (source fn)
+  "Call FN with CATEGORY, NAME and TOOL for each gptel tool of SOURCE.
+In gptel's order, the one `gptel-get-tool' searches: the newest
+category first."
+  (when (and (boundp 'gptel--known-tools) (fboundp 'gptel-tool-p))
+    (let ((cats (plist-get source :categories)) (names (plist-get source :tools)))
+      (dolist (cat gptel--known-tools)
+        (when (and (consp cat) (or (null cats) (member (car cat) cats)))
+          (dolist (pair (cdr cat))
+            (when (and (consp pair) (gptel-tool-p (cdr pair))
+                       (or (null names) (member (car pair) names)))
+              (funcall fn (car cat) (car pair) (cdr pair)))))))))
+
+(defun plistspec-serve--llm-tools (source)
+  "The llm tools held in SOURCE's llm variable, as a list."
+  (let ((var (plist-get source :llm-variable)) (names (plist-get source :tools)))
+    (when (and var (boundp var))
+      (let ((v (symbol-value var)))
+        (cl-remove-if-not
+         (lambda (tool)
+           (and (or (and (fboundp 'llm-tool-p) (llm-tool-p tool))
+                    (and (fboundp 'gptel-tool-p) (gptel-tool-p tool)))
+                (or (null names)
+                    (member (if (and (fboundp 'llm-tool-p) (llm-tool-p tool))
+                                (llm-tool-name tool)
+                              (gptel-tool-name tool))
+                            names))))
+         (if (listp v) (if (proper-list-p v) v nil) (append v nil)))))))
+
+(defun plistspec-serve--marks (source &optional against)
+  "The objects whose identity says SOURCE's tools are unchanged.
+Without AGAINST, a vector of them; with AGAINST (such a vector), non-nil
+if they are still the same objects in the same order.  The registry
+variables, each category cell and the head of its tools, each tool cell
+and the tool in it: a definition, a redefinition (gptel replaces the
+tool in its cell) and a removal all change one.  Comparing allocates
+nothing and calls no function per tool."
+  (let ((i 0) (n (length against)) (ok t) (out nil))
+    (cl-macrolet ((mark (x) `(let ((v ,x))
+                               (if against
+                                   (if (and ok (< i n) (eq v (aref against i)))
+                                       (setq i (1+ i))
+                                     (setq ok nil))
+                                 (push v out)))))
+      (if (eq source 'recorded)
+          (mark plistspec-serve--recorded-tick)
+        (mark (and (boundp 'gptel--known-tools) gptel--known-tools))
+        (mark (fboundp 'gptel-tool-p))
+        (mark (fboundp 'llm-tool-p))
+        (when (boundp 'gptel--known-tools)
+          (let ((cats (plist-get source :categories)) (names (plist-get source :tools)))
+            (dolist (cat gptel--known-tools)
+              (when (and ok (consp cat) (or (null cats) (member (car cat) cats)))
+                (mark cat)
+                (mark (cdr cat))
+                (dolist (pair (cdr cat))
+                  (when (and ok (consp pair) (or (null names) (member (car pair) names)))
+                    (mark pair)
+                    (mark (cdr pair))))))))
+        (let ((var (plist-get source :llm-variable)))
+          (mark (and var (boundp var) (symbol-value var)))
+          (when (and ok var (boundp var))
+            (let ((v (symbol-value var)))
+              (dolist (tool (if (listp v) (if (proper-list-p v) v nil) (append v nil)))
+                (mark tool)))))))
+    (if against (and ok (= i n)) (vconcat (nreverse out)))))
+
+;;;; The index
+
+(defvar plistspec-serve--indexes (make-hash-table :test #'equal)
+  "Source -> index plist (:marks :generation :by-name :listed :shadowed :skipped).")
+
+(defvar plistspec-serve--generations 0
+  "Counter of the indexes built in this Emacs.")
+
+(defun plistspec-serve--recorded-build ()
+  "Index parts of the `recorded' source: (LISTED BY-NAME SHADOWED SKIPPED).
+A name defined more than once is served as gptel resolves it when the
+real gptel holds it, else as its last definition (a later definition
+replaces an earlier one, in gptel's registry and in llm's use)."
+  (let ((defs (reverse plistspec-serve--recorded))
+        (by-name (make-hash-table :test #'equal))
+        (counts (make-hash-table :test #'equal))
+        (gptel-choice (make-hash-table :test #'equal))
+        listed shadowed skipped)
+    ;; what `gptel-get-tool' gives for each name, when the real gptel holds it
+    (plistspec-serve--gptel-walk
+     nil (lambda (_cat name tool)
+           (unless (gethash name gptel-choice) (puthash name tool gptel-choice))))
+    (dolist (d defs)
+      (let* ((name (plist-get d :name))
+             (n (1+ (gethash name counts 0))))
+        (puthash name n counts)
+        (let ((info (condition-case err (plistspec-serve--info d)
+                      (error (plistspec-serve--unreadable name err)))))
+          (setq d (append (list :ordinal n) d))
+          (plist-put info :entry d)
+          (if (plist-get info :skipped)
+              (push (list :name name :message (plist-get info :skipped)) skipped)
+            (let* ((old (gethash name by-name))
+                   (real (gethash name gptel-choice))
+                   (wins (or (null old)
+                             (not (and real
+                                       (eq real (plist-get (plist-get old :entry) :object)))))))
+              (when wins (puthash name info by-name)))))))
+    ;; the order of definition, each name once, at its winning definition
+    (let ((seen (make-hash-table :test #'equal)))
+      (dolist (d defs)
+        (let* ((name (plist-get d :name)) (info (gethash name by-name)))
+          (when (and info (not (gethash name seen)))
+            (puthash name t seen)
+            (push info listed)))))
+    (maphash (lambda (name info)
+               (let ((n (gethash name counts)))
+                 (when (> n 1)
+                   (push (list :name name
+                               :served (plist-get (plist-get info :entry) :ordinal)
+                               :count n)
+                         shadowed))))
+             by-name)
+    (list (nreverse listed) by-name shadowed skipped)))
+
+(defun plistspec-serve--registry-build (source)
+  "Index parts of a registry SOURCE: (LISTED BY-NAME SHADOWED SKIPPED)."
+  (let ((by-name (make-hash-table :test #'equal))
+        (cats (make-hash-table :test #'equal))
+        gptel-order listed shadowed skipped)
+    ;; the winner of each name: the first in gptel's order, then the llm tools
+    (plistspec-serve--gptel-walk
+     source (lambda (cat name tool)
+              (push (list cat name tool) gptel-order)))
+    (setq gptel-order (nreverse gptel-order))
+    (dolist (c gptel-order)
+      (let* ((name (nth 1 c)) (info (plistspec-serve--describe (nth 2 c))))
+        (cond ((plist-get info :skipped)
+               (push (list :name name :message (plist-get info :skipped)) skipped))
+              ((gethash name by-name)
+               (push (list :name name :category (nth 0 c)
+                           :served_category (gethash name cats))
+                     shadowed))
+              (t (puthash name info by-name) (puthash name (nth 0 c) cats)))))
+    (dolist (tool (plistspec-serve--llm-tools source))
+      (let* ((info (plistspec-serve--describe tool))
+             (name (plist-get (plist-get info :entry) :name)))
+        (cond ((plist-get info :skipped)
+               (push (list :name name :message (plist-get info :skipped)) skipped))
+              ((gethash name by-name)
+               (push (list :name name :category "llm variable"
+                           :served_category (or (gethash name cats) "llm variable"))
+                     shadowed))
+              (t (puthash name info by-name) (puthash name "llm variable" cats)))))
+    ;; listed in the order of definition: gptel's order reversed, then llm's
+    (let ((seen (make-hash-table :test #'equal)))
+      (dolist (c (reverse gptel-order))
+        (let ((info (gethash (nth 1 c) by-name)))
+          (when (and info (eq (plistspec-serve--describe (nth 2 c)) info)
+                     (not (gethash (nth 1 c) seen)))
+            (puthash (nth 1 c) t seen)
+            (push info listed))))
+      (dolist (tool (plistspec-serve--llm-tools source))
+        (let* ((info (plistspec-serve--describe tool))
+               (name (plist-get (plist-get info :entry) :name)))
+          (when (and (eq (gethash name by-name) info) (not (gethash name seen)))
+            (puthash name t seen)
+            (push info listed)))))
+    (list (nreverse listed) by-name (nreverse shadowed) (nreverse skipped))))
+
+(defun plistspec-serve--index (source &optional rebuild)
+  "The index of SOURCE, rebuilt only when its tools changed (or REBUILD).
+A tool whose slots were set in place keeps its object: REBUILD finds it
+\(each tool is described again only if one of its slots changed)."
+  (let ((index (gethash source plistspec-serve--indexes)))
+    (if (and index (not rebuild) (plistspec-serve--marks source (plist-get index :marks)))
+        index
+      (let ((marks (plistspec-serve--marks source))
+            (parts (if (eq source 'recorded)
+                       (plistspec-serve--recorded-build)
+                     (plistspec-serve--registry-build source))))
+        (setq index (list :marks marks
+                          :generation (format "%s.%d" plistspec-serve--epoch
+                                              (cl-incf plistspec-serve--generations))
+                          :listed (nth 0 parts) :by-name (nth 1 parts)
+                          :shadowed (nth 2 parts) :skipped (nth 3 parts)))
+        (puthash source index plistspec-serve--indexes)
+        index))))
+
+(defun plistspec-serve--lookup (source name)
+  "The info of the tool NAME of SOURCE that gptel would use, or nil.
+Found afresh (not from the index): gptel's registry in `gptel-get-tool'
+order, then the llm variable."
+  (if (eq source 'recorded)
+      (gethash name (plist-get (plistspec-serve--index source) :by-name))
+    (let ((tool (catch 'found
+                  (plistspec-serve--gptel-walk
+                   source (lambda (_c nm tool)
+                            (when (and (equal nm name)
+                                       (not (plist-get (plistspec-serve--describe tool)
+                                                       :skipped)))
+                              (throw 'found tool))))
+                  (cl-find-if (lambda (tool)
+                                (let ((info (plistspec-serve--describe tool)))
+                                  (and (not (plist-get info :skipped))
+                                       (equal (plist-get (plist-get info :entry) :name)
+                                              name))))
+                              (plistspec-serve--llm-tools source)))))
+      (and tool (plistspec-serve--describe tool)))))
+
+(defun plistspec-serve--entries (source)
+  "Every served tool entry of SOURCE, in the order of definition."
+  (mapcar (lambda (info) (plist-get info :entry))
+          (plist-get (plistspec-serve--index source) :listed)))
+
 ;;;; Replies
 
 (defconst plistspec-serve--inline-limit 4000
-  "Longest reply sent inline; a longer one goes through a private file.
+  "Longest reply sent inline when plistspec named a folder for replies.
 The server protocol's `server-reply-print' splits what it sends into
 `server-msg-size' pieces, which costs time quadratic in the length.")
 
 (defun plistspec-serve--reply (value)
   "VALUE (a plist of strings, numbers, t, :json-false) as a reply string.
-Short replies are base64 UTF-8 JSON; a long one is written to a file
-that only this user can read, and the reply is \"@\" and its name (the
-reader deletes it)."
-  (let ((bytes (encode-coding-string
-                (condition-case err
-                    (json-serialize value :null-object :null :false-object :json-false)
-                  (error
-                   (json-serialize
-                    (list :status "error" :kind "signal"
-                          :text (format "The result cannot be sent as JSON: %s"
-                                        (error-message-string err))))))
-                'utf-8 t)))
-    (if (<= (length bytes) plistspec-serve--inline-limit)
+See `plistspec-serve--reply-text'."
+  (plistspec-serve--reply-text
+   (condition-case err
+       (json-serialize value :null-object :null :false-object :json-false)
+     (error
+      (json-serialize
+       (list :status "error" :kind "signal"
+             :text (format "The result cannot be sent as JSON: %s"
+                           (plistspec-serve--text (error-message-string err)))))))))
+
+(defun plistspec-serve--reply-text (json)
+  "The reply string of JSON (a JSON text).
+Short replies are base64 UTF-8 JSON; a long one is written to a new
+file in `plistspec-serve--reply-dir' (plistspec's private folder), and
+the reply is \"@\" and its name (plistspec reads and deletes it)."
+  (let ((bytes (encode-coding-string json 'utf-8 t))
+        (dir plistspec-serve--reply-dir))
+    (if (or (<= (length bytes) plistspec-serve--inline-limit)
+            (not (and (stringp dir) (file-directory-p dir))))
         (base64-encode-string bytes t)
       (let ((file (with-file-modes #o600
-                    (make-temp-file "plistspec-reply-" nil ".json"))))
+                    (make-temp-file (expand-file-name "reply-" dir) nil ".json"))))
         (let ((coding-system-for-write 'binary))
           (write-region bytes nil file nil 'silent))
         (concat "@" file)))))
 
-(defun plistspec-serve-registry (source)
-  "The tools of SOURCE (see `plistspec-serve--entries') as a reply."
-  (plistspec-serve--reply
-   (list :version plistspec-serve-version
-         :tools
-         (vconcat
-          (mapcar (lambda (e)
-                    (let ((fn (plist-get e :function))
-                          (cat (plist-get e :category)))
-                      (list :name (plist-get e :name)
-                            :dialect (symbol-name (plist-get e :dialect))
-                            :form (plistspec-serve--form e)
-                            :function_kind (plistspec-serve--function-kind fn)
-                            :function (if (and fn (symbolp fn)) (symbol-name fn) :null)
-                            :category (if (stringp cat) cat :null))))
-                  (plistspec-serve--entries source))))))
+(defun plistspec-serve--tool-json (info)
+  "The registry reply of one tool INFO."
+  (let* ((e (plist-get info :entry))
+         (fn (plist-get e :function))
+         (cat (plist-get e :category)))
+    (list :name (plist-get e :name)
+          :dialect (symbol-name (plist-get e :dialect))
+          :form (plist-get info :form)
+          :fingerprint (plist-get info :fingerprint)
+          :function_kind (plistspec-serve--function-kind fn)
+          :function (if (and fn (symbolp fn)) (symbol-name fn) :null)
+          :category (if (stringp cat) cat :null)
+          :ordinal (or (plist-get e :ordinal) 1))))
+
+(defun plistspec-serve--status (source)
+  "What SOURCE can read in this Emacs: a plist of booleans."
+  (let ((var (and (listp source) (plist-get source :llm-variable))))
+    (list :gptel (if (and (boundp 'gptel--known-tools) (fboundp 'gptel-tool-p))
+                     t :json-false)
+          :llm_variable_bound (if (and var (boundp var)) t :json-false))))
+
+(defun plistspec-serve--tool-json-text (info)
+  "The registry reply of tool INFO as JSON text, made once per INFO."
+  (or (plist-get info :json)
+      (let ((text (json-serialize (plistspec-serve--tool-json info)
+                                  :null-object :null :false-object :json-false)))
+        (plist-put info :json text)
+        text)))
+
+(defun plistspec-serve-registry (source &optional known rebuild)
+  "The tools of SOURCE as a reply; only its generation when it is KNOWN.
+REBUILD: index SOURCE again first.  Each tool's JSON is made once and
+spliced into the reply, not serialized again."
+  (let* ((index (plistspec-serve--index source rebuild))
+         (generation (plist-get index :generation)))
+    (if (equal known generation)
+        (plistspec-serve--reply
+         (list :version plistspec-serve-version :generation generation :unchanged t))
+      (let ((head (json-serialize
+                   (append
+                    (list :version plistspec-serve-version :generation generation
+                          :shadowed (vconcat (plist-get index :shadowed))
+                          :skipped (vconcat (plist-get index :skipped)))
+                    (plistspec-serve--status source))
+                   :null-object :null :false-object :json-false)))
+        (plistspec-serve--reply-text
+         (concat (substring head 0 -1) ",\"tools\":["
+                 (mapconcat #'plistspec-serve--tool-json-text (plist-get index :listed) ",")
+                 "]}"))))))
 
 (defun plistspec-serve--plist-p (v)
   "Non-nil if V is a proper list of keyword/value pairs."
@@ -298,50 +653,52 @@ symbols their name, plists/alists/hash tables objects, lists/vectors arrays."
     (cond ((memq v '(nil :null)) :null)
           ((eq v t) t)
           ((memq v '(:json-false :false)) :json-false)
-          ((or (stringp v) (integerp v)) v)
+          ((stringp v) (plistspec-serve--text v))
+          ((integerp v) v)
           ((floatp v) (if (or (isnan v) (memq v '(1.0e+INF -1.0e+INF))) (format "%S" v) v))
-          ((symbolp v) (symbol-name v))
+          ((symbolp v) (plistspec-serve--text (symbol-name v)))
           ((vectorp v) (vconcat (mapcar (lambda (x) (plistspec-serve--jsonable x d)) v)))
           ((hash-table-p v)
            (let ((h (make-hash-table :test #'equal)))
-             (maphash (lambda (k x) (puthash (format "%s" k) (plistspec-serve--jsonable x d) h)) v)
+             (maphash (lambda (k x)
+                        (puthash (plistspec-serve--text (format "%s" k))
+                                 (plistspec-serve--jsonable x d) h))
+                      v)
              h))
           ((plistspec-serve--plist-p v)
            (let ((h (make-hash-table :test #'equal)))
              (cl-loop for (k x) on v by #'cddr
-                      unless (gethash (substring (symbol-name k) 1) h)
-                      do (puthash (substring (symbol-name k) 1) (plistspec-serve--jsonable x d) h))
+                      for key = (plistspec-serve--text (substring (symbol-name k) 1))
+                      unless (gethash key h)
+                      do (puthash key (plistspec-serve--jsonable x d) h))
              h))
           ((plistspec-serve--alist-p v)
            (let ((h (make-hash-table :test #'equal)))
              (dolist (c v)
-               (let ((k (format "%s" (car c))))
+               (let ((k (plistspec-serve--text (format "%s" (car c)))))
                  (unless (gethash k h) (puthash k (plistspec-serve--jsonable (cdr c) d) h))))
              h))
           ((and (consp v) (proper-list-p v))
            (vconcat (mapcar (lambda (x) (plistspec-serve--jsonable x d)) v)))
-          (t (prin1-to-string v)))))
+          (t (plistspec-serve--text (prin1-to-string v))))))
 
 (defun plistspec-serve--result (value)
   "The reply for a tool that returned VALUE.
 A string is text, anything else JSON."
   (if (stringp value)
-      (list :status "ok" :kind "text"
-            :text (if (multibyte-string-p value)
-                      (substring-no-properties value)
-                    ;; a unibyte string holds bytes: text in UTF-8, as a file would
-                    (decode-coding-string value 'utf-8)))
+      (list :status "ok" :kind "text" :text (plistspec-serve--text value))
     (list :status "ok" :kind "json"
           :text (condition-case nil
                     (json-serialize (plistspec-serve--jsonable value 0)
                                     :null-object :null :false-object :json-false)
-                  (error (json-serialize (prin1-to-string value)))))))
+                  (error (json-serialize (plistspec-serve--text (prin1-to-string value))))))))
 
 (defun plistspec-serve--error (err)
   "The reply for signal ERR raised by a tool."
   (list :status "error" :kind "signal"
-        :text (condition-case nil (error-message-string err)
-                (error (prin1-to-string err)))))
+        :text (plistspec-serve--text
+               (condition-case nil (error-message-string err)
+                 (error (prin1-to-string err))))))
 
 ;;;; Arguments as the defining library hands them over
 
@@ -379,21 +736,27 @@ This is what llm does to tool arguments."
 
 ;;;; Calls
 
-(defun plistspec-serve-call (source name json-text id timeout)
+(defun plistspec-serve-call (source name json-text id timeout &optional expect)
   "Run tool NAME of SOURCE with the JSON object JSON-TEXT; return a reply.
-An asynchronous tool gets a callback; if it has not been called when
-the tool function returns, the reply is pending and
-`plistspec-serve-poll' with ID gives it later.  A synchronous tool
-that waits longer than TIMEOUT seconds is interrupted."
+The tool is the one gptel would use for NAME.  When EXPECT (a
+fingerprint) is not that tool's, nothing runs: the reply is \"stale\"
+and plistspec validates again.  An asynchronous tool gets a callback;
+if it has not been called when the tool function returns, the reply
+is pending and `plistspec-serve-poll' with ID gives it later.  A
+synchronous tool that waits longer than TIMEOUT seconds is interrupted."
   (plistspec-serve--reply
-   (let ((entry (plistspec-serve--find source name)))
+   (let* ((info (plistspec-serve--lookup source name))
+          (entry (plist-get info :entry)))
      (cond
-      ((null entry)
+      ((null info)
        (list :status "error" :kind "unknown"
              :text (format "No tool named %S is registered in this Emacs" name)))
+      ((and expect (not (equal expect (plist-get info :fingerprint))))
+       (list :status "stale" :fingerprint (plist-get info :fingerprint)))
       ((not (functionp (plist-get entry :function)))
        (list :status "error" :kind "signal"
-             :text (format "Tool %S has no function: %S" name (plist-get entry :function))))
+             :text (plistspec-serve--text
+                    (format "Tool %S has no function: %S" name (plist-get entry :function)))))
       (t
        (condition-case err
            (let ((args (plistspec-serve--call-args entry json-text))
@@ -444,28 +807,35 @@ that waits longer than TIMEOUT seconds is interrupted."
     (if (or (null src) (equal src "recorded"))
         'recorded
       (let ((var (plist-get src :llm_variable)))
-        (list 'emacs (and (stringp var) (intern var)))))))
+        (list :llm-variable (and (stringp var) (not (string-empty-p var)) (intern var))
+              :categories (append (plist-get src :categories) nil)
+              :tools (append (plist-get src :tools) nil))))))
 
 (defun plistspec-serve-request (json-text)
   "Answer the request JSON-TEXT (a JSON object) from plistspec; return a reply.
 Its \"op\" is \"hello\", \"registry\", \"call\", \"poll\", \"forget\" or
 \"load\".  Every string (tool names included) travels inside the JSON, so
-that only ASCII crosses the server socket."
+that only ASCII crosses the server socket.  \"reply_dir\" names the
+private folder for long replies."
   (let* ((request (json-parse-string json-text :object-type 'plist
                                      :null-object nil :false-object nil))
-         (op (plist-get request :op)))
+         (op (plist-get request :op))
+         (plistspec-serve--reply-dir (plist-get request :reply_dir)))
     (pcase op
       ("hello"
        (plistspec-serve--reply
         (list :version plistspec-serve-version :emacs emacs-version :pid (emacs-pid)
               :gptel (if (featurep 'gptel-request) t :json-false)
               :llm (if (featurep 'llm) t :json-false))))
-      ("registry" (plistspec-serve-registry (plistspec-serve--source request)))
+      ("registry" (plistspec-serve-registry (plistspec-serve--source request)
+                                            (plist-get request :known)
+                                            (plist-get request :rebuild)))
       ("call" (plistspec-serve-call (plistspec-serve--source request)
                                     (plist-get request :name)
                                     (plist-get request :arguments)
                                     (plist-get request :id)
-                                    (or (plist-get request :timeout) 60)))
+                                    (or (plist-get request :timeout) 60)
+                                    (plist-get request :expect)))
       ("poll" (plistspec-serve-poll (plist-get request :id)))
       ("forget" (plistspec-serve-forget (plist-get request :id))
        (plistspec-serve--reply (list :status "ok")))
@@ -520,8 +890,10 @@ same the static path gives."
         (progn
           (with-temp-file src
             (insert ";;; -*- lexical-binding: t; -*-\n")
-            (dolist (e (plistspec-serve--entries (list 'emacs llm-variable)))
-              (insert (plistspec-serve--form e) "\n")))
+            (dolist (info (plist-get (plistspec-serve--index
+                                      (list :llm-variable llm-variable))
+                                     :listed))
+              (insert (plist-get info :form) "\n")))
           (with-temp-buffer
             (let ((status (apply #'call-process (car cmd) nil t nil
                                  (append (cdr cmd)
@@ -531,6 +903,20 @@ same the static path gives."
                 (error "Plistspec to-json failed: %s" (string-trim (buffer-string))))))
           (message "Wrote %s" file))
       (delete-file src))))
+
+;;;; Compiled when loaded from source
+
+(defun plistspec-serve--compile (file)
+  "Byte-compile the functions FILE defined, where they were loaded as source.
+plistspec loads the .el into a running Emacs; compiled, a request over
+a registry of hundreds of tools costs a fraction of a millisecond."
+  (require 'bytecomp)
+  (let ((byte-compile-warnings nil) (byte-compile-verbose nil))
+    (dolist (f (cdr (assoc file load-history)))
+      (when (and (consp f) (eq (car f) 'defun)
+                 (string-prefix-p "plistspec-serve" (symbol-name (cdr f)))
+                 (not (byte-code-function-p (symbol-function (cdr f)))))
+        (ignore-errors (byte-compile (cdr f)))))))
 
 (provide 'plistspec-serve)
 ;;; plistspec-serve.el ends here

@@ -12,6 +12,15 @@ spec says about the tool that MCP can express:
   (``:include`` is about gptel's chat buffer; ``:async`` only changes how plistspec
   waits for the result).
 
+Duplicates: a name defined more than once is served once, at the definition that a call
+runs (``served_index``: which occurrence, as Emacs reports it; by default the last, since
+a later ``gptel-make-tool`` replaces an earlier one); the others are ``PS801``.
+
+Schemas: each ``inputSchema`` is checked once, when the tool is listed, for what makes
+``jsonschema`` raise rather than report (an unknown ``type`` such as ``":string"``, a
+``pattern`` that is not a regular expression); such a schema is ``PS809`` and calls to
+that tool run unvalidated (as gptel runs them) instead of failing inside ``jsonschema``.
+
 Names: an MCP client such as Claude Code or Cursor hands each tool name on to the model
 API behind it, so it accepts only what that API does (``served_names`` in
 ``grammars/providers/rules.json`` names the rule: ``[a-zA-Z0-9_-]{1,64}``). With
@@ -30,7 +39,7 @@ from typing import Any
 
 from plistspec.core.diagnostics import Diagnostic
 
-__all__ = ["ServedTool", "build_catalog", "client_names"]
+__all__ = ["ServedTool", "build_catalog", "client_names", "schema_problem"]
 
 
 @dataclass
@@ -44,10 +53,16 @@ class ServedTool:
     confirm: bool = False
     is_async: bool = False
     source_path: str | None = None
+    fingerprint: str | None = None  # of the definition in Emacs (None: not there)
+    load_error: str | None = None  # its file failed to load before defining it
+    schema_problem: str | None = None  # why jsonschema cannot use its inputSchema
     validator: Any = field(default=None, repr=False)
 
     def validate(self, arguments: dict[str, Any]) -> str | None:
-        """A message naming what is wrong with ``arguments``, or None when they fit."""
+        """A message naming what is wrong with ``arguments``, or None when they fit
+        (also when the schema cannot be used: see ``schema_problem``)."""
+        if self.schema_problem is not None:
+            return None
         if self.validator is None:
             from jsonschema import validators
 
@@ -59,7 +74,11 @@ class ServedTool:
         # Emacs still receives the null as sent.
         required = set((self.entry.get("inputSchema") or {}).get("required") or [])
         checked = {k: v for k, v in arguments.items() if v is not None or k in required}
-        errors = sorted(self.validator.iter_errors(checked), key=lambda e: list(e.path))
+        try:
+            errors = sorted(self.validator.iter_errors(checked), key=lambda e: list(e.path))
+        except Exception as e:  # jsonschema cannot use this schema after all
+            self.schema_problem = f"{type(e).__name__}: {e}"
+            return None
         if not errors:
             return None
         parts = []
@@ -81,6 +100,65 @@ def client_names(names: list[str]) -> tuple[list[str], str]:
     return [str(m) for m in mapped], r["name"]["pattern"]
 
 
+_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
+_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_ONE = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "additionalItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+_MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
+
+
+def schema_problem(schema: Any) -> str | None:
+    """Why ``jsonschema`` cannot validate with ``schema``, or None when it can.
+
+    A walk of the schema (iterative, linear) for what makes validation raise instead of
+    report: a ``type`` that is not a JSON Schema type, a ``pattern`` (or a
+    ``patternProperties`` key) that is not a regular expression. Whatever else a call
+    trips over is caught when it is validated (:meth:`ServedTool.validate`)."""
+    import re
+
+    if not isinstance(schema, dict):
+        return f"it is not a JSON object ({json.dumps(schema)[:80]})"
+    stack: list[tuple[Any, str]] = [(schema, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, list):
+            stack.extend((v, f"{where}/{i}") for i, v in enumerate(node))
+            continue
+        if not isinstance(node, dict):
+            continue
+        if "type" in node:
+            t = node["type"]
+            for x in t if isinstance(t, list) else [t]:
+                if not isinstance(x, str) or x not in _TYPES:
+                    return f"at {where or '/'}: {json.dumps(x)} is not a JSON Schema type"
+        patterns = [node["pattern"]] if "pattern" in node else []
+        if isinstance(node.get("patternProperties"), dict):
+            patterns.extend(node["patternProperties"])
+        for p in patterns:
+            try:
+                re.compile(p)
+            except (re.error, TypeError) as e:
+                return f"at {where or '/'}: {json.dumps(p)} is not a regular expression ({e})"
+        for k in _MAPS:
+            if isinstance(node.get(k), dict):
+                stack.extend((v, f"{where}/{k}/{n}") for n, v in node[k].items())
+        for k in _ONE + _MANY:
+            if k in node:
+                stack.append((node[k], f"{where}/{k}"))
+    return None
+
+
 def _at(meta: dict[str, Any]) -> dict[str, Any]:
     """Where a tool was defined, as :class:`Diagnostic` fields: its file and, for a tool
     read from Elisp, the line and column of its form (``FILE:LINE:COL``)."""
@@ -100,11 +178,19 @@ def build_catalog(
     tools: list[dict[str, Any]],
     lower_target: str | None = None,
     map_names: bool = True,
+    served_index: dict[str, int] | None = None,
+    fingerprints: dict[str, str] | None = None,
+    load_errors: dict[str, str] | None = None,
 ) -> tuple[list[ServedTool], list[Diagnostic]]:
-    """The served tools of IR ``tools`` (in order; a repeated name keeps the first)."""
+    """The served tools of IR ``tools``: each name once, in the order of its first
+    definition, at the definition ``served_index`` names (0-based occurrence; default
+    the last). ``fingerprints`` and ``load_errors`` are by Emacs name."""
     from plistspec.emit_json import emit
 
     diags: list[Diagnostic] = []
+    served_index = served_index or {}
+    fingerprints = fingerprints or {}
+    load_errors = load_errors or {}
     # the lowering may rename tools for its client: calls still go to the Emacs names
     emacs_names = [str(t.get("name")) for t in tools]
     if lower_target:
@@ -124,31 +210,40 @@ def build_catalog(
             )
     entries, more = emit(tools, "mcp")
     diags.extend(more)
-    served: list[ServedTool] = []
-    # the name each served tool gets (a repeated Emacs name is not served again)
-    firsts: dict[str, str] = {}
-    for tool, emacs_name in zip(tools, emacs_names, strict=False):
-        firsts.setdefault(emacs_name, str(tool.get("name")))
+    # which occurrence of each Emacs name is served
+    positions: dict[str, list[int]] = {}
+    for i, n in enumerate(emacs_names):
+        positions.setdefault(n, []).append(i)
+    chosen: dict[str, int] = {}
+    for n, where in positions.items():
+        k = served_index.get(n, len(where) - 1)
+        chosen[n] = where[k if 0 <= k < len(where) else -1]
+    order = [positions[n][0] for n in positions]  # first definition of each name
     client: dict[str, str] = {}
     rule = ""
     if map_names:
-        mapped, rule = client_names(list(firsts.values()))
-        client = dict(zip(firsts, mapped, strict=True))
-    seen: set[str] = set()
-    for tool, entry, emacs_name in zip(tools, entries or [], emacs_names, strict=False):
+        served_names = [str(tools[chosen[n]].get("name")) for n in positions]
+        mapped, rule = client_names(served_names)
+        client = dict(zip(positions, mapped, strict=True))
+    served: list[ServedTool] = []
+    for first in order:
+        emacs_name = emacs_names[first]
+        i = chosen[emacs_name]
+        tool, entry = tools[i], (entries or [])[i]
         meta = tool.get("metadata") or {}
-        served_name = str(tool.get("name"))
-        if emacs_name in seen:
+        if len(positions[emacs_name]) > 1:
+            n = len(positions[emacs_name])
+            k = positions[emacs_name].index(i) + 1
             diags.append(
                 Diagnostic(
                     "PS801",
                     "warning",
-                    f"tool {emacs_name!r} is defined more than once; serving the first",
+                    f"tool {emacs_name!r} is defined {n} times; serving definition {k}, the "
+                    "one Emacs calls (a later definition replaces an earlier one)",
                     **_at(meta),
                 )
             )
-            continue
-        seen.add(emacs_name)
+        served_name = str(tool.get("name"))
         name = client[emacs_name] if map_names else served_name
         if name != served_name:
             diags.append(
@@ -191,6 +286,17 @@ def build_catalog(
             extra["plistspec/emacs-name"] = emacs_name
         if extra:
             entry["_meta"] = extra
+        problem = schema_problem(entry.get("inputSchema", {"type": "object"}))
+        if problem is not None:
+            diags.append(
+                Diagnostic(
+                    "PS809",
+                    "warning",
+                    f"tool {emacs_name!r}: its inputSchema cannot be used to validate "
+                    f"arguments ({problem}); calls to it run unvalidated, as gptel runs them",
+                    **_at(meta),
+                )
+            )
         served.append(
             ServedTool(
                 name=name,
@@ -200,6 +306,9 @@ def build_catalog(
                 confirm=confirm,
                 is_async=bool(meta.get("async")),
                 source_path=(meta.get("source") or {}).get("path"),
+                fingerprint=fingerprints.get(emacs_name),
+                load_error=load_errors.get(emacs_name),
+                schema_problem=problem,
             )
         )
     return served, diags
