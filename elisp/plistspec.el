@@ -169,10 +169,11 @@ That is when `plistspec-tool-regexp' matches in it."
     ('tools (plistspec-buffer-has-tools-p))
     ((pred functionp) (funcall plistspec-enable-in))))
 
-(defun plistspec--turn-on ()
-  "Turn `plistspec-mode' on in this buffer if it is one for it.
-That is an Emacs Lisp buffer as `plistspec-enable-in' says; in one
-without tools yet, look again each time it is saved."
+(defun plistspec-turn-on-in-tool-buffers ()
+  "Turn `plistspec-mode' on in this Emacs Lisp buffer if tool specs are in it.
+Which buffers count is for `plistspec-enable-in' to say: by default, those
+where `plistspec-tool-regexp' matches.  In a buffer without them yet, look
+again each time it is saved.  `global-plistspec-mode' calls this."
   (when (and (derived-mode-p 'emacs-lisp-mode) (not plistspec-mode))
     (if (plistspec--wanted-p)
         (plistspec-mode 1)
@@ -181,12 +182,13 @@ without tools yet, look again each time it is saved."
 (defun plistspec--turn-on-after-save ()
   "Turn `plistspec-mode' on after saving, if there are tool specs now."
   (when (bound-and-true-p global-plistspec-mode)
-    (plistspec--turn-on))
+    (plistspec-turn-on-in-tool-buffers))
   (when plistspec-mode
     (remove-hook 'after-save-hook #'plistspec--turn-on-after-save t)))
 
 ;;;###autoload
-(define-globalized-minor-mode global-plistspec-mode plistspec-mode plistspec--turn-on
+(define-globalized-minor-mode global-plistspec-mode plistspec-mode
+  plistspec-turn-on-in-tool-buffers
   :group 'plistspec)
 
 ;;;; After the user trusts or distrusts a project
