@@ -1,4 +1,4 @@
-;;; plistspec-commands.el --- Commands of plistspec: fixes and JSON  -*- lexical-binding: t; -*-
+;;; plistspec-commands.el --- Commands of plistspec: fixes and explanations  -*- lexical-binding: t; -*-
 
 ;; Copyright (C) 2026 The plistspec authors
 
@@ -14,16 +14,18 @@
 
 ;;; Commentary:
 
-;; The commands a user calls on a buffer of tool specs:
+;; The commands a user calls on the findings in a buffer of tool specs:
 ;; - `plistspec-fix-at-point' and `plistspec-fix-buffer' apply plistspec's
 ;;   fixes (the Flymake diagnostics' ones, or those of a check run now);
-;; - `plistspec-show-json' shows the JSON the buffer's tools compile to;
-;; - `plistspec-insert-from-json' inserts the tool forms made from a JSON
-;;   file, its warnings in a `compilation-mode' buffer.
+;; - `plistspec-explain' shows what "plistspec explain" says of the
+;;   finding at point, in a help buffer.
 
 ;;; Code:
 
+(require 'cl-lib)
 (require 'flymake)
+(require 'help-mode)
+(require 'seq)
 (require 'subr-x)
 (require 'plistspec-exec)
 (require 'plistspec-flymake)
@@ -108,21 +110,15 @@ at point, fix the one with the smallest region."
         (flymake-start))
       new)))
 
-(defun plistspec--count-findings (stderr)
-  "Count the diagnostic lines in STDERR."
-  (let ((n 0) (start 0))
-    (while (string-match "^[^\n]*?: \\(?:error\\|warning\\|info\\|note\\): "
-                         stderr start)
-      (setq n (1+ n) start (match-end 0)))
-    n))
-
 ;;;###autoload
 (defun plistspec-fix-buffer (&optional unsafe)
   "Apply every safe fix plistspec has for the buffer.
 With a prefix argument (UNSAFE non-nil), also apply the unsafe ones,
 which change what gptel or llm send.  It runs \"plistspec check
 --fix\" on the buffer's text, the same fix engine as the command line,
-and changes only the text that differs: point and markers stay."
+and changes only the text that differs: point and markers stay.  The
+message says how many findings are left, and how many of them an
+unsafe fix would mend.  Return non-nil when findings are left."
   (interactive "*P")
   (barf-if-buffer-read-only)
   (let* ((text (plistspec--buffer-text))
@@ -135,9 +131,7 @@ and changes only the text that differs: point and markers stay."
     (unless (and (memq exit '(0 1))
                  (or (not (string-empty-p fixed)) (string-empty-p text)))
       (user-error "%s" (plistspec--failure (list "plistspec" "check" "--fix") result)))
-    (if (equal fixed text)
-        (message "plistspec: nothing to fix%s"
-                 (if (> left 0) (format " (%d findings without a safe fix)" left) ""))
+    (unless (equal fixed text)
       (let ((source (generate-new-buffer " *plistspec-fixed*")))
         (unwind-protect
             (progn
@@ -146,107 +140,98 @@ and changes only the text that differs: point and markers stay."
                 (widen)
                 (replace-buffer-contents source 2)))
           (kill-buffer source)))
-      (message "plistspec: fixed%s" (if (> left 0) (format "; %d findings left" left) ""))
       (when (bound-and-true-p flymake-mode)
         (flymake-start)))
+    (message "%s" (plistspec--fix-summary
+                   (and (not (equal fixed text))
+                        (plistspec--count-matches "^[^\n]*?: fixed PS[0-9]+: " (nth 2 result)))
+                   left
+                   (if (and (not unsafe) (> left 0)) (plistspec--unsafe-fixes) 0)))
     (> left 0)))
 
-;;;; JSON
+(defun plistspec--count-matches (regexp string)
+  "How many times REGEXP matches in STRING."
+  (let ((n 0) (start 0))
+    (while (string-match regexp string start)
+      (setq n (1+ n) start (max (1+ start) (match-end 0))))
+    n))
 
-(defvar plistspec--format-history nil
-  "Formats chosen in `plistspec-show-json'.")
+(defun plistspec--unsafe-fixes ()
+  "How many findings in the buffer have an unsafe fix (checked now)."
+  (let* ((result (plistspec--call (plistspec--check-args "--format" "json" "--exit-zero")
+                                  (plistspec--buffer-text)))
+         (data (plistspec--parse (nth 1 result))))
+    (if (eq data 'fail)
+        0
+      (seq-count (lambda (item)
+                   (equal (alist-get 'applicability (alist-get 'fix item)) "unsafe"))
+                 data))))
 
-(defun plistspec-json-string (provider &optional dialect)
-  "The JSON the current buffer's tools compile to for PROVIDER, as a string.
-DIALECT (\"gptel\" or \"llm\") overrides each form's own library.  Signal
-an error with plistspec's messages when it fails."
-  (let* ((args (append (list "to-json" "--format" provider)
-                       (and dialect (list "--dialect" dialect))
-                       (list "--stdin-filename" (plistspec--stdin-name) "-")))
-         (result (plistspec--call args (plistspec--buffer-text))))
-    (unless (eql (nth 0 result) 0)
-      (user-error "Plistspec to-json failed:\n%s" (string-trim (nth 2 result))))
-    (nth 1 result)))
+(defun plistspec--fix-summary (fixed left unsafe-left)
+  "The message of `plistspec-fix-buffer'.
+FIXED is nil when nothing changed, else how many findings were fixed
+\(0 when the program did not say); LEFT how many findings are left,
+UNSAFE-LEFT how many of those an unsafe fix would mend."
+  (concat "plistspec: "
+          (cond ((null fixed) "nothing to fix")
+                ((> fixed 0) (format "fixed %d finding%s" fixed (if (= fixed 1) "" "s")))
+                (t "fixed"))
+          (if (> left 0) (format "; %d finding%s left" left (if (= left 1) "" "s")) "")
+          (if (> unsafe-left 0)
+              (format ", %d with an unsafe fix (it changes what gptel or llm send): \
+%s applies %s"
+                      unsafe-left
+                      (substitute-command-keys
+                       "\\[universal-argument] \\[plistspec-fix-buffer]")
+                      (if (= unsafe-left 1) "it" "them"))
+            "")))
+
+;;;; Explanations
+
+(defun plistspec--codes-at (pos)
+  "The codes of plistspec's findings at POS, the innermost first.
+They are those of the `plistspec-flymake' diagnostics when
+`flymake-mode' shows them, otherwise those of a check run now."
+  (let* ((regions (if (bound-and-true-p flymake-mode)
+                      (seq-filter (lambda (region)
+                                    (eq (flymake-diagnostic-backend (car region))
+                                        'plistspec-flymake))
+                                  (plistspec--flymake-regions pos))
+                    (plistspec--checked-diagnostics)))
+         (here (seq-filter (lambda (region) (<= (nth 1 region) pos (nth 2 region))) regions))
+         (codes nil))
+    (dolist (region (sort here (lambda (a b) (< (- (nth 2 a) (nth 1 a))
+                                                (- (nth 2 b) (nth 1 b))))))
+      (let ((text (flymake-diagnostic-text (car region))))
+        (when (string-match "\\[\\(PS[0-9]+\\)\\]\\'" text)
+          (cl-pushnew (match-string 1 text) codes :test #'equal))))
+    (nreverse codes)))
+
+(defun plistspec--read-code ()
+  "Ask for a diagnostic code, offering those \"plistspec explain\" lists."
+  (let* ((result (plistspec--call '("explain")))
+         (lines (and (eql (car result) 0) (split-string (nth 1 result) "\n" t)))
+         (choice (completing-read "Explain plistspec code: " lines)))
+    (upcase (car (or (split-string choice) (user-error "No code given"))))))
 
 ;;;###autoload
-(defun plistspec-show-json (provider &optional dialect)
-  "Show the JSON the buffer's tools compile to for PROVIDER.
-With a prefix argument, also ask for the DIALECT (gptel or llm)."
+(defun plistspec-explain (code)
+  "Show plistspec's explanation of its diagnostic CODE, in a help buffer.
+Interactively, CODE is that of the finding at point (point in its
+text or right after it); with a prefix argument, or when there is no
+finding at point, ask for the code."
   (interactive
-   (let ((default (or (car plistspec--format-history) "openai")))
-     (list (completing-read (format-prompt "Format" default) plistspec-providers nil t
-                            nil 'plistspec--format-history default)
-           (and current-prefix-arg
-                (completing-read (format-prompt "Dialect" "gptel") '("gptel" "llm")
-                                 nil t nil nil "gptel")))))
-  (let ((json (plistspec-json-string provider (or dialect plistspec-dialect)))
-        (out (get-buffer-create "*plistspec-json*")))
-    (with-current-buffer out
-      (let ((inhibit-read-only t))
-        (erase-buffer)
-        (insert json)
-        (goto-char (point-min)))
-      (if (fboundp 'js-json-mode) (funcall #'js-json-mode) (js-mode))
-      (setq buffer-read-only t))
-    (display-buffer out)
-    out))
-
-(defconst plistspec-from-json-buffer "*plistspec-from-json*"
-  "The buffer where `plistspec-insert-from-json' shows its diagnostics.")
-
-(defun plistspec--show-diagnostics (stderr directory)
-  "Show STDERR in a `compilation-mode' buffer whose file names start at DIRECTORY.
-Return the buffer."
-  (let ((buffer (get-buffer-create plistspec-from-json-buffer)))
-    (with-current-buffer buffer
-      (let ((inhibit-read-only t))
-        (erase-buffer)
-        (insert stderr)
-        (unless (bolp) (insert "\n")))
-      (compilation-mode)
-      (setq default-directory directory)
-      (goto-char (point-min)))
-    (display-buffer buffer)
-    buffer))
-
-;;;###autoload
-(defun plistspec-insert-from-json (file &optional dialect)
-  "Insert at point the tool forms made from the JSON FILE.
-Only the forms are inserted (with their comments), not a whole file.
-DIALECT is \"gptel\" (the default) or \"llm\"; with a prefix argument,
-ask for it.  Warnings are shown in a `compilation-mode' buffer where
-each one leads to its place in FILE."
-  (interactive
-   (progn
-     (barf-if-buffer-read-only)
-     (list (read-file-name "Tools JSON file: " nil nil t)
-         (and current-prefix-arg
-              (completing-read (format-prompt "Dialect" "gptel") '("gptel" "llm")
-                               nil t nil nil "gptel")))))
-  (barf-if-buffer-read-only)
-  (let* ((file (expand-file-name file))
-         (dialect (or dialect plistspec-dialect))
-         (args (append (list "from-json" "--forms-only")
-                       (and dialect (list "--dialect" dialect))
-                       (list file)))
-         (result (plistspec--call args))
-         (stderr (nth 2 result))
-         (buffer (and (not (string-empty-p (string-trim stderr)))
-                      (plistspec--show-diagnostics stderr (file-name-directory file)))))
-    (unless (eql (nth 0 result) 0)
-      (user-error "Plistspec from-json failed%s"
-                  (if buffer (format " (see %s)" plistspec-from-json-buffer)
-                    (concat ": " (string-trim stderr)))))
-    (when (and (null buffer) (get-buffer plistspec-from-json-buffer))
-      (kill-buffer plistspec-from-json-buffer))
-    (let ((forms (string-trim-right (nth 1 result))))
-      (unless (bolp) (insert "\n"))
-      (insert forms "\n")
-      (unless (or (eobp) (looking-at-p "\n")) (insert "\n")))
-    (when buffer
-      (message "plistspec: %d findings, see %s"
-               (plistspec--count-findings stderr) plistspec-from-json-buffer))
-    buffer))
+   (list (or (and (not current-prefix-arg) (car (plistspec--codes-at (point))))
+             (plistspec--read-code))))
+  (let ((result (plistspec--call (list "explain" code))))
+    (unless (eql (car result) 0)
+      (user-error "%s" (string-trim (if (string-empty-p (string-trim (nth 2 result)))
+                                         (nth 1 result)
+                                       (nth 2 result)))))
+    (help-setup-xref (list #'plistspec-explain code) (called-interactively-p 'interactive))
+    (with-help-window (help-buffer)
+      (princ (nth 1 result)))
+    code))
 
 (provide 'plistspec-commands)
 ;;; plistspec-commands.el ends here

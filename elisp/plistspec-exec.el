@@ -15,16 +15,24 @@
 ;;; Commentary:
 
 ;; Finding the plistspec program (`plistspec-command': the option, the
-;; project's .venv, exec-path, then "python3 -m plistspec"), running it
-;; synchronously with a time limit (`plistspec--call'), reading its JSON
-;; output, and telling the user once when it cannot run (the mode line's
-;; "plistspec!" and a warning).
+;; project's .venv when the user trusts the project, exec-path, then
+;; "python3 -P -m plistspec"), running it synchronously with a time limit
+;; (`plistspec--call'), reading its JSON output, and telling the user once
+;; when it cannot run (the mode line's "plistspec!" and a warning).
+;;
+;; Nothing that came with the visited file runs: a project's own program
+;; only when the project is trusted (plistspec-trust.el), `exec-path' only
+;; through its absolute directories, and every process gets
+;; PYTHONSAFEPATH=1 so that a Python never imports the directory it runs
+;; in (the visited file's).
 
 ;;; Code:
 
+(require 'cl-lib)
 (require 'subr-x)
 (require 'seq)
 (require 'plistspec-custom)
+(require 'plistspec-trust)
 
 (declare-function project-root "project" (project))
 (declare-function json-read-from-string "json" (string))
@@ -42,13 +50,33 @@
 (defvar plistspec--python-checked nil
   "Alist of (PYTHON OK . TIME): whether PYTHON could import plistspec, and when.")
 
+(defvar plistspec--untrusted-said nil
+  "The untrusted projects' programs the user was told about, each once.")
+
+(defun plistspec--executable-find (name)
+  "The absolute file name of the program NAME on variable `exec-path', or nil.
+Only its absolute directories count: a relative one (\".\") would
+be the visited file's directory."
+  (let ((exec-path (seq-filter (lambda (dir) (and (stringp dir) (file-name-absolute-p dir)))
+                               exec-path)))
+    ;; with no directory at all, `locate-file' would look in `default-directory'
+    (and exec-path (executable-find name))))
+
 (defun plistspec--program (name)
   "The absolute file name of the program NAME, or nil when it cannot run.
 A NAME with a directory part is taken relative to `default-directory'."
   (if (file-name-directory name)
       (let ((file (expand-file-name name)))
         (and (file-executable-p file) (not (file-directory-p file)) file))
-    (executable-find name)))
+    (plistspec--executable-find name)))
+
+(defun plistspec--untrusted (program)
+  "Say once that PROGRAM, a program of an untrusted project, is not run."
+  (unless (member program plistspec--untrusted-said)
+    (push program plistspec--untrusted-said)
+    (message "plistspec: not running %s, the project is not trusted (%s)"
+             (abbreviate-file-name program)
+             (substitute-command-keys "\\[plistspec-trust-project] trusts it"))))
 
 (defun plistspec--venv-program (dir)
   "The plistspec program of the .venv in DIR, or nil."
@@ -80,7 +108,7 @@ DIR's project (or there is no project); else the project root's."
         (cadr known)
       (let ((ok (condition-case nil
                     (eql 0 (car (plistspec--run
-                                 (list python "-c"
+                                 (list python "-P" "-c"
                                        "import importlib.util, sys; sys.exit(importlib.util.find_spec('plistspec') is None)")
                                  nil 10)))
                   (error nil))))
@@ -89,11 +117,17 @@ DIR's project (or there is no project); else the project root's."
                     (assoc-delete-all python plistspec--python-checked)))
         ok))))
 
+(defun plistspec--local-program-p (name)
+  "Non-nil when NAME is a relative file name with a directory part.
+Such a name is taken from the visited file's directory."
+  (and (file-name-directory name) (not (file-name-absolute-p name))))
+
 (defun plistspec-command ()
   "Return the command line (PROGRAM ARG...) running plistspec from this buffer.
 Use `plistspec-executable' when set; else the project's
-.venv/bin/plistspec; else plistspec on variable `exec-path'; else
-`plistspec-python' -m plistspec when it can import plistspec.
+.venv/bin/plistspec when you trust the project (see
+`plistspec-trust-project'); else plistspec on variable `exec-path';
+else `plistspec-python' -P -m plistspec when it can import plistspec.
 Signal `plistspec-unavailable' with the reason when none can run."
   (let ((default-directory (plistspec--directory)))
     (pcase plistspec-executable
@@ -104,20 +138,29 @@ Signal `plistspec-unavailable' with the reason when none can run."
            (signal 'plistspec-unavailable
                    (list (format "plistspec-executable names %s, which is not an executable \
 program (see M-x customize-variable RET plistspec-executable)" program))))
+         (when (and (plistspec--local-program-p program) (not (plistspec-trusted-p file)))
+           (signal 'plistspec-unavailable
+                   (list (format "plistspec-executable names %s, a program of this \
+project, which is not trusted (M-x plistspec-trust-project trusts it)" file))))
          (cons file args)))
       ('nil
-       (let (found python)
-         (cond ((setq found (plistspec--find-venv-program default-directory))
+       (let ((venv (plistspec--find-venv-program default-directory))
+             found python)
+         (cond ((and venv (plistspec-trusted-p venv))
+                (list venv))
+               ((progn (when venv (plistspec--untrusted venv))
+                       (setq found (plistspec--executable-find "plistspec")))
                 (list found))
-               ((setq found (executable-find "plistspec"))
-                (list found))
-               ((and (setq python (executable-find plistspec-python))
+               ((and (setq python (plistspec--executable-find plistspec-python))
                      (plistspec--python-can-import-p python))
-                (list python "-m" "plistspec"))
+                (list python "-P" "-m" "plistspec"))
                (t (signal 'plistspec-unavailable
-                          (list (format "plistspec was not found: no .venv/bin/plistspec in \
-the project, none on exec-path, and %s; install it (pip install plistspec) or set \
-`plistspec-executable'"
+                          (list (format "plistspec was not found: %s, none on exec-path, and \
+%s; install it (pip install plistspec) or set `plistspec-executable'"
+                                        (if venv
+                                            (format "the project's %s is not run because the \
+project is not trusted (M-x plistspec-trust-project trusts it)" venv)
+                                          "no .venv/bin/plistspec in the project")
                                         (if python
                                             (format "%s cannot import plistspec" python)
                                           (format "no %s" plistspec-python)))))))))
@@ -139,64 +182,96 @@ remote one."
         (setq dir (and (not (equal parent dir)) parent))))
     (or dir (expand-file-name "~/"))))
 
+(defun plistspec--process-environment ()
+  "The environment of plistspec's processes: the user's, with PYTHONSAFEPATH=1.
+A Python then never imports from the directory it runs in, which is
+the visited file's (`python -m' and `-c' would put it first on its path)."
+  (cons "PYTHONSAFEPATH=1" process-environment))
+
 (defun plistspec--stdin-name ()
   "The file name plistspec gets for the buffer's text: its file, else its name.
 plistspec finds the project's configuration from that file's directory."
   (or buffer-file-name (buffer-name)))
+
+(defun plistspec--run-all (commands input timeout)
+  "Run COMMANDS (each a program and its arguments) at once, each reading INPUT.
+INPUT is a string or nil.  Return the list of their (EXIT STDOUT
+STDERR), in order, where EXIT is the exit status, or a signal's name.
+Stop them after TIMEOUT seconds with a `user-error'."
+  (let ((default-directory (plistspec--directory))
+        (process-environment (plistspec--process-environment))
+        (runs nil))                     ; each (PROCESS STDOUT STDERR STDERR-PIPE)
+    (unwind-protect
+        (progn
+          (dolist (command commands)
+            (let ((run (list nil (generate-new-buffer " *plistspec-out*")
+                             (generate-new-buffer " *plistspec-err*"))))
+              (push run runs)
+              (setcdr (cddr run) (list (make-pipe-process
+                                        :name "plistspec-stderr" :buffer (nth 2 run)
+                                        :noquery t :sentinel #'ignore)))
+              (setcar run (condition-case e
+                              (make-process :name "plistspec" :buffer (nth 1 run)
+                                            :stderr (nth 3 run) :command command
+                                            :connection-type 'pipe :coding 'utf-8-unix
+                                            :noquery t :sentinel #'ignore)
+                            (file-error
+                             (signal 'plistspec-unavailable
+                                     (list (format "cannot run %s: %s" (car command)
+                                                   (error-message-string e)))))))
+              ;; A program that exits at once closes the pipe: its status says why.
+              (ignore-errors
+                (when input (process-send-string (car run) input))
+                (process-send-eof (car run)))))
+          (setq runs (nreverse runs))
+          (let ((deadline (+ (float-time) timeout))
+                (live (lambda () (seq-some (lambda (run) (process-live-p (car run))) runs))))
+            (while (and (funcall live) (< (float-time) deadline))
+              (accept-process-output nil 0.05))
+            (when (funcall live)
+              (user-error "Plistspec did not finish within %s seconds (see `plistspec-timeout')"
+                          timeout)))
+          (mapcar (lambda (run)
+                    (while (accept-process-output (nth 3 run) 0 nil t))
+                    (list (if (eq (process-status (car run)) 'exit)
+                              (process-exit-status (car run))
+                            (process-status (car run)))
+                          (with-current-buffer (nth 1 run) (buffer-string))
+                          (with-current-buffer (nth 2 run) (buffer-string))))
+                  runs))
+      (dolist (run runs)
+        (when (process-live-p (nth 0 run)) (delete-process (nth 0 run)))
+        (when (nth 3 run) (delete-process (nth 3 run)))
+        (kill-buffer (nth 1 run))
+        (kill-buffer (nth 2 run))))))
 
 (defun plistspec--run (command input timeout)
   "Run COMMAND (a program and its arguments) with INPUT on its standard input.
 INPUT is a string or nil.  Return (EXIT STDOUT STDERR) where EXIT is
 the exit status, or a signal's name.  Stop it after TIMEOUT seconds
 with a `user-error'."
-  (let* ((out (generate-new-buffer " *plistspec-out*"))
-         (err (generate-new-buffer " *plistspec-err*"))
-         (default-directory (plistspec--directory))
-         (stderr-proc (make-pipe-process :name "plistspec-stderr" :buffer err
-                                         :noquery t :sentinel #'ignore))
-         (proc nil))
-    (unwind-protect
-        (progn
-          (setq proc (condition-case e
-                         (make-process :name "plistspec" :buffer out :stderr stderr-proc
-                                       :command command :connection-type 'pipe
-                                       :coding 'utf-8-unix :noquery t :sentinel #'ignore)
-                       (file-error
-                        (signal 'plistspec-unavailable
-                                (list (format "cannot run %s: %s" (car command)
-                                              (error-message-string e)))))))
-          ;; A program that exits at once closes the pipe: its status says why.
-          (ignore-errors
-            (when input (process-send-string proc input))
-            (process-send-eof proc))
-          (let ((deadline (+ (float-time) timeout)))
-            (while (and (process-live-p proc) (< (float-time) deadline))
-              (accept-process-output proc 0.05)))
-          (when (process-live-p proc)
-            (delete-process proc)
-            (user-error "Plistspec did not finish within %s seconds (see `plistspec-timeout')"
-                        timeout))
-          (while (accept-process-output stderr-proc 0 nil t))
-          (list (if (eq (process-status proc) 'exit)
-                    (process-exit-status proc)
-                  (process-status proc))
-                (with-current-buffer out (buffer-string))
-                (with-current-buffer err (buffer-string))))
-      (when (process-live-p proc) (delete-process proc))
-      (delete-process stderr-proc)
-      (kill-buffer out)
-      (kill-buffer err))))
+  (car (plistspec--run-all (list command) input timeout)))
+
+(defun plistspec--call-all (arg-lists &optional input)
+  "Run plistspec once for each list of arguments of ARG-LISTS, at once.
+Each reads INPUT (a string or nil).  Return their (EXIT STDOUT
+STDERR), in order.  Signal `plistspec-unavailable' when it cannot run
+at all."
+  (let* ((base (plistspec-command))
+         (results (plistspec--run-all (mapcar (lambda (args) (append base args)) arg-lists)
+                                      input plistspec-timeout)))
+    (cl-loop for result in results
+             for args in arg-lists
+             when (memql (car result) '(127 256))
+             do (signal 'plistspec-unavailable
+                        (list (plistspec--failure (append base (list (car args))) result))))
+    results))
 
 (defun plistspec--call (args &optional input)
   "Run plistspec with ARGS and INPUT (a string or nil).
 Return (EXIT STDOUT STDERR).
 Signal `plistspec-unavailable' when it cannot run at all."
-  (let* ((base (plistspec-command))
-         (result (plistspec--run (append base args) input plistspec-timeout)))
-    (when (memql (car result) '(127 256))
-      (signal 'plistspec-unavailable
-              (list (plistspec--failure (append base (list (car args))) result))))
-    result))
+  (car (plistspec--call-all (list args) input)))
 
 (defun plistspec--failure (command result)
   "Why COMMAND failed, from its RESULT (EXIT STDOUT STDERR), in one message."
@@ -226,6 +301,14 @@ Signal `plistspec-unavailable' when it cannot run at all."
   (save-restriction
     (widen)
     (buffer-substring-no-properties (point-min) (point-max))))
+
+(defun plistspec--count-findings (stderr)
+  "Count the diagnostic lines in STDERR."
+  (let ((n 0) (start 0))
+    (while (string-match "^[^\n]*?: \\(?:error\\|warning\\|info\\|note\\): "
+                         stderr start)
+      (setq n (1+ n) start (match-end 0)))
+    n))
 
 ;;;; Telling the user
 

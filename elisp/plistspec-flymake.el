@@ -222,6 +222,7 @@ Report its findings through REPORT-FN."
          (stdout (generate-new-buffer " *plistspec-flymake*"))
          (stderr (generate-new-buffer " *plistspec-flymake-stderr*"))
          (default-directory (plistspec--directory))
+         (process-environment (plistspec--process-environment))
          (stderr-pipe (make-pipe-process :name "plistspec-flymake-stderr"
                                          :buffer stderr :noquery t
                                          :sentinel #'ignore))

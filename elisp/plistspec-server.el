@@ -49,6 +49,7 @@ Nil when it cannot start, or could not start recently."
 (defun plistspec--server-start (base)
   "Start \"plistspec check --server\" with BASE; return its process, or nil."
   (let* ((default-directory (plistspec--directory))
+         (process-environment (plistspec--process-environment))
          (buffer (generate-new-buffer " *plistspec-server*"))
          (stderr (make-pipe-process :name "plistspec-server-stderr" :buffer nil
                                     :noquery t :filter #'ignore :sentinel #'ignore))
@@ -193,6 +194,8 @@ Use it after upgrading plistspec, so that checks run the new version."
   (setq plistspec--server-failed nil))
 
 (add-hook 'kill-emacs-hook #'plistspec--stop-servers)
+;; a server may run a program no longer trusted, or another program is now
+(add-hook 'plistspec-trust-change-hook #'plistspec-restart-server -50)
 
 (provide 'plistspec-server)
 ;;; plistspec-server.el ends here

@@ -24,8 +24,8 @@
   "The repository root (the parent of elisp/).")
 
 (defconst plistspec-tests--package-files
-  '("plistspec-custom.el" "plistspec-exec.el" "plistspec-server.el"
-    "plistspec-flymake.el" "plistspec-commands.el" "plistspec.el")
+  '("plistspec-custom.el" "plistspec-trust.el" "plistspec-exec.el" "plistspec-server.el"
+    "plistspec-flymake.el" "plistspec-commands.el" "plistspec-json.el" "plistspec.el")
   "The files of the package in elisp/, each requiring only files before it.")
 
 (let ((exe (getenv "PLISTSPEC_EXECUTABLE")))

@@ -41,6 +41,16 @@
    file (format "exec %s -m plistspec \"$@\""
                 (shell-quote-argument plistspec-user-tests-python))))
 
+(defmacro plistspec-user-tests--trusting (dirs &rest body)
+  "Run BODY trusting only DIRS: no remembered project, no `trusted-content'."
+  (declare (indent 1))
+  `(let ((plistspec-trusted-projects ,dirs)
+         (plistspec-trusted-projects-file nil)
+         (plistspec--session-trusted nil)
+         (plistspec--untrusted-said nil)
+         (trusted-content nil))
+     ,@body))
+
 (defun plistspec-user-tests--wait (pred &optional seconds)
   "Wait until PRED is non-nil, at most SECONDS (default 60); return its value."
   (let ((deadline (+ (float-time) (or seconds 60))) value)
@@ -68,8 +78,9 @@
 ;;;; Finding the program
 
 (ert-deftest plistspec-user-discovery-order ()
-  "`plistspec-executable', then the project's .venv, then PATH, then python3 -m."
+  "`plistspec-executable', then the trusted project's .venv, then PATH, then python3 -m."
   (plistspec-user-tests--in-dir tmp
+   (plistspec-user-tests--trusting (list (expand-file-name "proj/" tmp))
     (let* ((proj (expand-file-name "proj/" tmp))
            (sub (expand-file-name "lisp/tools/" proj))
            (venv (plistspec-user-tests--script
@@ -112,10 +123,10 @@
         ;; 3. without a .venv: PATH (the .venv above the project does not count)
         (delete-directory (expand-file-name ".venv" proj) t)
         (should (equal (plistspec-command) (list (expand-file-name "plistspec" bin))))
-        ;; 4. without either: python3 -m plistspec, when it imports plistspec
+        ;; 4. without either: python3 -P -m plistspec, when it imports plistspec
         (let ((exec-path (list py)))
           (should (equal (plistspec-command)
-                         (list (expand-file-name "python3" py) "-m" "plistspec")))
+                         (list (expand-file-name "python3" py) "-P" "-m" "plistspec")))
           (should (string-match-p "version" (nth 1 (plistspec--call '("--version"))))))
         ;; 5. a python3 that cannot import it: none, and the error says why
         (let* ((exec-path (list nopy))
@@ -129,17 +140,20 @@
       (with-temp-buffer
         (setq default-directory (expand-file-name "new/dirs/" sub))
         (should (equal (plistspec-command) (list (expand-file-name "plistspec" bin)))))
-      ;; without a project, the nearest .venv above counts
+      ;; without a project, the nearest .venv above counts, when it is trusted
       (with-temp-buffer
         (let ((dir (expand-file-name "loose/deep/" tmp)))
           (make-directory dir t)
           (setq default-directory dir)
-          (should (equal (plistspec-command)
-                         (list (expand-file-name ".venv/bin/plistspec" tmp)))))))))
+          (should (equal (plistspec-command) (list (expand-file-name "plistspec" bin))))
+          (let ((plistspec-trusted-projects (list tmp)))
+            (should (equal (plistspec-command)
+                           (list (expand-file-name ".venv/bin/plistspec" tmp)))))))))))
 
 (ert-deftest plistspec-user-missing-program-is-said-where-the-user-looks ()
   "No plistspec: one warning, the mode line, a clear `user-error'; found later, it checks."
   (plistspec-user-tests--in-dir tmp
+   (plistspec-user-tests--trusting nil
     (let ((plistspec-executable nil)
           (plistspec--warned nil)
           (plistspec--python-checked nil)
@@ -179,8 +193,13 @@
                 (should (eq (car err) 'plistspec-unavailable))
                 (should (string-match-p "not found" (cadr err))))
               (should-error (plistspec-fix-at-point) :type 'user-error)
-              ;; installed in the project's .venv: the next check works, the indicator goes
+              ;; installed in the project's .venv: not run until the project is trusted
               (plistspec-user-tests--real-plistspec (expand-file-name ".venv/bin/plistspec" tmp))
+              (let ((err (should-error (plistspec-json-string "openai") :type 'user-error)))
+                (should (string-match-p "not trusted" (cadr err)))
+                (should (string-match-p "plistspec-trust-project" (cadr err))))
+              ;; trusted: the next check works, the indicator goes
+              (plistspec-trust-project tmp)
               (flymake-start)
               (should (plistspec-user-tests--wait
                        (lambda () (seq-find (lambda (d) (string-match-p
@@ -189,11 +208,12 @@
               (should-not plistspec--problem)
               (should (equal (plistspec-user-tests--lighter) " plistspec")))
           (set-buffer-modified-p nil)
-          (kill-buffer))))))
+          (kill-buffer)))))))
 
 (ert-deftest plistspec-user-broken-program-is-said-where-the-user-looks ()
   "A program that cannot start, or fails: the warning and the mode line say why."
   (plistspec-user-tests--in-dir tmp
+   (plistspec-user-tests--trusting (list tmp)
     (let* ((plistspec--warned nil)
            (bad-shebang (plistspec-user-tests--write
                          (expand-file-name ".venv/bin/plistspec" tmp)
@@ -229,7 +249,7 @@
             (should (string-match-p "No such option: --exit-zero"
                                     (plist-get (cdr reported) :explanation))))
           (should (string-match-p "No such option"
-                                  (with-current-buffer "*Warnings*" (buffer-string)))))))))
+                                  (with-current-buffer "*Warnings*" (buffer-string))))))))))
 
 (ert-deftest plistspec-user-mode-on-and-off ()
   "`plistspec-mode' adds the backend and Flymake; off, it takes back what it added."
@@ -256,6 +276,7 @@
   "The backend names the buffer's file with --stdin-filename and runs in its directory.
 \(The one-shot command: this fake program cannot be a check server.)"
   (plistspec-user-tests--in-dir tmp
+   (plistspec-user-tests--trusting (list tmp)
     (let* ((log (expand-file-name "args.txt" tmp))
            (plistspec-executable nil)
            (plistspec-use-server nil)
@@ -277,7 +298,7 @@
                                (file-name-directory file)))
                 (should (equal (cadr (member "--stdin-filename" lines)) file))
                 (should (equal (car (last lines)) "-"))))
-          (kill-buffer))))))
+          (kill-buffer)))))))
 
 ;;;; Inserting tools from JSON
 
@@ -301,7 +322,9 @@
                  (inserted (substring text (length before) (- (length text) (length after)))))
             (should (string-prefix-p before text))
             (should (string-suffix-p after text))
-            (should (string-match-p "\\`(gptel-make-tool\n :name \"get_time\"" inserted))
+            ;; a paragraph of its own: one blank line before it (and the one after is there)
+            (should (string-match-p "\\`\n(gptel-make-tool\n :name \"get_time\"" inserted))
+            (should (string-match-p ")\n\\'" inserted))
             (dolist (frame '("^;;;" "Commentary" "(require " "(provide " "ends here"))
               (should-not (string-match-p frame inserted)))
             ;; what was inserted reads as exactly one form
@@ -333,7 +356,9 @@
         (insert "(setq x 1)")
         (should-not (plistspec-insert-from-json json "llm"))
         (should-not (get-buffer plistspec-from-json-buffer))
-        (should (string-match-p "\\`(setq x 1)\n(llm-make-tool\n" (buffer-string))))
+        ;; at the end of the buffer: a blank line before, and the buffer ends with a newline
+        (should (string-match-p "\\`(setq x 1)\n\n(llm-make-tool\n" (buffer-string)))
+        (should (string-match-p ")\n\\'" (buffer-string))))
       ;; bad JSON: nothing inserted, the error in the compilation buffer
       (plistspec-user-tests--write json "{\"tools\": [\n  {\"name\": }\n]}\n")
       (with-temp-buffer

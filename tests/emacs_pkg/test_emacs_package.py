@@ -14,79 +14,53 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-ELISP = ROOT / "elisp"
+from emacs_pkg.emacs_session import (
+    ELISP,
+    ROOT,
+    VISIT_AND_REPORT,
+    assert_typo_reported,
+    lisp_string,
+    make_project,
+    preamble,
+    readme_snippet,
+    run_emacs,
+    run_interactive_emacs,
+)
+
 HERE = Path(__file__).resolve().parent
 # The package's files, each requiring only files before it (plistspec.el, the entry point, last).
 PACKAGE_FILES = [
     ELISP / "plistspec-custom.el",
+    ELISP / "plistspec-trust.el",
     ELISP / "plistspec-exec.el",
     ELISP / "plistspec-server.el",
     ELISP / "plistspec-flymake.el",
     ELISP / "plistspec-commands.el",
+    ELISP / "plistspec-json.el",
     ELISP / "plistspec.el",
 ]
 # What users call: each has an autoload cookie, so the README's one line is enough once installed.
 COMMANDS = {
     "plistspec-mode",
+    "global-plistspec-mode",
     "plistspec-show-problem",
     "plistspec-restart-server",
+    "plistspec-trust-project",
+    "plistspec-distrust-project",
     "plistspec-fix-at-point",
     "plistspec-fix-buffer",
+    "plistspec-explain",
     "plistspec-show-json",
+    "plistspec-show-tool-json",
     "plistspec-insert-from-json",
 }
 ERT_FILES = [
     ELISP / "plistspec-tests.el",
     HERE / "plistspec-user-tests.el",
     HERE / "plistspec-server-tests.el",
+    HERE / "plistspec-trust-tests.el",
+    HERE / "plistspec-command-tests.el",
 ]
-
-
-def lisp_string(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def preamble() -> str:
-    """Elisp that loads plistspec.el from this checkout, its CLI from this checkout's src."""
-    src = str(ROOT / "src")
-    return f"""
-(setq load-prefer-newer t)
-(setenv "PYTHONPATH" (mapconcat #'identity
-                                (delq nil (list {lisp_string(src)} (getenv "PYTHONPATH")))
-                                path-separator))
-(add-to-list 'load-path {lisp_string(str(ELISP))})
-(load {lisp_string(str(ELISP / "plistspec.el"))} nil t)
-"""
-
-
-def run_emacs(emacs, code: str, stdin: str = "", timeout: float = 300) -> str:
-    """Evaluate ``code`` in ``emacs --batch -Q``; return its standard output (and stderr on failure).
-
-    Like ``support.Emacs.run``, except that Emacs inherits Python's ignored SIGPIPE: an
-    interactive Emacs ignores it, but a batch Emacs left with the default disposition is
-    killed when it writes to a program that has already exited (a broken plistspec).
-    """
-    import subprocess
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w", suffix=".el", delete=False, encoding="utf-8") as f:
-        f.write(";; -*- lexical-binding: t; coding: utf-8 -*-\n" + code)
-        script = f.name
-    try:
-        proc = subprocess.run(
-            [emacs.exe, "--batch", "-Q", "-l", script],
-            input=stdin.encode("utf-8"),
-            capture_output=True,
-            timeout=timeout,
-            restore_signals=False,
-        )
-    finally:
-        Path(script).unlink()
-    out = proc.stdout.decode("utf-8", "replace")
-    err = proc.stderr.decode("utf-8", "replace")
-    assert proc.returncode == 0, f"emacs exited {proc.returncode}\nstdout:\n{out}\nstderr:\n{err}"
-    return out
 
 
 def _ert_names() -> list[str]:
@@ -99,11 +73,14 @@ def _ert_names() -> list[str]:
 @pytest.fixture(scope="module")
 def ert_results(emacs, tmp_path_factory) -> dict[str, dict]:
     out = tmp_path_factory.mktemp("ert") / "results.json"
+    trust_file = out.parent / "trusted-projects.eld"
     loads = "\n".join(f"(load {lisp_string(str(f))} nil t)" for f in ERT_FILES)
     code = f"""
 {preamble()}
 (setq plistspec-executable (list {lisp_string(sys.executable)} "-m" "plistspec"))
 (setq plistspec-user-tests-python {lisp_string(sys.executable)})
+;; never the user's own list of trusted projects
+(setq plistspec-trusted-projects-file {lisp_string(str(trust_file))})
 {loads}
 (let ((results nil))
   (dolist (test (ert-select-tests t t))
@@ -170,12 +147,12 @@ def test_package_headers_and_prefixes(path: Path) -> None:
     assert f"(provide '{path.stem})" in text
     names = re.findall(
         r"^\((?:defun|defmacro|defvar|defvar-local|defcustom|defconst|defgroup|define-minor-mode"
-        r"|define-error) '?([^\s)]+)(?=\s)",
+        r"|define-globalized-minor-mode|define-error) '?([^\s)]+)(?=\s)",
         text,
         re.M,
     )
     # a bare (defvar OTHER-PACKAGE-VAR) only declares a variable: it is not a definition
-    assert names and all(n.startswith("plistspec") for n in names), names
+    assert names and all(n.startswith(("plistspec", "global-plistspec-")) for n in names), names
     assert "json-object-type" not in names
 
 
@@ -219,139 +196,76 @@ def test_every_command_is_autoloaded() -> None:
     for path in PACKAGE_FILES:
         forms = re.split(r"\n(?=\()", path.read_text(encoding="utf-8"))
         for i, form in enumerate(forms):
-            m = re.match(r"\((defun|define-minor-mode) (plistspec-[^\s-][^\s]*)", form)
+            m = re.match(
+                r"\((defun|define-minor-mode|define-globalized-minor-mode) "
+                r"((?:global-)?plistspec-[^\s-][^\s]*)",
+                form,
+            )
             if not m or "--" in m.group(2):
                 continue
-            if m.group(1) == "define-minor-mode" or "(interactive" in form:
+            if m.group(1) != "defun" or "(interactive" in form:
                 commands.append(m.group(2))
                 before = forms[i - 1].rstrip().splitlines()[-1] if i else ""
                 assert before == ";;;###autoload", f"{m.group(2)} has no ;;;###autoload cookie"
     assert COMMANDS == set(commands)
 
 
+@pytest.mark.emacs
+def test_package_lint_clean(emacs, elisp_deps_dir) -> None:
+    """package-lint as a MELPA reviewer runs it (`package-lint-main-file` = plistspec.el), on
+    every file of the package: no error, no warning."""
+    import subprocess
+
+    lint = elisp_deps_dir / "package-lint"
+    proc = subprocess.run(
+        [emacs.exe, "--batch", "-Q", "-L", str(lint), "--eval",
+         "(progn (require 'package) (setq package-archives nil) (package-initialize)"
+         " (require 'package-lint) (setq package-lint-main-file \"plistspec.el\"))",
+         "-f", "package-lint-batch-and-exit"] + [p.name for p in PACKAGE_FILES],
+        cwd=ELISP, capture_output=True, timeout=300,
+    )  # fmt: skip
+    out = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+    assert proc.returncode == 0 and ": error:" not in out and ": warning:" not in out, out
+
+
 # --- as the README says -------------------------------------------------------------------
 
-BROKEN_TOOLS = """;;; my-tools.el --- Tools  -*- lexical-binding: t; -*-
-(gptel-make-tool
- :name "read_file"
- :function #'my-read-file
- :description "Read a file."
- :args (list '(:name "path" :type string :desciption "The file.")))
+
+def trusting(proj: Path, trust_file: Path) -> str:
+    """Elisp trusting PROJ as the README says (M-x plistspec-trust-project), remembered in
+    TRUST_FILE rather than the user's own file."""
+    return f"""
+(setq plistspec-trusted-projects-file {lisp_string(str(trust_file))})
+(plistspec-trust-project {lisp_string(str(proj))})
 """
 
 
-def readme_snippet() -> str:
-    """The Elisp block of the README's "In Emacs" section."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## In Emacs\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```elisp\n(.*?)```", section, re.S)
-    assert len(blocks) == 1, blocks
-    return blocks[0]
-
-
-def make_project(tmp_path: Path) -> Path:
-    """A project with a .venv whose plistspec is this checkout's; return its broken tools file."""
-    proj = tmp_path / "proj"
-    (proj / ".git").mkdir(parents=True)
-    venv_bin = proj / ".venv" / "bin"
-    venv_bin.mkdir(parents=True)
-    exe = venv_bin / "plistspec"
-    exe.write_text(
-        f'#!/bin/sh\nPYTHONPATH={ROOT / "src"} exec {sys.executable} -m plistspec "$@"\n'
-    )
-    exe.chmod(0o755)
-    tools = proj / "lisp" / "my-tools.el"
-    tools.parent.mkdir()
-    tools.write_text(BROKEN_TOOLS, encoding="utf-8")
-    return tools
-
-
-VISIT_AND_REPORT = """
-(find-file {tools})
-(defvar plistspec-readme-test-deadline (+ (float-time) 120))
-(run-with-timer
- 0.2 0.2
- (lambda ()
-   (with-current-buffer (find-buffer-visiting {tools})
-     (let ((found (seq-filter (lambda (d) (eq (flymake-diagnostic-backend d) 'plistspec-flymake))
-                              (flymake-diagnostics))))
-       (when (or found (> (float-time) plistspec-readme-test-deadline))
-         (let ((report (format "MODE %s %s %s\n" major-mode (bound-and-true-p plistspec-mode)
-                               (bound-and-true-p flymake-mode))))
-           (dolist (d found)
-             (setq report (concat report
-                                  (format "DIAG %d %s %s\n"
-                                          (line-number-at-pos (flymake-diagnostic-beg d))
-                                          (flymake-diagnostic-type d)
-                                          (flymake-diagnostic-text d)))))
-           (with-temp-file {out} (insert report)))
-         (kill-emacs 0))))))
-"""
-
-
-def run_interactive_emacs(emacs, code: str, out: Path, timeout: float = 180) -> str:
-    """Run ``code`` in a real interactive ``emacs -nw -Q`` on a pseudo-terminal, as a user's
-    Emacs runs (redisplay shows the buffer, which is when Flymake starts); the code writes
-    its report to ``out`` and calls ``kill-emacs``. Return the report."""
-    import os
-    import pty
-    import select
-    import signal
-    import tempfile
-    import time
-
-    with tempfile.NamedTemporaryFile("w", suffix=".el", delete=False, encoding="utf-8") as f:
-        f.write(";; -*- lexical-binding: t; coding: utf-8 -*-\n" + code)
-        script = f.name
-    try:
-        pid, fd = pty.fork()
-        if pid == 0:  # pragma: no cover - the child
-            os.environ["TERM"] = "xterm"
-            os.execv(emacs.exe, [emacs.exe, "-nw", "-Q", "-l", script])
-        screen = b""
-        deadline = time.monotonic() + timeout
-        status = None
-        while time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.2)[0]:
-                try:
-                    screen += os.read(fd, 65536)[-4096:]
-                except OSError:
-                    pass
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-        else:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            raise AssertionError(f"emacs -nw did not finish in {timeout} s: {screen[-2000:]!r}")
-        os.close(fd)
-    finally:
-        Path(script).unlink()
-    assert status == 0 and out.exists(), f"emacs -nw exited {status}: {screen[-2000:]!r}"
-    return out.read_text(encoding="utf-8")
-
-
-def assert_typo_reported(out: str) -> None:
-    assert "MODE emacs-lisp-mode t t" in out, out
-    diags = [line for line in out.splitlines() if line.startswith("DIAG ")]
-    assert any(
-        d.startswith("DIAG 6 :warning ") and "did you mean :description?" in d and "[PS301]" in d
-        for d in diags
-    ), out
+def assert_set_up_as_documented(report: str, tools: Path) -> None:
+    """The project's .venv ran the check, Flymake ran plistspec's backend only, and the file
+    without tools was left alone."""
+    venv = tools.parents[1] / ".venv" / "bin" / "plistspec"
+    assert f'CMD ("{venv}")' in report, report
+    assert "BACKENDS (plistspec-flymake)" in report, report
+    assert "OTHER emacs-lisp-mode nil nil" in report, report
 
 
 @pytest.mark.emacs
 def test_readme_snippet_shows_diagnostics(emacs, tmp_path) -> None:
-    """The README's snippet, as written (the checkout's path filled in), then visiting a broken
-    tools file: Flymake shows plistspec's finding, found through the project's .venv."""
+    """The README's snippet, as written (the checkout's path filled in), the project trusted,
+    then visiting a broken tools file: Flymake shows plistspec's finding, found through the
+    project's .venv, without Emacs's own Elisp backends; a file without tools is left alone."""
     snippet = readme_snippet()
-    assert "/path/to/plistspec/elisp" in snippet and "plistspec-mode" in snippet
+    assert "/path/to/plistspec/elisp" in snippet and "(global-plistspec-mode)" in snippet
     tools = make_project(tmp_path)
     out = tmp_path / "report.txt"
-    code = snippet.replace("/path/to/plistspec", str(ROOT)) + VISIT_AND_REPORT.format(
-        tools=lisp_string(str(tools)), out=lisp_string(str(out))
+    code = (
+        snippet.replace("/path/to/plistspec", str(ROOT))
+        + trusting(tools.parents[1], tmp_path / "trusted.eld")
+        + VISIT_AND_REPORT.format(tools=lisp_string(str(tools)), out=lisp_string(str(out)))
     )
-    assert_typo_reported(run_interactive_emacs(emacs, code, out))
+    report = run_interactive_emacs(emacs, code, out, env={"PATH": "/usr/bin:/bin"})
+    assert_typo_reported(report)
+    assert_set_up_as_documented(report, tools)
 
 
 @pytest.mark.emacs
@@ -392,12 +306,15 @@ def test_installed_from_the_recipe_one_line(emacs, tmp_path) -> None:
 (package-initialize)
 (dolist (command '({" ".join(sorted(COMMANDS))}))
   (unless (autoloadp (symbol-function command)) (error "%s is not autoloaded" command)))
-(add-hook 'emacs-lisp-mode-hook #'plistspec-mode)
+(global-plistspec-mode)
 """
+        + trusting(tools.parents[1], tmp_path / "trusted.eld")
         + VISIT_AND_REPORT.format(tools=lisp_string(str(tools)), out=lisp_string(str(out))),
         out,
+        env={"PATH": "/usr/bin:/bin"},
     )
     assert_typo_reported(report)
+    assert_set_up_as_documented(report, tools)
 
 
 @pytest.mark.emacs
