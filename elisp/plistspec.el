@@ -91,6 +91,9 @@ Emacs Lisp buffer with:
         (flymake-start nil t)))
     (setq plistspec--started-flymake nil)))
 
+;; `plistspec-gptel-mode' (plistspec-gptel.el) is loaded when first used.
+(autoload 'plistspec-gptel-mode "plistspec-gptel" nil t)
+(autoload 'plistspec-gptel-report "plistspec-gptel" nil t)
 
 (provide 'plistspec)
 ;;; plistspec.el ends here

@@ -1,0 +1,567 @@
+;;; plistspec-gptel.el --- Tools each backend accepts, calls checked, in gptel  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The plistspec authors
+
+;; Author: The plistspec authors
+;; URL: https://github.com/plistspec/plistspec
+;; SPDX-License-Identifier: GPL-3.0-or-later
+
+;; This file is not part of GNU Emacs.
+
+;; This program is free software: you can redistribute it and/or modify it under the
+;; terms of the GNU General Public License as published by the Free Software
+;; Foundation, either version 3 of the License, or (at your option) any later version.
+
+;;; Commentary:
+
+;; `plistspec-gptel-mode' is a global minor mode for gptel users.  While it is
+;; on, every gptel request (from `gptel-send' or from any package calling
+;; `gptel-request'):
+;;
+;; - sends its tools lowered for the request's backend by the rules of
+;;   "plistspec to-json --lower" (Gemini gets no `oneOf' or dangling `$ref',
+;;   OpenAI Responses an explicit `strict'...), whatever registered them;
+;;   a tool the backend cannot express is left out of that request, with a
+;;   message naming it and why;
+;; - checks each tool call of the model before the tool's function runs: a
+;;   call that does not fit the schema the model was given is not run, and
+;;   the model gets a tool result naming every problem; a call made against
+;;   a lowered schema is mapped back, so the function receives what gptel
+;;   would pass for the original one; an async tool whose function signals
+;;   gets an error result instead of leaving the request waiting.
+;;
+;; The work is done by the "plistspec check --server" process the package
+;; keeps (cached by the tools' content).  When it cannot run or does not
+;; answer in time, the mode warns once and lets requests through unchanged.
+;; `plistspec-gptel-report' shows what it did for the current buffer's
+;; backend.
+;;
+;; gptel has no public hook for the tools of every request, nor one that runs
+;; before the tools of `gptel-request' (its `gptel-pre-tool-call-functions'
+;; only runs for `gptel-send'), so the mode advises three of gptel's internal
+;; functions, all listed in `plistspec-gptel--seams' and checked there before
+;; anything is installed: when one is missing or changed, it warns once and
+;; leaves gptel alone.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'plistspec-custom)
+(require 'plistspec-exec)
+(require 'plistspec-server)
+
+(defvar gptel-tools)
+(defvar gptel-backend)
+(defvar gptel-use-tools)
+(declare-function gptel-fsm-info "gptel-request" (cl-x))
+(declare-function gptel-tool-name "gptel-request" (cl-x))
+(declare-function gptel-tool-async "gptel-request" (cl-x))
+(declare-function gptel-tool-function "gptel-request" (cl-x))
+(declare-function gptel-backend-name "gptel-request" (cl-x))
+(declare-function gptel--parse-tools "gptel-request" (backend tools))
+(declare-function gptel--process-tool-call "gptel-request" (fsm tool-spec tool-call result))
+
+(defcustom plistspec-gptel-wait 3
+  "Seconds a gptel request may wait for plistspec before going unchanged.
+Lowering a tool set plistspec has not seen before takes a few
+milliseconds per tool; a tool set it has seen, or a check of one
+tool call, takes a few milliseconds in all."
+  :type 'number
+  :group 'plistspec)
+
+(defconst plistspec-gptel--seams
+  '((gptel--realize-query :around plistspec-gptel--realize-query 1)
+    (gptel--parse-tools :around plistspec-gptel--parse-tools 2)
+    (gptel--handle-tool-use :around plistspec-gptel--handle-tool-use 1)
+    (gptel--process-tool-call nil nil 4)
+    (gptel-fsm-info nil nil 1)
+    (gptel-tool-name nil nil 1)
+    (gptel-tool-async nil nil 1)
+    (gptel-tool-function nil nil 1))
+  "The gptel functions the mode relies on: (FUNCTION HOW ADVICE ARGS).
+FUNCTION must take ARGS arguments.  When HOW is non-nil, ADVICE is
+added to FUNCTION that way:
+- `gptel--realize-query' builds every request (from `gptel-send' and
+  `gptel-request' alike) in a buffer where `gptel-tools' and
+  `gptel-backend' are what the request uses: the tools are lowered
+  there, and those left out are not sent;
+- `gptel--parse-tools' makes the tools' JSON: the lowered JSON is
+  returned instead;
+- `gptel--handle-tool-use' runs the model's tool calls on every path:
+  each call is checked first, a call that does not fit is answered
+  with `gptel--process-tool-call' (what gptel's own :block does).")
+
+(defvar plistspec-gptel--installed nil
+  "Non-nil when the advice of `plistspec-gptel--seams' is in place.")
+
+(defvar plistspec-gptel--warned nil
+  "The keys of the warnings already shown, so each is shown once.")
+
+(defvar plistspec-gptel--sets (make-hash-table :test #'equal)
+  "Answers of plistspec for tool sets: (KIND . TOOLS-JSON) -> answer.")
+
+(defconst plistspec-gptel--sets-max 32
+  "Tool sets remembered (the table is emptied beyond).")
+
+(defvar plistspec-gptel--plans (make-hash-table :test #'eq :weakness 'key)
+  "The plan of each request: its `gptel-fsm' -> a `plistspec-gptel--plan'.")
+
+(defvar plistspec-gptel--sending nil
+  "The plan of the request being built, for `plistspec-gptel--parse-tools'.")
+
+(defvar plistspec-gptel--last (make-hash-table :test #'equal)
+  "The last plan made for each backend, by backend name (for the report).")
+
+(defvar plistspec-gptel--blocked nil
+  "The last blocked calls, newest first: (TIME BACKEND TOOL MESSAGE).")
+
+(defconst plistspec-gptel--blocked-max 20
+  "Blocked calls remembered for the report.")
+
+(cl-defstruct (plistspec-gptel--plan (:constructor plistspec-gptel--make-plan)
+                                     (:copier nil))
+  "What the mode did to one request's tools."
+  backend target kept json names left-out rewrites count time prepared)
+
+;;;; The mode
+
+;;;###autoload
+(define-minor-mode plistspec-gptel-mode
+  "Lower gptel's tools for each request's backend and check every tool call.
+While on, the tools of every gptel request are sent as the request's
+backend accepts them (by the rules of \"plistspec to-json --lower\"),
+a tool it cannot express is left out with a message, and the model's
+tool calls are checked before the function runs: a call that does
+not fit is answered with what is wrong instead.  When plistspec cannot
+run, requests go unchanged.  \\[plistspec-gptel-report] shows what
+was done."
+  :global t
+  :group 'plistspec
+  (if plistspec-gptel-mode
+      (progn
+        (setq plistspec-gptel--warned nil)
+        (if (featurep 'gptel-request)
+            (plistspec-gptel--install)
+          (with-eval-after-load 'gptel-request
+            (when plistspec-gptel-mode (plistspec-gptel--install)))))
+    (plistspec-gptel--uninstall)))
+
+(defun plistspec-gptel--missing ()
+  "Why gptel cannot be advised as `plistspec-gptel--seams' says, or nil."
+  (cl-loop for (fn _how _advice n) in plistspec-gptel--seams
+           for arity = (and (fboundp fn) (func-arity fn))
+           unless (and arity (<= (car arity) n)
+                       (or (eq (cdr arity) 'many) (>= (cdr arity) n)))
+           return (format "%s is %s" fn (if arity
+                                            (format "no longer a function of %d arguments" n)
+                                          "not defined"))))
+
+(defun plistspec-gptel--install ()
+  "Advise gptel, or warn once and leave it alone when it has changed."
+  (unless plistspec-gptel--installed
+    (let ((missing (plistspec-gptel--missing)))
+      (if missing
+          (plistspec-gptel--warn
+           'gptel (format "gptel has changed (%s): plistspec-gptel-mode leaves it alone \
+and requests go unchanged [PS705]" missing))
+        (cl-loop for (fn how advice) in plistspec-gptel--seams
+                 when how do (advice-add fn how advice))
+        (setq plistspec-gptel--installed t)))))
+
+(defun plistspec-gptel--uninstall ()
+  "Remove the advice of `plistspec-gptel--seams'."
+  (cl-loop for (fn how advice) in plistspec-gptel--seams
+           when (and how (fboundp fn)) do (advice-remove fn advice))
+  (setq plistspec-gptel--installed nil))
+
+(defun plistspec-gptel--warn (key text)
+  "Show TEXT in a warning, once per KEY."
+  (unless (member key plistspec-gptel--warned)
+    (push key plistspec-gptel--warned)
+    (display-warning 'plistspec-gptel text :warning)))
+
+(defmacro plistspec-gptel--failing-open (what &rest body)
+  "Run BODY; on an error, warn once about WHAT and return nil."
+  (declare (indent 1) (debug t))
+  `(condition-case err
+       (progn ,@body)
+     (error
+      (plistspec-gptel--warn
+       (list 'error ,what (car err))
+       (format "%s failed (%s): requests go on unchanged [PS704]"
+               ,what (error-message-string err)))
+      nil)))
+
+;;;; Asking the plistspec process
+
+(defun plistspec-gptel--process ()
+  "The live \"plistspec check --server\" process, or nil after warning once."
+  (let ((default-directory (expand-file-name "~/")))
+    (condition-case err
+        (or (plistspec--server (plistspec-command))
+            (progn
+              (plistspec-gptel--warn
+               'server "plistspec check --server could not start: gptel requests go \
+unchanged (M-x plistspec-restart-server tries again) [PS704]")
+              nil))
+      (plistspec-unavailable
+       (plistspec-gptel--warn 'unavailable
+                              (format "%s: gptel requests go unchanged [PS704]"
+                                      (error-message-string err)))
+       nil))))
+
+(defun plistspec-gptel--ask (head data)
+  "Send HEAD (an alist) and DATA (a unibyte string) to plistspec; wait for it.
+Return the answer (a plist), or nil when there is none in time."
+  (let ((proc (plistspec-gptel--process)))
+    (when proc
+      (let* ((state (list nil))
+             (deadline (+ (float-time) plistspec-gptel-wait)))
+        (plistspec--server-request proc (make-symbol "gptel") head data
+                                   (lambda (reply) (setcar state (or reply 'died))))
+        (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
+          ;; only this process's output: no timer or other filter runs meanwhile
+          (accept-process-output proc 0.05 nil 1))
+        (pcase (car state)
+          ('nil
+           (plistspec-gptel--warn
+            'slow (format "plistspec did not answer within %s seconds: this gptel \
+request went unchanged (see `plistspec-gptel-wait') [PS704]" plistspec-gptel-wait))
+           nil)
+          ('died
+           (plistspec-gptel--warn 'died "plistspec check --server ended: gptel requests \
+go unchanged until it starts again [PS704]")
+           nil)
+          (`(0 ,out ,_err) (plistspec-gptel--json out))
+          (`(,exit ,_out ,err)
+           (plistspec-gptel--warn
+            (list 'exit exit)
+            (format "plistspec could not answer (exit %s): %s [PS704]" exit (string-trim err)))
+           nil))))))
+
+(defun plistspec-gptel--json (text)
+  "TEXT parsed as gptel parses JSON: objects as plists, arrays as vectors."
+  (json-parse-string text :object-type 'plist :array-type 'array
+                     :null-object :null :false-object :json-false))
+
+(defun plistspec-gptel--encode (value)
+  "VALUE, as gptel writes JSON, encoded in UTF-8."
+  (encode-coding-string
+   (json-serialize value :null-object :null :false-object :json-false) 'utf-8 t))
+
+;;;; Lowering the tools of a request
+
+(defun plistspec-gptel--kind (backend)
+  "The kind of gptel BACKEND plistspec is told: its struct name less gptel-."
+  (let ((type (symbol-name (type-of backend))))
+    (if (string-prefix-p "gptel-" type) (substring type 6) type)))
+
+(defun plistspec-gptel--elements (wire)
+  "The per-tool elements of gptel's tools JSON WIRE (Gemini: its declarations)."
+  (if (and (vectorp wire) (= (length wire) 1)
+           (plist-member (aref wire 0) :functionDeclarations))
+      (plist-get (aref wire 0) :functionDeclarations)
+    wire))
+
+(defun plistspec-gptel--serialize (backend tools)
+  "The JSON text of the tools TOOLS gptel makes for BACKEND, and those it cannot.
+Return (TEXT . BROKEN), BROKEN a list of (INDEX . WHY) for the tools
+that `json-serialize' refuses: they are left out."
+  (let ((wire (gptel--parse-tools backend tools)))
+    (condition-case nil
+        (cons (plistspec-gptel--encode wire) nil)
+      (error
+       (let* ((elements (plistspec-gptel--elements wire))
+              (broken nil) (good nil))
+         (dotimes (i (length elements))
+           (condition-case err
+               (progn (plistspec-gptel--encode (aref elements i))
+                      (push (aref elements i) good))
+             (error (push (cons i (format "gptel cannot write it as JSON: %s"
+                                          (error-message-string err)))
+                          broken))))
+         (setq good (vconcat (nreverse good)))
+         (cons (plistspec-gptel--encode
+                (if (eq elements wire) good `[(:functionDeclarations ,good)]))
+               (nreverse broken)))))))
+
+(defun plistspec-gptel--lowered (kind text)
+  "Plistspec's answer for the tools JSON TEXT of a backend of KIND, or nil."
+  (let ((key (cons kind text)))
+    (or (gethash key plistspec-gptel--sets)
+        (let ((answer (plistspec-gptel--ask `((kind . "lower") (backend . ,kind)) text)))
+          (when (and answer (stringp (plist-get answer :target)))
+            (when (>= (hash-table-count plistspec-gptel--sets) plistspec-gptel--sets-max)
+              (clrhash plistspec-gptel--sets))
+            (puthash key answer plistspec-gptel--sets))))))
+
+(defun plistspec-gptel--plan (backend tools)
+  "The plan for sending TOOLS to BACKEND, or nil to send them unchanged."
+  (let* ((kind (plistspec-gptel--kind backend))
+         (serialized (plistspec-gptel--serialize backend tools))
+         (broken (cdr serialized))
+         (all (vconcat tools))
+         (good (if broken
+                   (cl-loop for tool across all for i from 0
+                            unless (assq i broken) collect tool)
+                 tools))
+         (answer (plistspec-gptel--lowered kind (car serialized))))
+    (when answer
+      (let ((goodv (vconcat good))
+            (names (make-hash-table :test #'equal))
+            (kept nil) (left-out nil))
+        (cl-loop for entry across (plist-get answer :sent)
+                 for tool = (aref goodv (aref entry 0))
+                 do (push tool kept)
+                 (puthash (aref entry 1) (cons tool (aref entry 2)) names))
+        (cl-loop for entry across (plist-get answer :left_out)
+                 do (push (cons (aref entry 1) (aref entry 2)) left-out))
+        (cl-loop for (i . why) in broken
+                 do (push (cons (gptel-tool-name (aref all i)) why) left-out))
+        (plistspec-gptel--make-plan
+         :backend (ignore-errors (gptel-backend-name backend))
+         :target (plist-get answer :target)
+         :kept (nreverse kept)
+         :json (plist-get answer :tools)
+         :names names
+         :left-out (nreverse left-out)
+         :rewrites (plist-get answer :rewrites)
+         :count (length all)
+         :time (current-time))))))
+
+(defun plistspec-gptel--left-out-message (plan)
+  "Say which tools PLAN leaves out of its request, and why."
+  (when-let ((out (plistspec-gptel--plan-left-out plan)))
+    (message "plistspec: left out of this %s request: %s [PS701]"
+             (plistspec-gptel--plan-target plan)
+             (mapconcat (lambda (x) (format "%s (%s)" (car x) (cdr x))) out "; "))))
+
+(defun plistspec-gptel--realize-query (orig fsm)
+  "Around `gptel--realize-query' (ORIG): send FSM's tools lowered."
+  (let* ((info (ignore-errors (gptel-fsm-info fsm)))
+         (buffer (plist-get info :data))
+         (plan (and plistspec-gptel-mode (bufferp buffer) (buffer-live-p buffer)
+                    (with-current-buffer buffer
+                      (and gptel-use-tools gptel-tools
+                           (plistspec-gptel--failing-open "Lowering gptel's tools"
+                             (plistspec-gptel--plan gptel-backend gptel-tools)))))))
+    (if (not plan)
+        (funcall orig fsm)
+      (with-current-buffer buffer
+        (setq-local gptel-tools (plistspec-gptel--plan-kept plan)))
+      (puthash fsm plan plistspec-gptel--plans)
+      (when (plistspec-gptel--plan-backend plan)
+        (puthash (plistspec-gptel--plan-backend plan) plan plistspec-gptel--last))
+      (plistspec-gptel--left-out-message plan)
+      (let ((plistspec-gptel--sending plan))
+        (funcall orig fsm)))))
+
+(defun plistspec-gptel--parse-tools (orig backend tools)
+  "Around `gptel--parse-tools' (ORIG): the lowered JSON of the request's TOOLS.
+Other calls (BACKEND, TOOLS) go to gptel."
+  (let ((plan plistspec-gptel--sending))
+    (if (and plan tools (eq tools (plistspec-gptel--plan-kept plan)))
+        (plistspec-gptel--json (plistspec-gptel--plan-json plan))
+      (funcall orig backend tools))))
+
+;;;; Checking the model's calls
+
+(defun plistspec-gptel--handle-tool-use (orig fsm)
+  "Around `gptel--handle-tool-use' (ORIG): check FSM's calls before they run."
+  (when plistspec-gptel-mode
+    (plistspec-gptel--failing-open "Checking a gptel tool call"
+      (plistspec-gptel--check-calls fsm)))
+  (funcall orig fsm))
+
+(defun plistspec-gptel--check-calls (fsm)
+  "Check the pending tool calls of FSM: block, map back, or let run."
+  (let* ((info (gptel-fsm-info fsm))
+         (plan (gethash fsm plistspec-gptel--plans)))
+    (plistspec-gptel--prepare-tools info plan)
+    (when plan
+      (dolist (call (cl-remove-if (lambda (c) (plist-get c :result))
+                                  (plist-get info :tool-use)))
+        (let* ((name (plist-get call :name))
+               (entry (gethash name (plistspec-gptel--plan-names plan))))
+          (when entry
+            (plistspec-gptel--check-call fsm plan call name (car entry) (cdr entry))))))))
+
+(defun plistspec-gptel--check-call (fsm plan call name tool id)
+  "Check CALL (named NAME, of TOOL, ID in plistspec) of FSM's request in PLAN."
+  (let* ((args (plist-get call :args))
+         (answer (plistspec-gptel--ask `((kind . "call") (id . ,id) (emacs . t))
+                                       (plistspec-gptel--encode args))))
+    (cond
+     ((null answer) nil)
+     ((eq (plist-get answer :unknown) t)
+      (plistspec-gptel--warn 'unknown "plistspec no longer knows the tools of a \
+request (it was restarted): its calls run unchecked [PS704]"))
+     ((eq (plist-get answer :ok) t)
+      (let ((edits (plist-get answer :edits)))
+        (when (> (length edits) 0)
+          (plist-put call :args (plistspec-gptel--apply-edits args edits)))))
+     (t
+      (let ((text (plist-get answer :message)))
+        (plistspec-gptel--remember-block plan name text)
+        (plist-put call :error t)
+        (gptel--process-tool-call fsm tool call text))))))
+
+(defun plistspec-gptel--remember-block (plan name text)
+  "Remember that the call of NAME was blocked with TEXT (request of PLAN)."
+  (push (list (current-time) (plistspec-gptel--plan-backend plan) name text)
+        plistspec-gptel--blocked)
+  (when (> (length plistspec-gptel--blocked) plistspec-gptel--blocked-max)
+    (setcdr (nthcdr (1- plistspec-gptel--blocked-max) plistspec-gptel--blocked) nil))
+  (message "plistspec: blocked a call of %s: %s [PS702]" name
+           (car (split-string text "\n"))))
+
+(defun plistspec-gptel--apply-edits (args edits)
+  "A copy of the call arguments ARGS with plistspec's EDITS applied.
+Each edit is [\"remove\" PATH] or [\"set\" PATH VALUE], PATH a vector
+of property names and indexes."
+  (let ((value (copy-tree args t)))
+    (cl-loop for edit across edits
+             do (setq value (plistspec-gptel--edit
+                             value (append (aref edit 1) nil)
+                             (equal (aref edit 0) "remove")
+                             (and (> (length edit) 2) (aref edit 2)))))
+    value))
+
+(defun plistspec-gptel--edit (value path remove new)
+  "VALUE with the element at PATH removed (REMOVE) or set to NEW."
+  (let ((step (car path)))
+    (cond
+     ((null path) (if remove value new))
+     ((vectorp value)
+      (if (cdr path)
+          (aset value step (plistspec-gptel--edit (aref value step) (cdr path) remove new))
+        (aset value step new))
+      value)
+     (t
+      (let ((key (intern (concat ":" step))))
+        (cond ((cdr path)
+               (plist-put value key (plistspec-gptel--edit (plist-get value key)
+                                                           (cdr path) remove new)))
+              (remove
+               (cl-loop for (k v) on value by #'cddr
+                        unless (eq k key) collect k and collect v))
+              (t (plist-put value key new))))))))
+
+(defvar plistspec-gptel--guarded (make-hash-table :test #'eq :weakness 'key)
+  "The tool copies whose async function is already guarded.")
+
+(defun plistspec-gptel--prepare-tools (info plan)
+  "Give the tools of INFO's request what running its calls needs (once).
+An async tool's function gets a guard that answers with the error it
+signals; a tool PLAN renamed is also found under the name the model
+saw."
+  (unless (and plan (plistspec-gptel--plan-prepared plan))
+    (let* ((tools (plist-get info :tools))
+           (new (mapcar #'plistspec-gptel--guarded tools))
+           (changed (cl-mismatch new tools :test #'eq)))
+      (when plan
+        (setf (plistspec-gptel--plan-prepared plan) t)
+        (maphash (lambda (name entry)
+                   (unless (equal name (gptel-tool-name (car entry)))
+                     (let ((copy (plistspec-gptel--guarded (car entry) t)))
+                       (plistspec-gptel--set-slot copy 'name name)
+                       (setq changed t)
+                       (push copy new))))
+                 (plistspec-gptel--plan-names plan)))
+      (when changed
+        (plist-put info :tools new)))))
+
+(defun plistspec-gptel--guarded (tool &optional copy)
+  "TOOL, or when it is async (or COPY) a copy whose function cannot hang."
+  (if (not (or copy (and (gptel-tool-async tool)
+                         (not (gethash tool plistspec-gptel--guarded)))))
+      tool
+    (let ((new (copy-sequence tool)))
+      (when (and (gptel-tool-async tool) (not (gethash tool plistspec-gptel--guarded)))
+        (plistspec-gptel--set-slot
+         new 'function (plistspec-gptel--guard (gptel-tool-function tool)
+                                               (gptel-tool-name tool))))
+      (puthash new t plistspec-gptel--guarded)
+      new)))
+
+(defun plistspec-gptel--set-slot (tool slot value)
+  "Set SLOT of the `gptel-tool' TOOL (a copy of the user's) to VALUE."
+  (aset tool (cl-struct-slot-offset 'gptel-tool slot) value))
+
+(defun plistspec-gptel--guard (function name)
+  "FUNCTION, an async tool's, made to answer its callback when it signals.
+NAME is the tool's name."
+  (lambda (callback &rest args)
+    (let ((answered nil))
+      (condition-case err
+          (apply function (lambda (&rest result)
+                            (setq answered t)
+                            (apply callback result))
+                 args)
+        (error
+         (unless answered
+           (message "plistspec: the async tool %s signalled: %s [PS703]"
+                    name (error-message-string err))
+           (funcall callback (format "Error: tool %s failed: %s"
+                                     name (error-message-string err)))))))))
+
+;;;; The report
+
+;;;###autoload
+(defun plistspec-gptel-report ()
+  "Show what `plistspec-gptel-mode' did for this buffer's gptel backend.
+Which tools of its last request were lowered (each rewrite), which
+were left out and why, and the last blocked calls."
+  (interactive)
+  (let* ((backend (and (boundp 'gptel-backend) gptel-backend))
+         (name (and backend (ignore-errors (gptel-backend-name backend))))
+         (plan (and name (gethash name plistspec-gptel--last))))
+    (with-current-buffer (get-buffer-create "*plistspec-gptel*")
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert (format "plistspec-gptel-mode is %s%s.\n"
+                        (if plistspec-gptel-mode "on" "off")
+                        (if (and plistspec-gptel-mode (not plistspec-gptel--installed))
+                            " but inactive (see *Warnings*)" "")))
+        (insert (format "Backend: %s\n\n" (or name "none (no gptel-backend here)")))
+        (if (not plan)
+            (insert "No request of this backend was lowered yet.\n")
+          (plistspec-gptel--insert-plan plan))
+        (plistspec-gptel--insert-blocked name))
+      (goto-char (point-min))
+      (special-mode)
+      (display-buffer (current-buffer)))))
+
+(defun plistspec-gptel--insert-plan (plan)
+  "Insert what PLAN did."
+  (insert (format "Last request: %s, lowered for %s: %d tools, %d sent, %d left out.\n"
+                  (format-time-string "%F %T" (plistspec-gptel--plan-time plan))
+                  (plistspec-gptel--plan-target plan)
+                  (plistspec-gptel--plan-count plan)
+                  (length (plistspec-gptel--plan-kept plan))
+                  (length (plistspec-gptel--plan-left-out plan))))
+  (when-let ((out (plistspec-gptel--plan-left-out plan)))
+    (insert "\nLeft out:\n")
+    (dolist (x out) (insert (format "  %s: %s\n" (car x) (cdr x)))))
+  (let ((by-tool nil))
+    (cl-loop for r across (plistspec-gptel--plan-rewrites plan)
+             do (push r (alist-get (aref r 1) by-tool nil nil #'equal)))
+    (insert (if by-tool "\nLowered:\n" "\nNo tool needed lowering.\n"))
+    (dolist (tool (nreverse by-tool))
+      (insert (format "  %s\n" (car tool)))
+      (dolist (r (nreverse (cdr tool)))
+        (insert (format "    %s: %s: %s [%s]\n"
+                        (aref r 2) (aref r 4) (aref r 5) (aref r 3)))))))
+
+(defun plistspec-gptel--insert-blocked (backend)
+  "Insert the last calls blocked in requests of BACKEND."
+  (let ((mine (cl-remove-if-not (lambda (b) (equal (nth 1 b) backend))
+                                plistspec-gptel--blocked)))
+    (insert (if mine "\nLast blocked calls:\n" "\nNo call was blocked.\n"))
+    (dolist (b mine)
+      (insert (format "  %s %s:\n%s\n" (format-time-string "%T" (nth 0 b)) (nth 2 b)
+                      (replace-regexp-in-string "^" "    " (nth 3 b)))))))
+
+(provide 'plistspec-gptel)
+;;; plistspec-gptel.el ends here
