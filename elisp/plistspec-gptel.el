@@ -57,6 +57,8 @@
 (declare-function gptel-fsm-info "gptel-request" (cl-x))
 (declare-function gptel-tool-name "gptel-request" (cl-x))
 (declare-function gptel-tool-async "gptel-request" (cl-x))
+(declare-function gptel-tool-description "gptel-request" (cl-x))
+(declare-function gptel-tool-args "gptel-request" (cl-x))
 (declare-function gptel-tool-function "gptel-request" (cl-x))
 (declare-function gptel-backend-name "gptel-request" (cl-x))
 (declare-function gptel--parse-tools "gptel-request" (backend tools))
@@ -78,6 +80,8 @@ tool call, takes a few milliseconds in all."
     (gptel-fsm-info nil nil 1)
     (gptel-tool-name nil nil 1)
     (gptel-tool-async nil nil 1)
+    (gptel-tool-description nil nil 1)
+    (gptel-tool-args nil nil 1)
     (gptel-tool-function nil nil 1))
   "The gptel functions the mode relies on: (FUNCTION HOW ADVICE ARGS).
 FUNCTION must take ARGS arguments.  When HOW is non-nil, ADVICE is
@@ -220,9 +224,10 @@ Return the answer (a plist), or nil when there is none in time."
              (deadline (+ (float-time) plistspec-gptel-wait)))
         (plistspec--server-request proc (make-symbol "gptel") head data
                                    (lambda (reply) (setcar state (or reply 'died))))
-        (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
-          ;; only this process's output: no timer or other filter runs meanwhile
-          (accept-process-output proc 0.05 nil 1))
+        (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
+          (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
+            ;; only this process's output: no timer or other filter runs meanwhile
+            (accept-process-output proc 0.05 nil 1)))
         (pcase (car state)
           ('nil
            (plistspec-gptel--warn
@@ -296,34 +301,91 @@ that `json-serialize' refuses: they are left out."
               (clrhash plistspec-gptel--sets))
             (puthash key answer plistspec-gptel--sets))))))
 
+(defvar plistspec-gptel--recent nil
+  "The tool sets planned last, newest first.
+Each is (KIND TOOLS SNAPSHOT ANSWER JSON BROKEN): TOOLS is the list of `gptel-tool's, SNAPSHOT a copy of what gptel
+sends of each (name, description, args), JSON the lowered tools
+parsed.  A request whose tools are the same objects, unchanged, uses
+it without making gptel's JSON again.")
+
+(defconst plistspec-gptel--recent-max 8
+  "Tool sets kept in `plistspec-gptel--recent'.")
+
+(defun plistspec-gptel--snapshot (tools)
+  "What gptel sends of each of TOOLS, copied."
+  (mapcar (lambda (tool)
+            (list (gptel-tool-name tool) (gptel-tool-description tool)
+                  (copy-tree (gptel-tool-args tool) t)))
+          tools))
+
+(defun plistspec-gptel--recent (kind tools)
+  "The entry of `plistspec-gptel--recent' for TOOLS sent to a backend of KIND."
+  (cl-loop for entry in plistspec-gptel--recent
+           when (and (equal (nth 0 entry) kind)
+                     (let ((old (nth 1 entry)) (snap (nth 2 entry)) (same t))
+                       (while (and same tools old)
+                         (let ((tool (car tools)) (s (car snap)))
+                           (setq same (and (eq tool (car old))
+                                           (equal (gptel-tool-name tool) (nth 0 s))
+                                           (equal (gptel-tool-description tool) (nth 1 s))
+                                           (equal (gptel-tool-args tool) (nth 2 s)))
+                                 tools (cdr tools) old (cdr old) snap (cdr snap))))
+                       (and same (null tools) (null old))))
+           return entry))
+
+(defun plistspec-gptel--remember (kind tools answer broken)
+  "Remember ANSWER and BROKEN for TOOLS of a backend of KIND; return the entry."
+  (let ((entry (list kind tools (plistspec-gptel--snapshot tools) answer
+                     (plist-get answer :tools) broken)))
+    (push entry plistspec-gptel--recent)
+    (when (> (length plistspec-gptel--recent) plistspec-gptel--recent-max)
+      (setcdr (nthcdr (1- plistspec-gptel--recent-max) plistspec-gptel--recent) nil))
+    entry))
+
+(defun plistspec-gptel--fresh (json)
+  "A copy of the tools JSON whose tool entries are new plists.
+gptel adds to the entries (Anthropic's cache_control), never deeper."
+  (cl-map 'vector
+          (lambda (element)
+            (if (plist-member element :functionDeclarations)
+                (list :functionDeclarations
+                      (cl-map 'vector #'copy-sequence
+                              (plist-get element :functionDeclarations)))
+              (copy-sequence element)))
+          json))
+
 (defun plistspec-gptel--plan (backend tools)
   "The plan for sending TOOLS to BACKEND, or nil to send them unchanged."
   (let* ((kind (plistspec-gptel--kind backend))
-         (serialized (plistspec-gptel--serialize backend tools))
-         (broken (cdr serialized))
-         (all (vconcat tools))
-         (good (if broken
-                   (cl-loop for tool across all for i from 0
-                            unless (assq i broken) collect tool)
-                 tools))
-         (answer (plistspec-gptel--lowered kind (car serialized))))
-    (when answer
-      (let ((goodv (vconcat good))
-            (names (make-hash-table :test #'equal))
-            (kept nil) (left-out nil))
-        (cl-loop for entry across (plist-get answer :sent)
-                 for tool = (aref goodv (aref entry 0))
+         (entry (or (plistspec-gptel--recent kind tools)
+                    (let* ((serialized (plistspec-gptel--serialize backend tools))
+                           (answer (plistspec-gptel--lowered kind (car serialized))))
+                      (and answer
+                           (plistspec-gptel--remember kind tools answer
+                                                      (cdr serialized)))))))
+    (when entry
+      (let* ((answer (nth 3 entry))
+             (broken (nth 5 entry))
+             (all (vconcat tools))
+             (good (vconcat (if broken
+                                (cl-loop for tool across all for i from 0
+                                         unless (assq i broken) collect tool)
+                              all)))
+             (names (make-hash-table :test #'equal))
+             (kept nil) (left-out nil))
+        (cl-loop for sent across (plist-get answer :sent)
+                 for tool = (aref good (aref sent 0))
                  do (push tool kept)
-                 (puthash (aref entry 1) (cons tool (aref entry 2)) names))
-        (cl-loop for entry across (plist-get answer :left_out)
-                 do (push (cons (aref entry 1) (aref entry 2)) left-out))
+                 (puthash (aref sent 1) (cons tool (aref sent 2)) names))
+        (cl-loop for out across (plist-get answer :left_out)
+                 do (push (cons (aref out 1) (aref out 2)) left-out))
         (cl-loop for (i . why) in broken
                  do (push (cons (gptel-tool-name (aref all i)) why) left-out))
         (plistspec-gptel--make-plan
          :backend (ignore-errors (gptel-backend-name backend))
          :target (plist-get answer :target)
          :kept (nreverse kept)
-         :json (plist-get answer :tools)
+         :json (nth 4 entry)
          :names names
          :left-out (nreverse left-out)
          :rewrites (plist-get answer :rewrites)
@@ -362,7 +424,7 @@ that `json-serialize' refuses: they are left out."
 Other calls (BACKEND, TOOLS) go to gptel."
   (let ((plan plistspec-gptel--sending))
     (if (and plan tools (eq tools (plistspec-gptel--plan-kept plan)))
-        (plistspec-gptel--json (plistspec-gptel--plan-json plan))
+        (plistspec-gptel--fresh (plistspec-gptel--plan-json plan))
       (funcall orig backend tools))))
 
 ;;;; Checking the model's calls
@@ -545,7 +607,7 @@ were left out and why, and the last blocked calls."
     (insert "\nLeft out:\n")
     (dolist (x out) (insert (format "  %s: %s\n" (car x) (cdr x)))))
   (let ((by-tool nil))
-    (cl-loop for r across (plistspec-gptel--plan-rewrites plan)
+    (cl-loop for r across (plistspec-gptel--json (plistspec-gptel--plan-rewrites plan))
              do (push r (alist-get (aref r 1) by-tool nil nil #'equal)))
     (insert (if by-tool "\nLowered:\n" "\nNo tool needed lowering.\n"))
     (dolist (tool (nreverse by-tool))

@@ -96,6 +96,8 @@ class Toolsets:
     def __init__(self) -> None:
         self._sets: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._tools: OrderedDict[str, _Tool] = OrderedDict()
+        # one tool lowered: (target, name it is sent under, its JSON) -> (tool, rewrites)
+        self._lowered: OrderedDict[str, tuple[dict[str, Any], list[Any]]] = OrderedDict()
 
     # --- lowering a request's tools ------------------------------------------------
 
@@ -132,7 +134,6 @@ class Toolsets:
     def _lower(self, value: Any, backend: str | None) -> tuple[dict[str, Any], list[str]]:
         from plistspec.emit_json.target import to_target_json
         from plistspec.fromjson.rawjson import raw_tools
-        from plistspec.lowering.tools import lower_tools_detailed
 
         target = target_of(value, backend)
         elements = _elements(value)
@@ -149,7 +150,7 @@ class Toolsets:
             else:
                 why = diags[0].message if diags else "not a tool"
                 skipped.append([i, _name(el), why])
-        lowered, records = lower_tools_detailed(tools, target)
+        lowered, records = self._lower_each(tools, target)
         errors: dict[int, str] = {}
         rewrites: list[list[Any]] = []
         for r in records:
@@ -178,12 +179,47 @@ class Toolsets:
         left_out.sort(key=lambda x: x[0])
         reply = {
             "target": target,
-            "tools": json.dumps(final, ensure_ascii=False, separators=(",", ":")),
+            "tools": final,
             "sent": sent,
             "left_out": left_out,
-            "rewrites": rewrites,
+            # as text: Emacs reads it only for its report
+            "rewrites": json.dumps(rewrites, ensure_ascii=False, separators=(",", ":")),
         }
         return reply, ids
+
+    def _lower_each(self, tools: list[dict[str, Any]], target: str) -> tuple[list, list]:
+        """``lower_tools_detailed(tools, target)``, each tool taken from the cache when it
+        was lowered before under the same name (a set that changed in one tool costs one)."""
+        from plistspec.lowering.names import map_names
+        from plistspec.lowering.rules import rules
+        from plistspec.lowering.tools import lower_tools_detailed
+
+        names = map_names([t.get("name") for t in tools], rules(target))
+        keys = [
+            hashlib.sha1(
+                json.dumps([target, n, t], ensure_ascii=False, separators=(",", ":")).encode()
+            ).hexdigest()
+            for n, t in zip(names, tools, strict=True)
+        ]
+        todo = [i for i, k in enumerate(keys) if k not in self._lowered]
+        if todo:
+            new, recs = lower_tools_detailed([tools[i] for i in todo], target)
+            if any(t.get("name") != names[i] for t, i in zip(new, todo, strict=True)):
+                return lower_tools_detailed(tools, target)  # a name taken in the set
+            mine: dict[int, list[Any]] = {i: [] for i in todo}
+            for r in recs:
+                mine[todo[r.tool]].append(r)
+            for j, i in enumerate(todo):
+                self._lowered[keys[i]] = (new[j], mine[i])
+        lowered, records = [], []
+        for i, k in enumerate(keys):
+            self._lowered.move_to_end(k)
+            tool, recs = self._lowered[k]
+            lowered.append(tool)
+            records.extend(r._replace(tool=i) for r in recs)
+        while len(self._lowered) > _TOOLS:
+            self._lowered.popitem(last=False)
+        return lowered, records
 
     # --- checking one call ---------------------------------------------------------
 
