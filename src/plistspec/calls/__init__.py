@@ -27,8 +27,9 @@ from plistspec.calls.validate import Checker, validate
 __all__ = ["Problem", "Checker", "validate", "message", "map_back"]
 
 
-def map_back(original: Any, lowered: Any, arguments: Any) -> Any:
-    """``arguments`` (valid against ``lowered``) in the shape ``original`` describes."""
+def map_back(original: Any, lowered: Any, arguments: Any, *, nil: bool = False) -> Any:
+    """``arguments`` (valid against ``lowered``) in the shape ``original`` describes (a
+    copy); ``nil``: they come from Emacs (see :mod:`plistspec.calls.mapback`)."""
     from plistspec.calls.mapback import map_back as _map_back
 
-    return _map_back(original, lowered, arguments)
+    return _map_back(original, lowered, arguments, nil=nil)

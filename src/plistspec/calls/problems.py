@@ -33,7 +33,9 @@ def shown(value: Any, limit: int = 60) -> str:
     """``value`` as compact JSON, cut at ``limit`` characters."""
     try:
         s = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError, RecursionError):
+    except RecursionError:
+        return "(a value nested too deep to show)"
+    except (TypeError, ValueError):
         s = repr(value)
     return s if len(s) <= limit else s[: limit - 1] + "…"
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plistspec.calls.mapback import edits
-from plistspec.calls.problems import message
+from plistspec.calls.problems import Problem, message
 from plistspec.calls.validate import EMPTY_PARAMETERS, Checker
 
 __all__ = ["Toolsets", "target_of"]
@@ -223,31 +223,41 @@ class Toolsets:
 
     # --- checking one call ---------------------------------------------------------
 
-    def call(self, tool_id: Any, args: Any, nil: bool = False) -> dict[str, Any]:
-        """The arguments ``args`` of a call of the tool ``tool_id`` → ``{"ok": true,
-        "edits": [...]}``, ``{"ok": false, "message": TEXT, "problems": [...]}`` or
-        ``{"unknown": true}`` (a tool this process has not lowered, or has forgotten).
-        ``nil``: the arguments come from Emacs (``{}`` may stand for ``null``)."""
+    def call(self, tool_id: Any, text: str, emacs: bool = False) -> dict[str, Any]:
+        """The JSON arguments ``text`` of a call of the tool ``tool_id`` → ``{"ok": true,
+        "edits": [...]}`` (edits to make first, often none), ``{"ok": false, "message":
+        TEXT, "problems": [...]}`` or ``{"unknown": true}`` (a tool this process has not
+        lowered, or has forgotten). ``emacs``: the arguments were written by Emacs, where
+        ``null`` and ``{}`` are both nil (:mod:`plistspec.calls.validate`)."""
         tool = self._tools.get(tool_id) if isinstance(tool_id, str) else None
         if tool is None:
             return {"unknown": True}
-        if nil and (args is None or args == []):
+        from plistspec.core.jsontext import JsonError, load_json
+
+        try:
+            args, _ = load_json(text)
+        except JsonError as e:
+            problems = [Problem("", "a JSON object of arguments", f"invalid JSON ({e.message})")]
+            return _refused(tool.name, problems)
+        if emacs and (args is None or args == []):
             args = {}
         original, lowered = tool.checkers()
-        if not original.problems(args, nil=nil):
+        if not original.problems(args, nil=emacs):
             return {"ok": True, "edits": []}
-        if lowered is None:
-            problems = original.problems(args, nil=nil)
-        else:
-            problems = lowered.problems(args, nil=nil)
-            if not problems:
-                changes = edits(tool.original or EMPTY_PARAMETERS, tool.lowered, args, nil=nil)
-                return {"ok": True, "edits": [list(c) for c in changes]}
-        return {
-            "ok": False,
-            "message": message(tool.name, problems),
-            "problems": [[p.pointer, p.expected, p.got] for p in problems],
-        }
+        checker = original if lowered is None else lowered
+        problems = checker.problems(args, nil=emacs)
+        if not problems and lowered is not None:
+            changes = edits(tool.original or EMPTY_PARAMETERS, tool.lowered, args, nil=emacs)
+            return {"ok": True, "edits": [list(c) for c in changes]}
+        return _refused(tool.name, problems)
+
+
+def _refused(name: str, problems: list[Problem]) -> dict[str, Any]:
+    return {
+        "ok": False,
+        "message": message(name, problems),
+        "problems": [[p.pointer, p.expected, p.got] for p in problems],
+    }
 
 
 def _name(el: Any) -> Any:

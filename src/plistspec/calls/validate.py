@@ -60,6 +60,10 @@ def _validator_class(schema: dict[str, Any]) -> type:
     return cls
 
 
+class TooDeep(Exception):
+    """The arguments nest deeper than the validator's recursion can follow."""
+
+
 class Checker:
     """The arguments of one tool checked against its parameters schema."""
 
@@ -87,6 +91,8 @@ class Checker:
             return None
         try:
             return list(v.iter_errors(arguments))
+        except RecursionError:
+            raise TooDeep() from None
         except Exception as e:  # noqa: BLE001 - dangling $ref, bad pattern, unknown type
             self.broken = f"{type(e).__name__}: {e}"
             return None
@@ -96,7 +102,14 @@ class Checker:
         return not self.problems(arguments, nil=nil)
 
     def problems(self, arguments: Any, *, nil: bool = False) -> list[Problem]:
-        """Every problem of ``arguments`` (a JSON object), by JSON pointer."""
+        """Every problem of ``arguments`` (a JSON object), by JSON pointer. Arguments
+        nested deeper than the validator can follow are one problem, never a pass."""
+        try:
+            return self._problems(arguments, nil)
+        except TooDeep:
+            return [Problem("", "arguments nested less deeply", "too deep to check", "depth")]
+
+    def _problems(self, arguments: Any, nil: bool) -> list[Problem]:
         if not isinstance(arguments, dict):
             if nil and arguments is None:
                 arguments = {}

@@ -195,7 +195,7 @@ def _answer(toolsets: Any, kind: str, req: dict, data: bytes) -> tuple[int, byte
         if kind == "lower":
             answer = toolsets.lower(req.get("backend"), data.decode("utf-8"))
         else:
-            answer = toolsets.call(req.get("id"), json.loads(data), req.get("emacs") is True)
+            answer = toolsets.call(req.get("id"), data.decode("utf-8"), req.get("emacs") is True)
     except (ValueError, RecursionError) as e:
         return 2, b"", f"plistspec check --server: bad {kind} request: {str(e)[:500]}\n".encode()
     except Exception as e:  # noqa: BLE001 - a failed request must not end the server
