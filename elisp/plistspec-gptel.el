@@ -126,7 +126,7 @@ added to FUNCTION that way:
 (cl-defstruct (plistspec-gptel--plan (:constructor plistspec-gptel--make-plan)
                                      (:copier nil))
   "What the mode did to one request's tools."
-  backend target kept json names left-out rewrites count time prepared)
+  backend kind text target kept json names left-out rewrites count time prepared)
 
 ;;;; The mode
 
@@ -303,10 +303,10 @@ that `json-serialize' refuses: they are left out."
 
 (defvar plistspec-gptel--recent nil
   "The tool sets planned last, newest first.
-Each is (KIND TOOLS SNAPSHOT ANSWER JSON BROKEN): TOOLS is the list of `gptel-tool's, SNAPSHOT a copy of what gptel
+Each is (KIND TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT): TOOLS is the list of `gptel-tool's, SNAPSHOT a copy of what gptel
 sends of each (name, description, args), JSON the lowered tools
-parsed.  A request whose tools are the same objects, unchanged, uses
-it without making gptel's JSON again.")
+parsed, TEXT gptel's JSON of the tools.  A request whose tools are the
+same objects, unchanged, uses it without making gptel's JSON again.")
 
 (defconst plistspec-gptel--recent-max 8
   "Tool sets kept in `plistspec-gptel--recent'.")
@@ -333,10 +333,11 @@ it without making gptel's JSON again.")
                        (and same (null tools) (null old))))
            return entry))
 
-(defun plistspec-gptel--remember (kind tools answer broken)
-  "Remember ANSWER and BROKEN for TOOLS of a backend of KIND; return the entry."
+(defun plistspec-gptel--remember (kind tools answer broken text)
+  "Remember ANSWER and BROKEN for TOOLS of a backend of KIND; return the entry.
+TEXT is gptel's JSON of the TOOLS."
   (let ((entry (list kind tools (plistspec-gptel--snapshot tools) answer
-                     (plist-get answer :tools) broken)))
+                     (plist-get answer :tools) broken text)))
     (push entry plistspec-gptel--recent)
     (when (> (length plistspec-gptel--recent) plistspec-gptel--recent-max)
       (setcdr (nthcdr (1- plistspec-gptel--recent-max) plistspec-gptel--recent) nil))
@@ -362,7 +363,7 @@ gptel adds to the entries (Anthropic's cache_control), never deeper."
                            (answer (plistspec-gptel--lowered kind (car serialized))))
                       (and answer
                            (plistspec-gptel--remember kind tools answer
-                                                      (cdr serialized)))))))
+                                                      (cdr serialized) (car serialized)))))))
     (when entry
       (let* ((answer (nth 3 entry))
              (broken (nth 5 entry))
@@ -383,6 +384,8 @@ gptel adds to the entries (Anthropic's cache_control), never deeper."
                  do (push (cons (gptel-tool-name (aref all i)) why) left-out))
         (plistspec-gptel--make-plan
          :backend (ignore-errors (gptel-backend-name backend))
+         :kind kind
+         :text (nth 6 entry)
          :target (plist-get answer :target)
          :kept (nreverse kept)
          :json (nth 4 entry)
@@ -452,13 +455,19 @@ Other calls (BACKEND, TOOLS) go to gptel."
 (defun plistspec-gptel--check-call (fsm plan call name tool id)
   "Check CALL (named NAME, of TOOL, ID in plistspec) of FSM's request in PLAN."
   (let* ((args (plist-get call :args))
-         (answer (plistspec-gptel--ask `((kind . "call") (id . ,id) (emacs . t))
-                                       (plistspec-gptel--encode args))))
+         (data (plistspec-gptel--encode args))
+         (head `((kind . "call") (id . ,id) (emacs . t)))
+         (answer (plistspec-gptel--ask head data)))
+    (when (eq (plist-get answer :unknown) t)
+      ;; a new process (the last one ended): the same tools give the same ids
+      (plistspec-gptel--ask `((kind . "lower") (backend . ,(plistspec-gptel--plan-kind plan)))
+                            (plistspec-gptel--plan-text plan))
+      (setq answer (plistspec-gptel--ask head data)))
     (cond
      ((null answer) nil)
      ((eq (plist-get answer :unknown) t)
       (plistspec-gptel--warn 'unknown "plistspec no longer knows the tools of a \
-request (it was restarted): its calls run unchecked [PS704]"))
+request: its calls run unchecked [PS704]"))
      ((eq (plist-get answer :ok) t)
       (let ((edits (plist-get answer :edits)))
         (when (> (length edits) 0)

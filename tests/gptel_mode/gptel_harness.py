@@ -86,8 +86,11 @@ def run_harness(
     scenarios: list[dict[str, Any]],
     script: dict[int, list[Any]],
     executable: list[str] | None = None,
+    before: str = "",
+    **extra: Any,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
-    """(what Emacs reported, the requests the stub received, Emacs's stderr)."""
+    """(what Emacs reported, the requests the stub received, Emacs's stderr). ``before``
+    is Elisp run before the harness; ``extra`` goes into its configuration."""
     deps = deps_or_skip()
     with tempfile.TemporaryDirectory() as tmp, StubProvider() as stub:
         stub.script = {k: json.loads(json.dumps(v)) for k, v in script.items()}
@@ -100,6 +103,7 @@ def run_harness(
                     "mode": mode,
                     "out": str(out),
                     "scenarios": scenarios,
+                    **extra,
                     "mcp": [
                         [s, str(ROOT / "fixtures" / "json" / f"mcp_{s}_server.json")]
                         for s in MCP_SERVERS
@@ -109,6 +113,7 @@ def run_harness(
         )
         code = (
             preamble(deps, executable)
+            + before
             + f"(setq harness-config {lisp(str(cfg))})\n"
             + f"(load {lisp(str(HERE / 'harness.el'))} nil t)\n"
         )

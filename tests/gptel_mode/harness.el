@@ -5,7 +5,10 @@
 ;;
 ;;   {"host": "127.0.0.1:PORT", "mode": true, "mcp": [[SERVER, FILE], ...],
 ;;    "scenarios": [{"id": N, "backend": PROTOCOL, "path": "request" | "send",
-;;                   "tools": [NAME...] or null (all), "wait": SECONDS}],
+;;                   "tools": [NAME...] or null (all), "wait": SECONDS,
+;;                   "kill_server": true (end plistspec's process before it)}],
+;;    "reports": [PROTOCOL...] (`plistspec-gptel-report' for those backends),
+;;    "dry_run": [PROTOCOL...] (the request data of a dry run, e.g. Bedrock's),
 ;;    "out": FILE}
 ;;
 ;; Tools: every tool of the MCP tools/list files, registered by mcp.el's own conversion
@@ -176,6 +179,27 @@
           (error (setq ended (format "signalled: %s" (error-message-string err)))))))
     (or ended "hung")))
 
+(defun harness-report (protocol host)
+  "The text `plistspec-gptel-report' shows for the backend of PROTOCOL."
+  (with-temp-buffer
+    (setq-local gptel-backend (harness-backend protocol host))
+    (plistspec-gptel-report)
+    (with-current-buffer "*plistspec-gptel*" (buffer-string))))
+
+(defun harness-dry-run (protocol)
+  "The JSON of the request a backend of PROTOCOL would be sent (nothing is sent)."
+  (let* ((gptel-backend
+          (if (equal protocol "bedrock")
+              (cl-letf (((symbol-function 'gptel-bedrock--curl-version) (lambda () "8.9.0")))
+                (gptel-make-bedrock "stub-bedrock" :region "us-east-1"
+                                    :models '(stub-model)))
+            (harness-backend protocol "127.0.0.1:9")))
+         (gptel-model 'stub-model)
+         (gptel-use-tools t)
+         (gptel-tools (harness-all-tools))
+         (fsm (gptel-request "scenario-dry: go" :dry-run t :callback #'ignore)))
+    (gptel--json-encode (plist-get (gptel-fsm-info fsm) :data))))
+
 (defun harness-main ()
   (let* ((config (harness-read-json harness-config))
          (host (alist-get 'host config))
@@ -188,6 +212,8 @@
     (when (alist-get 'mode config)
       (plistspec-gptel-mode 1))
     (dolist (scenario (alist-get 'scenarios config))
+      (when (alist-get 'kill_server scenario)
+        (maphash (lambda (_base proc) (delete-process proc)) plistspec--servers))
       (push (cons (alist-get 'id scenario) (harness-run scenario host)) results))
     (with-temp-file out
       (insert
@@ -195,6 +221,10 @@
         `((ended . ,(vconcat (mapcar (lambda (r) (vector (car r) (cdr r))) (nreverse results))))
           (calls . ,(vconcat (mapcar #'vconcat (reverse harness-calls))))
           (tools . ,(vconcat (mapcar #'gptel-tool-name (harness-all-tools))))
+          (reports . ,(vconcat (mapcar (lambda (p) (harness-report p host))
+                                       (alist-get 'reports config))))
+          (dry_runs . ,(vconcat (mapcar #'harness-dry-run (alist-get 'dry_run config))))
+          (servers . ,(hash-table-count plistspec--servers))
           (blocked . ,(vconcat (and (boundp 'plistspec-gptel--blocked)
                                     (mapcar (lambda (b) (vector (nth 2 b) (nth 3 b)))
                                             (reverse plistspec-gptel--blocked)))))

@@ -1,0 +1,106 @@
+"""``plistspec-gptel-mode`` at its edges, with the real gptel: the report, Bedrock (built
+as a dry run: gptel's Bedrock backend needs curl 8.9 to send), a process that ends between
+requests, and failing open when plistspec cannot run or gptel has changed."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+from gptel_harness import deps_or_skip, run_harness
+from rulecheck import tools_of, violations
+
+pytestmark = [pytest.mark.slow, pytest.mark.emacs]
+
+CALLS = [("get_weather", {"location": "Paris"}), ("get_weather", {"unit": "kelvin"})]
+
+
+def _scenarios(*backends: str, **extra) -> tuple[list, dict]:
+    scenarios = [
+        {"id": i, "backend": b, "path": "request", "tools": None, "wait": 30, **extra}
+        for i, b in enumerate(backends)
+    ]
+    script = {i: [[list(c) for c in CALLS], "done"] for i in range(len(backends))}
+    return scenarios, script
+
+
+def _calls(result) -> dict[int, list]:
+    out: dict[int, list] = defaultdict(list)
+    for scenario, name, args in result["calls"]:
+        out[scenario].append((name, args))
+    return out
+
+
+def test_the_report_says_what_was_lowered_left_out_and_blocked() -> None:
+    deps_or_skip()
+    scenarios, script = _scenarios("gemini", "anthropic")
+    result, _requests, _err = run_harness(True, scenarios, script, reports=["gemini", "openai"])
+    gemini, openai = result["reports"]
+    assert "Backend: stub-gemini" in gemini
+    assert "lowered for gemini: 35 tools, 33 sent, 2 left out." in gemini
+    assert "calendar.create_event: the $ref #/$defs/Attendee points at nothing" in gemini
+    assert "tree: " in gemini and "recursive" in gemini
+    # each rewrite, under its tool
+    assert "  set_level\n" in gemini
+    assert "    /parameters/properties/note: info: the type list" in gemini
+    assert "Last blocked calls:" in gemini and "/unit: expected one of" in gemini
+    assert "No request of this backend was lowered yet." in openai
+
+
+def test_bedrock_requests_fit_too() -> None:
+    deps_or_skip()
+    off, _, _ = run_harness(False, [], {}, dry_run=["bedrock", "openai-responses"])
+    on, _, _ = run_harness(True, [], {}, dry_run=["bedrock", "openai-responses"])
+    import json
+
+    for target, before, after in zip(
+        ["bedrock", "openai-responses"], off["dry_runs"], on["dry_runs"], strict=True
+    ):
+        before, after = json.loads(before), json.loads(after)
+        assert violations(before, target), target
+        assert violations(after, target) == [], target
+        assert len(tools_of(after, target)) >= 33
+
+
+def test_a_process_that_ended_is_started_again_and_calls_are_still_checked() -> None:
+    deps_or_skip()
+    scenarios, script = _scenarios("gemini", "gemini", "openai")
+    scenarios[1]["kill_server"] = True
+    scenarios[2]["kill_server"] = True
+    result, requests, err = run_harness(True, scenarios, script)
+    calls = _calls(result)
+    for i in range(3):
+        assert calls[i] == [("get_weather", '("Paris" nil)')], i  # the invalid call blocked
+    assert all(violations(r["body"], r["protocol"]) == [] for r in requests)
+    assert "[PS704]" not in err
+
+
+def test_requests_go_unchanged_when_plistspec_cannot_run() -> None:
+    deps_or_skip()
+    scenarios, script = _scenarios("gemini", "openai")
+    off, off_requests, _ = run_harness(False, scenarios, script)
+    on, on_requests, err = run_harness(
+        True, scenarios, script, executable=["/nonexistent/bin/plistspec"]
+    )
+    assert [r["body"].get("tools") for r in on_requests] == [
+        r["body"].get("tools") for r in off_requests
+    ]
+    assert _calls(on) == _calls(off)  # every call ran, as without the mode
+    warnings = [x for x in err.splitlines() if "[PS704]" in x]
+    assert len(warnings) == 1, warnings
+    assert "/nonexistent/bin/plistspec" in warnings[0]
+
+
+def test_gptel_left_alone_when_it_has_changed() -> None:
+    deps_or_skip()
+    scenarios, script = _scenarios("gemini")
+    before = (
+        "(require 'plistspec-gptel)\n"
+        "(push '(gptel--request-was-renamed :around ignore 1) plistspec-gptel--seams)\n"
+    )
+    off, off_requests, _ = run_harness(False, scenarios, script)
+    on, on_requests, err = run_harness(True, scenarios, script, before=before)
+    assert [r["body"] for r in on_requests] == [r["body"] for r in off_requests]
+    assert _calls(on) == _calls(off)
+    warnings = [x for x in err.splitlines() if "[PS705]" in x]
+    assert len(warnings) == 1 and "gptel--request-was-renamed is not defined" in warnings[0]
