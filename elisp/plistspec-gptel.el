@@ -46,31 +46,25 @@
 ;;; Code:
 
 (require 'cl-lib)
-(require 'subr-x)
-(require 'plistspec-custom)
-(require 'plistspec-exec)
-(require 'plistspec-server)
+(require 'plistspec-gptel-plan)
 
 (defvar gptel-tools)
-(defvar gptel-backend)
-(defvar gptel-use-tools)
-(declare-function gptel-fsm-info "gptel-request" (cl-x))
-(declare-function gptel-tool-name "gptel-request" (cl-x))
-(declare-function gptel-tool-async "gptel-request" (cl-x))
-(declare-function gptel-tool-description "gptel-request" (cl-x))
-(declare-function gptel-tool-args "gptel-request" (cl-x))
-(declare-function gptel-tool-function "gptel-request" (cl-x))
-(declare-function gptel-backend-name "gptel-request" (cl-x))
-(declare-function gptel--parse-tools "gptel-request" (backend tools))
-(declare-function gptel--process-tool-call "gptel-request" (fsm tool-spec tool-call result))
 
-(defcustom plistspec-gptel-wait 3
-  "Seconds a gptel request may wait for plistspec before going unchanged.
-Lowering a tool set plistspec has not seen before takes a few
-milliseconds per tool; a tool set it has seen, or a check of one
-tool call, takes a few milliseconds in all."
-  :type 'number
-  :group 'plistspec)
+(defvar gptel-backend)
+
+(defvar gptel-use-tools)
+
+(declare-function gptel-fsm-info "gptel-request" (cl-x))
+
+(declare-function gptel-tool-name "gptel-request" (cl-x))
+
+(declare-function gptel-tool-async "gptel-request" (cl-x))
+
+(declare-function gptel-tool-function "gptel-request" (cl-x))
+
+(declare-function gptel-backend-name "gptel-request" (cl-x))
+
+(declare-function gptel--process-tool-call "gptel-request" (fsm tool-spec tool-call result))
 
 (defconst plistspec-gptel--seams
   '((gptel--realize-query :around plistspec-gptel--realize-query 1)
@@ -99,15 +93,6 @@ added to FUNCTION that way:
 (defvar plistspec-gptel--installed nil
   "Non-nil when the advice of `plistspec-gptel--seams' is in place.")
 
-(defvar plistspec-gptel--warned nil
-  "The keys of the warnings already shown, so each is shown once.")
-
-(defvar plistspec-gptel--sets (make-hash-table :test #'equal)
-  "Answers of plistspec for tool sets: (KIND . TOOLS-JSON) -> answer.")
-
-(defconst plistspec-gptel--sets-max 32
-  "Tool sets remembered (the table is emptied beyond).")
-
 (defvar plistspec-gptel--plans (make-hash-table :test #'eq :weakness 'key)
   "The plan of each request: its `gptel-fsm' -> a `plistspec-gptel--plan'.")
 
@@ -122,11 +107,6 @@ added to FUNCTION that way:
 
 (defconst plistspec-gptel--blocked-max 20
   "Blocked calls remembered for the report.")
-
-(cl-defstruct (plistspec-gptel--plan (:constructor plistspec-gptel--make-plan)
-                                     (:copier nil))
-  "What the mode did to one request's tools."
-  backend kind text target kept json names left-out rewrites count time prepared)
 
 ;;;; The mode
 
@@ -147,12 +127,18 @@ was done."
         (setq plistspec-gptel--warned nil)
         (if (featurep 'gptel-request)
             (plistspec-gptel--install)
-          (with-eval-after-load 'gptel-request
-            (when plistspec-gptel-mode (plistspec-gptel--install)))))
+          (add-hook 'after-load-functions #'plistspec-gptel--after-load)))
+    (remove-hook 'after-load-functions #'plistspec-gptel--after-load)
     (plistspec-gptel--uninstall)))
 
+(defun plistspec-gptel--after-load (&rest _)
+  "Advise gptel once it is loaded, if `plistspec-gptel-mode' is still on."
+  (when (featurep 'gptel-request)
+    (remove-hook 'after-load-functions #'plistspec-gptel--after-load)
+    (when plistspec-gptel-mode (plistspec-gptel--install))))
+
 (defun plistspec-gptel--missing ()
-  "Why gptel cannot be advised as `plistspec-gptel--seams' says, or nil."
+  "Return why gptel cannot be advised (see `plistspec-gptel--seams'), or nil."
   (cl-loop for (fn _how _advice n) in plistspec-gptel--seams
            for arity = (and (fboundp fn) (func-arity fn))
            unless (and arity (<= (car arity) n)
@@ -179,224 +165,10 @@ and requests go unchanged [PS705]" missing))
            when (and how (fboundp fn)) do (advice-remove fn advice))
   (setq plistspec-gptel--installed nil))
 
-(defun plistspec-gptel--warn (key text)
-  "Show TEXT in a warning, once per KEY."
-  (unless (member key plistspec-gptel--warned)
-    (push key plistspec-gptel--warned)
-    (display-warning 'plistspec-gptel text :warning)))
-
-(defmacro plistspec-gptel--failing-open (what &rest body)
-  "Run BODY; on an error, warn once about WHAT and return nil."
-  (declare (indent 1) (debug t))
-  `(condition-case err
-       (progn ,@body)
-     (error
-      (plistspec-gptel--warn
-       (list 'error ,what (car err))
-       (format "%s failed (%s): requests go on unchanged [PS704]"
-               ,what (error-message-string err)))
-      nil)))
-
-;;;; Asking the plistspec process
-
-(defun plistspec-gptel--process ()
-  "The live \"plistspec check --server\" process, or nil after warning once."
-  (let ((default-directory (expand-file-name "~/")))
-    (condition-case err
-        (or (plistspec--server (plistspec-command))
-            (progn
-              (plistspec-gptel--warn
-               'server "plistspec check --server could not start: gptel requests go \
-unchanged (M-x plistspec-restart-server tries again) [PS704]")
-              nil))
-      (plistspec-unavailable
-       (plistspec-gptel--warn 'unavailable
-                              (format "%s: gptel requests go unchanged [PS704]"
-                                      (error-message-string err)))
-       nil))))
-
-(defun plistspec-gptel--ask (head data)
-  "Send HEAD (an alist) and DATA (a unibyte string) to plistspec; wait for it.
-Return the answer (a plist), or nil when there is none in time."
-  (let ((proc (plistspec-gptel--process)))
-    (when proc
-      (let* ((state (list nil))
-             (deadline (+ (float-time) plistspec-gptel-wait)))
-        (plistspec--server-request proc (make-symbol "gptel") head data
-                                   (lambda (reply) (setcar state (or reply 'died))))
-        (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
-          (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
-            ;; only this process's output: no timer or other filter runs meanwhile
-            (accept-process-output proc 0.05 nil 1)))
-        (pcase (car state)
-          ('nil
-           (plistspec-gptel--warn
-            'slow (format "plistspec did not answer within %s seconds: this gptel \
-request went unchanged (see `plistspec-gptel-wait') [PS704]" plistspec-gptel-wait))
-           nil)
-          ('died
-           (plistspec-gptel--warn 'died "plistspec check --server ended: gptel requests \
-go unchanged until it starts again [PS704]")
-           nil)
-          (`(0 ,out ,_err) (plistspec-gptel--json out))
-          (`(,exit ,_out ,err)
-           (plistspec-gptel--warn
-            (list 'exit exit)
-            (format "plistspec could not answer (exit %s): %s [PS704]" exit (string-trim err)))
-           nil))))))
-
-(defun plistspec-gptel--json (text)
-  "TEXT parsed as gptel parses JSON: objects as plists, arrays as vectors."
-  (json-parse-string text :object-type 'plist :array-type 'array
-                     :null-object :null :false-object :json-false))
-
-(defun plistspec-gptel--encode (value)
-  "VALUE, as gptel writes JSON, encoded in UTF-8."
-  (encode-coding-string
-   (json-serialize value :null-object :null :false-object :json-false) 'utf-8 t))
-
-;;;; Lowering the tools of a request
-
-(defun plistspec-gptel--kind (backend)
-  "The kind of gptel BACKEND plistspec is told: its struct name less gptel-."
-  (let ((type (symbol-name (type-of backend))))
-    (if (string-prefix-p "gptel-" type) (substring type 6) type)))
-
-(defun plistspec-gptel--elements (wire)
-  "The per-tool elements of gptel's tools JSON WIRE (Gemini: its declarations)."
-  (if (and (vectorp wire) (= (length wire) 1)
-           (plist-member (aref wire 0) :functionDeclarations))
-      (plist-get (aref wire 0) :functionDeclarations)
-    wire))
-
-(defun plistspec-gptel--serialize (backend tools)
-  "The JSON text of the tools TOOLS gptel makes for BACKEND, and those it cannot.
-Return (TEXT . BROKEN), BROKEN a list of (INDEX . WHY) for the tools
-that `json-serialize' refuses: they are left out."
-  (let ((wire (gptel--parse-tools backend tools)))
-    (condition-case nil
-        (cons (plistspec-gptel--encode wire) nil)
-      (error
-       (let* ((elements (plistspec-gptel--elements wire))
-              (broken nil) (good nil))
-         (dotimes (i (length elements))
-           (condition-case err
-               (progn (plistspec-gptel--encode (aref elements i))
-                      (push (aref elements i) good))
-             (error (push (cons i (format "gptel cannot write it as JSON: %s"
-                                          (error-message-string err)))
-                          broken))))
-         (setq good (vconcat (nreverse good)))
-         (cons (plistspec-gptel--encode
-                (if (eq elements wire) good `[(:functionDeclarations ,good)]))
-               (nreverse broken)))))))
-
-(defun plistspec-gptel--lowered (kind text)
-  "Plistspec's answer for the tools JSON TEXT of a backend of KIND, or nil."
-  (let ((key (cons kind text)))
-    (or (gethash key plistspec-gptel--sets)
-        (let ((answer (plistspec-gptel--ask `((kind . "lower") (backend . ,kind)) text)))
-          (when (and answer (stringp (plist-get answer :target)))
-            (when (>= (hash-table-count plistspec-gptel--sets) plistspec-gptel--sets-max)
-              (clrhash plistspec-gptel--sets))
-            (puthash key answer plistspec-gptel--sets))))))
-
-(defvar plistspec-gptel--recent nil
-  "The tool sets planned last, newest first.
-Each is (KIND TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT): TOOLS is the list of `gptel-tool's, SNAPSHOT a copy of what gptel
-sends of each (name, description, args), JSON the lowered tools
-parsed, TEXT gptel's JSON of the tools.  A request whose tools are the
-same objects, unchanged, uses it without making gptel's JSON again.")
-
-(defconst plistspec-gptel--recent-max 8
-  "Tool sets kept in `plistspec-gptel--recent'.")
-
-(defun plistspec-gptel--snapshot (tools)
-  "What gptel sends of each of TOOLS, copied."
-  (mapcar (lambda (tool)
-            (list (gptel-tool-name tool) (gptel-tool-description tool)
-                  (copy-tree (gptel-tool-args tool) t)))
-          tools))
-
-(defun plistspec-gptel--recent (kind tools)
-  "The entry of `plistspec-gptel--recent' for TOOLS sent to a backend of KIND."
-  (cl-loop for entry in plistspec-gptel--recent
-           when (and (equal (nth 0 entry) kind)
-                     (let ((old (nth 1 entry)) (snap (nth 2 entry)) (same t))
-                       (while (and same tools old)
-                         (let ((tool (car tools)) (s (car snap)))
-                           (setq same (and (eq tool (car old))
-                                           (equal (gptel-tool-name tool) (nth 0 s))
-                                           (equal (gptel-tool-description tool) (nth 1 s))
-                                           (equal (gptel-tool-args tool) (nth 2 s)))
-                                 tools (cdr tools) old (cdr old) snap (cdr snap))))
-                       (and same (null tools) (null old))))
-           return entry))
-
-(defun plistspec-gptel--remember (kind tools answer broken text)
-  "Remember ANSWER and BROKEN for TOOLS of a backend of KIND; return the entry.
-TEXT is gptel's JSON of the TOOLS."
-  (let ((entry (list kind tools (plistspec-gptel--snapshot tools) answer
-                     (plist-get answer :tools) broken text)))
-    (push entry plistspec-gptel--recent)
-    (when (> (length plistspec-gptel--recent) plistspec-gptel--recent-max)
-      (setcdr (nthcdr (1- plistspec-gptel--recent-max) plistspec-gptel--recent) nil))
-    entry))
-
-(defun plistspec-gptel--fresh (json)
-  "A copy of the tools JSON whose tool entries are new plists.
-gptel adds to the entries (Anthropic's cache_control), never deeper."
-  (cl-map 'vector
-          (lambda (element)
-            (if (plist-member element :functionDeclarations)
-                (list :functionDeclarations
-                      (cl-map 'vector #'copy-sequence
-                              (plist-get element :functionDeclarations)))
-              (copy-sequence element)))
-          json))
-
-(defun plistspec-gptel--plan (backend tools)
-  "The plan for sending TOOLS to BACKEND, or nil to send them unchanged."
-  (let* ((kind (plistspec-gptel--kind backend))
-         (entry (or (plistspec-gptel--recent kind tools)
-                    (let* ((serialized (plistspec-gptel--serialize backend tools))
-                           (answer (plistspec-gptel--lowered kind (car serialized))))
-                      (and answer
-                           (plistspec-gptel--remember kind tools answer
-                                                      (cdr serialized) (car serialized)))))))
-    (when entry
-      (let* ((answer (nth 3 entry))
-             (broken (nth 5 entry))
-             (all (vconcat tools))
-             (good (vconcat (if broken
-                                (cl-loop for tool across all for i from 0
-                                         unless (assq i broken) collect tool)
-                              all)))
-             (names (make-hash-table :test #'equal))
-             (kept nil) (left-out nil))
-        (cl-loop for sent across (plist-get answer :sent)
-                 for tool = (aref good (aref sent 0))
-                 do (push tool kept)
-                 (puthash (aref sent 1) (cons tool (aref sent 2)) names))
-        (cl-loop for out across (plist-get answer :left_out)
-                 do (push (cons (aref out 1) (aref out 2)) left-out))
-        (cl-loop for (i . why) in broken
-                 do (push (cons (gptel-tool-name (aref all i)) why) left-out))
-        (plistspec-gptel--make-plan
-         :backend (ignore-errors (gptel-backend-name backend))
-         :kind kind
-         :text (nth 6 entry)
-         :target (plist-get answer :target)
-         :kept (nreverse kept)
-         :json (nth 4 entry)
-         :names names
-         :left-out (nreverse left-out)
-         :rewrites (plist-get answer :rewrites)
-         :count (length all)
-         :time (current-time))))))
+;;;; Sending a request's tools
 
 (defun plistspec-gptel--left-out-message (plan)
-  "Say which tools PLAN leaves out of its request, and why."
+  "Say which tools PLAN left out of its request, and why."
   (when-let ((out (plistspec-gptel--plan-left-out plan)))
     (message "plistspec: left out of this %s request: %s [PS701]"
              (plistspec-gptel--plan-target plan)
@@ -433,14 +205,14 @@ Other calls (BACKEND, TOOLS) go to gptel."
 ;;;; Checking the model's calls
 
 (defun plistspec-gptel--handle-tool-use (orig fsm)
-  "Around `gptel--handle-tool-use' (ORIG): check FSM's calls before they run."
+  "Around `gptel--handle-tool-use' (ORIG): check FSM's pending tool call first."
   (when plistspec-gptel-mode
     (plistspec-gptel--failing-open "Checking a gptel tool call"
       (plistspec-gptel--check-calls fsm)))
   (funcall orig fsm))
 
 (defun plistspec-gptel--check-calls (fsm)
-  "Check the pending tool calls of FSM: block, map back, or let run."
+  "Check each pending tool call of FSM: block, map back, or let it run."
   (let* ((info (gptel-fsm-info fsm))
          (plan (gethash fsm plistspec-gptel--plans)))
     (plistspec-gptel--prepare-tools info plan)
@@ -523,7 +295,7 @@ of property names and indexes."
   "The tool copies whose async function is already guarded.")
 
 (defun plistspec-gptel--prepare-tools (info plan)
-  "Give the tools of INFO's request what running its calls needs (once).
+  "Give INFO's tools what running each tool call of the request needs (once).
 An async tool's function gets a guard that answers with the error it
 signals; a tool PLAN renamed is also found under the name the model
 saw."
@@ -626,7 +398,7 @@ were left out and why, and the last blocked calls."
                         (aref r 2) (aref r 4) (aref r 5) (aref r 3)))))))
 
 (defun plistspec-gptel--insert-blocked (backend)
-  "Insert the last calls blocked in requests of BACKEND."
+  "Insert each tool call blocked lately in a request to BACKEND."
   (let ((mine (cl-remove-if-not (lambda (b) (equal (nth 1 b) backend))
                                 plistspec-gptel--blocked)))
     (insert (if mine "\nLast blocked calls:\n" "\nNo call was blocked.\n"))

@@ -50,6 +50,9 @@
 ;; - plistspec-server.el: the client of "plistspec check --server";
 ;; - plistspec-flymake.el: the Flymake backend;
 ;; - plistspec-commands.el: fixes, show-json, insert-from-json;
+;; - plistspec-gptel-plan.el, plistspec-gptel.el: `plistspec-gptel-mode' (tools
+;;   lowered for each gptel request's backend, tool calls checked) and
+;;   `plistspec-gptel-report';
 ;; - plistspec.el (this file): `plistspec-mode', loading all of them.
 
 ;;; Code:
@@ -60,6 +63,8 @@
 (require 'plistspec-server)
 (require 'plistspec-flymake)
 (require 'plistspec-commands)
+(require 'plistspec-gptel-plan)
+(require 'plistspec-gptel)
 
 (defvar-local plistspec--started-flymake nil
   "Non-nil when `plistspec-mode' turned `flymake-mode' on in this buffer.")
@@ -90,10 +95,6 @@ Emacs Lisp buffer with:
           (flymake-mode -1)
         (flymake-start nil t)))
     (setq plistspec--started-flymake nil)))
-
-;; `plistspec-gptel-mode' (plistspec-gptel.el) is loaded when first used.
-(autoload 'plistspec-gptel-mode "plistspec-gptel" nil t)
-(autoload 'plistspec-gptel-report "plistspec-gptel" nil t)
 
 (provide 'plistspec)
 ;;; plistspec.el ends here

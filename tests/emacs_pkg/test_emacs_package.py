@@ -24,6 +24,8 @@ PACKAGE_FILES = [
     ELISP / "plistspec-server.el",
     ELISP / "plistspec-flymake.el",
     ELISP / "plistspec-commands.el",
+    ELISP / "plistspec-gptel-plan.el",
+    ELISP / "plistspec-gptel.el",
     ELISP / "plistspec.el",
 ]
 # What users call: each has an autoload cookie, so the README's one line is enough once installed.
@@ -35,6 +37,8 @@ COMMANDS = {
     "plistspec-fix-buffer",
     "plistspec-show-json",
     "plistspec-insert-from-json",
+    "plistspec-gptel-mode",
+    "plistspec-gptel-report",
 }
 ERT_FILES = [
     ELISP / "plistspec-tests.el",
