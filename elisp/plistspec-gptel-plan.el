@@ -58,7 +58,7 @@ tool call, takes a few milliseconds in all."
 (cl-defstruct (plistspec-gptel--plan (:constructor plistspec-gptel--make-plan)
                                      (:copier nil))
   "What the mode did to one request's tools."
-  backend kind text target kept json names left-out rewrites count time prepared)
+  backend kind text target kept json names left-out count time prepared)
 
 (defun plistspec-gptel--warn (key text)
   "Show TEXT in a warning, once per KEY."
@@ -274,7 +274,6 @@ gptel adds to the entries (Anthropic's cache_control), never deeper."
          :json (nth 4 entry)
          :names names
          :left-out (nreverse left-out)
-         :rewrites (plist-get answer :rewrites)
          :count (length all)
          :time (current-time))))))
 

@@ -198,9 +198,10 @@ and requests go unchanged [PS705]" missing))
   "Around `gptel--parse-tools' (ORIG): the lowered JSON of the request's TOOLS.
 Other calls (BACKEND, TOOLS) go to gptel."
   (let ((plan plistspec-gptel--sending))
-    (if (and plan tools (eq tools (plistspec-gptel--plan-kept plan)))
-        (plistspec-gptel--fresh (plistspec-gptel--plan-json plan))
-      (funcall orig backend tools))))
+    (or (and plan tools (eq tools (plistspec-gptel--plan-kept plan))
+             (plistspec-gptel--failing-open "Sending the lowered tools"
+               (plistspec-gptel--fresh (plistspec-gptel--plan-json plan))))
+        (funcall orig backend tools))))
 
 ;;;; Checking the model's calls
 
@@ -376,6 +377,16 @@ were left out and why, and the last blocked calls."
       (special-mode)
       (display-buffer (current-buffer)))))
 
+(defun plistspec-gptel--rewrites (plan)
+  "Every rewrite of PLAN's tools: [INDEX NAME POINTER CODE SEVERITY MESSAGE] each.
+Asked of plistspec again (it keeps them), to keep each request's answer small."
+  (or (plist-get (plistspec-gptel--ask `((kind . "lower")
+                                         (backend . ,(plistspec-gptel--plan-kind plan))
+                                         (rewrites . t))
+                                       (plistspec-gptel--plan-text plan))
+                 :rewrites)
+      []))
+
 (defun plistspec-gptel--insert-plan (plan)
   "Insert what PLAN did."
   (insert (format "Last request: %s, lowered for %s: %d tools, %d sent, %d left out.\n"
@@ -388,7 +399,7 @@ were left out and why, and the last blocked calls."
     (insert "\nLeft out:\n")
     (dolist (x out) (insert (format "  %s: %s\n" (car x) (cdr x)))))
   (let ((by-tool nil))
-    (cl-loop for r across (plistspec-gptel--json (plistspec-gptel--plan-rewrites plan))
+    (cl-loop for r across (plistspec-gptel--rewrites plan)
              do (push r (alist-get (aref r 1) by-tool nil nil #'equal)))
     (insert (if by-tool "\nLowered:\n" "\nNo tool needed lowering.\n"))
     (dolist (tool (nreverse by-tool))

@@ -101,9 +101,16 @@ class Toolsets:
 
     # --- lowering a request's tools ------------------------------------------------
 
-    def lower(self, backend: Any, text: Any) -> dict[str, Any]:
+    def lower(self, backend: Any, text: Any, rewrites: bool = False) -> dict[str, Any]:
         """The tools JSON ``text`` gptel made for a backend of kind ``backend`` → the
-        answer (docs/emacs.md, "plistspec-gptel-mode")."""
+        answer (docs/emacs.md, "plistspec-gptel-mode"); ``rewrites``: with every rewrite
+        (for a report: the answer a request needs is smaller without them)."""
+        reply = self._lower_cached(backend, text)
+        if rewrites or "rewrites" not in reply:
+            return reply
+        return {k: v for k, v in reply.items() if k != "rewrites"}
+
+    def _lower_cached(self, backend: Any, text: Any) -> dict[str, Any]:
         if not isinstance(text, str):
             raise ValueError('"tools" must be the JSON text of the tools gptel made')
         if backend is not None and not isinstance(backend, str):
@@ -182,8 +189,7 @@ class Toolsets:
             "tools": final,
             "sent": sent,
             "left_out": left_out,
-            # as text: Emacs reads it only for its report
-            "rewrites": json.dumps(rewrites, ensure_ascii=False, separators=(",", ":")),
+            "rewrites": rewrites,
         }
         return reply, ids
 

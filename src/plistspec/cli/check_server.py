@@ -18,7 +18,7 @@ Framing (all counts are bytes, text is UTF-8; one request at a time, in order):
     ``["--format", "json", "--exit-zero", "--stdin-filename", "foo.el", "-"]``;
   - ``{"kind": "lower", "backend": KIND, "length": N}``: the N bytes are the JSON of the
     tools gptel was about to send to a backend of KIND (``openai``, ``ollama``,
-    ``anthropic``, ``gemini``, ``bedrock``...);
+    ``anthropic``, ``gemini``, ``bedrock``...); ``"rewrites": true`` adds every rewrite;
   - ``{"kind": "call", "id": ID, "emacs": BOOL, "length": N}``: the N bytes are the
     JSON arguments of one call of the tool ID of a lowered set (``emacs``: they were
     written by Emacs, where ``null`` and ``{}`` are both nil).
@@ -193,7 +193,8 @@ def _answer(toolsets: Any, kind: str, req: dict, data: bytes) -> tuple[int, byte
     """A ``lower`` or ``call`` request answered: (status, JSON answer, message)."""
     try:
         if kind == "lower":
-            answer = toolsets.lower(req.get("backend"), data.decode("utf-8"))
+            text = data.decode("utf-8")
+            answer = toolsets.lower(req.get("backend"), text, req.get("rewrites") is True)
         else:
             answer = toolsets.call(req.get("id"), data.decode("utf-8"), req.get("emacs") is True)
     except (ValueError, RecursionError) as e:

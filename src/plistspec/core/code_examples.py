@@ -606,11 +606,11 @@ EXAMPLES: dict[str, Example] = {
     ),
     # --- PS7xx: plistspec-gptel-mode ---------------------------------------------------------
     "PS701": Example(
-        "(gptel-make-tool :name \"tree\" :function #'f :description \"d\"\n"
-        " :args '((:name \"node\" :type object\n"
-        "          :properties (:kids (:type array :items (:$ref \"#/properties/node\"))))))",
-        "(gptel-make-tool :name \"tree\" :function #'f :description \"d\"\n"
-        " :args '((:name \"node\" :type object\n"
+        '(gptel-make-tool :name "tree" :function #\'f :description "d"\n'
+        ' :args \'((:name "node" :type object\n'
+        '          :properties (:kids (:type array :items (:$ref "#/properties/node"))))))',
+        '(gptel-make-tool :name "tree" :function #\'f :description "d"\n'
+        ' :args \'((:name "node" :type object\n'
         "          :properties (:kids (:type array :items (:type string))))))",
         "text",
     ),
@@ -620,15 +620,15 @@ EXAMPLES: dict[str, Example] = {
         "call",
     ),
     "PS703": Example(
-        "(gptel-make-tool :name \"fetch\" :async t :description \"d\"\n"
-        " :function (lambda (cb url) (error \"No network\")) :args '((:name \"url\" :type string)))",
-        "(gptel-make-tool :name \"fetch\" :async t :description \"d\"\n"
-        " :function (lambda (cb url) (funcall cb (my-fetch url))) :args '((:name \"url\" :type string)))",
+        '(gptel-make-tool :name "fetch" :async t :description "d"\n'
+        ' :function (lambda (cb url) (error "No network")) :args \'((:name "url" :type string)))',
+        '(gptel-make-tool :name "fetch" :async t :description "d"\n'
+        ' :function (lambda (cb url) (funcall cb (my-fetch url))) :args \'((:name "url" :type string)))',
         "text",
     ),
     "PS704": Example(
-        "(setq plistspec-executable \"/no/such/plistspec\")",
-        "(setq plistspec-executable '(\"python3\" \"-m\" \"plistspec\"))",
+        '(setq plistspec-executable "/no/such/plistspec")',
+        '(setq plistspec-executable \'("python3" "-m" "plistspec"))',
         "text",
     ),
     "PS705": Example(

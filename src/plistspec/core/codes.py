@@ -837,7 +837,7 @@ CODES: dict[str, Code] = {
         "lowering (a recursive schema for Gemini's `parameters`, a `$ref` to nothing, a tool gptel "
         "cannot write as JSON) is not sent with that request, so the request does not fail; the "
         "echo area names it and why, and `M-x plistspec-gptel-report` lists it. Example: an MCP "
-        "tool whose `items` is `{\"$ref\": \"#/$defs/Attendee\"}` without `$defs` (mcp.el drops them).",
+        'tool whose `items` is `{"$ref": "#/$defs/Attendee"}` without `$defs` (mcp.el drops them).',
     ),
     "PS702": Code(
         "info",
@@ -845,8 +845,8 @@ CODES: dict[str, Code] = {
         "With `plistspec-gptel-mode` on, a tool call whose arguments do not fit the schema the "
         "model was given (a wrong type, a missing required argument, a value outside an enum) is "
         "not run; the model gets, as the tool's result, every problem with its JSON pointer, what "
-        "was expected and what was sent, and can call again. Example: `{\"unit\": \"kelvin\"}` "
-        "for `:enum [\"celsius\" \"fahrenheit\"]`.",
+        'was expected and what was sent, and can call again. Example: `{"unit": "kelvin"}` '
+        'for `:enum ["celsius" "fahrenheit"]`.',
     ),
     "PS703": Code(
         "warning",
