@@ -49,21 +49,13 @@
 (require 'plistspec-gptel-plan)
 
 (defvar gptel-tools)
-
 (defvar gptel-backend)
-
 (defvar gptel-use-tools)
-
 (declare-function gptel-fsm-info "gptel-request" (cl-x))
-
 (declare-function gptel-tool-name "gptel-request" (cl-x))
-
 (declare-function gptel-tool-async "gptel-request" (cl-x))
-
 (declare-function gptel-tool-function "gptel-request" (cl-x))
-
 (declare-function gptel-backend-name "gptel-request" (cl-x))
-
 (declare-function gptel--process-tool-call "gptel-request" (fsm tool-spec tool-call result))
 
 (defconst plistspec-gptel--seams
@@ -186,7 +178,9 @@ and requests go unchanged [PS705]" missing))
     (if (not plan)
         (funcall orig fsm)
       (with-current-buffer buffer
-        (setq-local gptel-tools (plistspec-gptel--plan-kept plan)))
+        (setq-local gptel-tools (plistspec-gptel--plan-kept plan))
+        ;; no tool left: no tool_choice either (a "required" one without tools is a 400)
+        (unless gptel-tools (setq-local gptel-use-tools nil)))
       (puthash fsm plan plistspec-gptel--plans)
       (when (plistspec-gptel--plan-backend plan)
         (puthash (plistspec-gptel--plan-backend plan) plan plistspec-gptel--last))

@@ -6,7 +6,8 @@
 ;;   {"host": "127.0.0.1:PORT", "mode": true, "mcp": [[SERVER, FILE], ...],
 ;;    "scenarios": [{"id": N, "backend": PROTOCOL, "path": "request" | "send",
 ;;                   "tools": [NAME...] or null (all), "wait": SECONDS,
-;;                   "kill_server": true (end plistspec's process before it)}],
+;;                   "kill_server": true (end plistspec's process before it),
+;;                   "force": true (`gptel-use-tools' is `force')}],
 ;;    "reports": [PROTOCOL...] (`plistspec-gptel-report' for those backends),
 ;;    "dry_run": [PROTOCOL...] (the request data of a dry run, e.g. Bedrock's),
 ;;    "out": FILE}
@@ -152,7 +153,7 @@
          (gptel-backend (harness-backend (alist-get 'backend scenario) host))
          (gptel-model 'stub-model)
          (gptel-stream nil)
-         (gptel-use-tools t)
+         (gptel-use-tools (if (alist-get 'force scenario) 'force t))
          (gptel-confirm-tool-calls nil)
          (gptel-tools (if names (mapcar #'gptel-get-tool names) (harness-all-tools)))
          (prompt (format "scenario-%s: go" id))
@@ -162,7 +163,7 @@
         (with-current-buffer (get-buffer-create (format "*harness-%s*" id))
           (text-mode)
           (setq-local gptel-backend gptel-backend gptel-model gptel-model
-                      gptel-tools gptel-tools gptel-use-tools t gptel-stream nil)
+                      gptel-tools gptel-tools gptel-use-tools gptel-use-tools gptel-stream nil)
           (insert prompt)
           (let ((hook (lambda (&rest _) (setq ended "done"))))
             (add-hook 'gptel-post-response-functions hook nil t)

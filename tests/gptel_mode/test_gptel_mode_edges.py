@@ -104,3 +104,25 @@ def test_gptel_left_alone_when_it_has_changed() -> None:
     assert _calls(on) == _calls(off)
     warnings = [x for x in err.splitlines() if "[PS705]" in x]
     assert len(warnings) == 1 and "gptel--request-was-renamed is not defined" in warnings[0]
+
+
+def test_a_request_whose_every_tool_is_left_out_goes_without_tools() -> None:
+    deps_or_skip()
+    scenarios = [
+        {"id": 0, "backend": "gemini", "path": "request", "tools": ["tree"], "force": True},
+        {
+            "id": 1,
+            "backend": "openai",
+            "path": "request",
+            "tools": ["calendar.create_event"],
+            "force": True,
+        },
+    ]
+    result, requests, err = run_harness(True, scenarios, {0: ["fine"], 1: ["fine"]})
+    assert [r["scenario"] for r in requests] == [0, 1]
+    for r in requests:
+        body = r["body"]
+        assert "tools" not in body and "toolConfig" not in body and "tool_choice" not in body, body
+    assert dict(map(tuple, result["ended"])) == {0: "done", 1: "done"}
+    assert "left out of this gemini request: tree (" in err
+    assert "left out of this openai request: calendar.create_event (" in err
