@@ -135,3 +135,33 @@ def test_the_message_stays_short(n: int) -> None:
     text = message("t", problems)
     assert len(text.splitlines()) <= 23
     assert max(len(line) for line in text.splitlines()) < 120
+
+
+def test_an_object_gptel_closed_does_not_refuse_its_properties() -> None:
+    """gptel sends every object argument with additionalProperties false to the OpenAI
+    family, even a map or an object whose properties are in a union: the tool's own
+    schema accepts what that false would refuse."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "env": {"type": "object", "required": [], "additionalProperties": False},
+            "shape": {
+                "type": "object",
+                "additionalProperties": False,
+                "anyOf": [{"properties": {"r": {"type": "number"}}, "required": ["r"]}],
+            },
+            "point": {
+                "type": "object",
+                "properties": {"x": {"type": "number"}},
+                "additionalProperties": False,
+            },
+        },
+        "required": [],
+        "additionalProperties": False,
+    }
+    assert validate(schema, {"env": {"A": "b"}, "shape": {"r": 1}}) == []
+    # where the object lists its properties, another one is still a problem
+    assert [p.pointer for p in validate(schema, {"point": {"x": 1, "y": 2}, "unti": 1})] == [
+        "/point/y",
+        "/unti",
+    ]

@@ -40,6 +40,8 @@ VALID = [
         "create_item",
         {"item": {"title": "t", "tags": ["a", "b"], "meta": {"priority": 1}}, "dry_run": False},
     ),
+    # gptel closes this object (additionalProperties false) though its properties are in a oneOf
+    ("pick_shape", {"shape": {"radius": 2.5}}),
     ("lookup/v2", {"q": "x"}),
     ("options_only", {}),
     ("options_only", {"verbose": True, "limit": 3}),
@@ -50,6 +52,7 @@ VALID = [
     ("add", {"a": 1, "b": 2}),
     ("browser_navigate", {"url": "https://example.com"}),
     ("list_issues", {"owner": "o", "repo": "r"}),
+    ("search_code", {"query": "q", "filters": {"language": "py"}}),
 ]
 # calls that do not fit
 INVALID = [

@@ -12,6 +12,11 @@ The rules are JSON Schema's (``jsonschema``, the schema's own ``$schema`` dialec
   (what strict-mode models send; gptel hands the function nil for both, llm ``:null``);
 * ``nil=True``: the arguments come from Emacs, where JSON ``null`` and ``{}`` are both
   nil and come back as ``{}``: an empty object counts as ``null`` where only that fits.
+* an object closed with ``additionalProperties: false`` that declares its properties
+  elsewhere (``anyOf``, ``allOf``, ``$ref``...) or none at all does not refuse other
+  properties: gptel closes every object argument that way for the OpenAI family (and
+  overwrites ``additionalProperties: {...}``), so such a ``false`` is gptel's, not the
+  tool's, and a call the tool accepts must not be refused for it.
 
 ``format`` is not checked (an annotation, as for gptel). A schema the validator cannot
 use (a ``$ref`` to nothing, a pattern Python cannot compile, an unknown type name) has
@@ -132,13 +137,16 @@ class Checker:
         return out[:_LIMIT]
 
     def _forgive(self, arguments: dict, errors: list[Any], nil: bool) -> list[Any]:
-        """Drop the errors about a null for a top-level argument that is not required."""
+        """Drop the errors about a null for a top-level argument that is not required,
+        and about properties of an object closed by gptel (see the module)."""
         required = self.schema.get("required") if isinstance(self.schema, dict) else None
         required = set(required) if isinstance(required, list) else set()
         out = []
         for e in errors:
             path = e.absolute_path
             if path and path[0] not in required and _nilish(arguments.get(path[0]), nil):
+                continue
+            if _closed_by_gptel(e):
                 continue
             out.append(e)
         return out
@@ -164,6 +172,22 @@ class Checker:
 def validate(schema: Any, arguments: Any, *, nil: bool = False) -> list[Problem]:
     """Every problem of ``arguments`` against the parameters ``schema`` (see the module)."""
     return Checker(schema).problems(arguments, nil=nil)
+
+
+_ELSEWHERE = ("anyOf", "oneOf", "allOf", "$ref", "patternProperties", "if", "dependentSchemas")
+
+
+def _closed_by_gptel(e: Any) -> bool:
+    """``e`` is ``additionalProperties: false`` on an object that declares no properties
+    of its own, or declares them elsewhere too."""
+    if e.validator != "additionalProperties" or e.validator_value is not False:
+        return False
+    s = e.schema
+    return isinstance(s, dict) and (
+        not isinstance(s.get("properties"), dict)
+        or not s["properties"]
+        or any(k in s for k in _ELSEWHERE)
+    )
 
 
 def _nilish(v: Any, nil: bool) -> bool:
