@@ -205,16 +205,20 @@ without making gptel's JSON again.")
   "The entry of `plistspec-gptel--recent' for TOOLS sent to a backend of KIND."
   (cl-loop for entry in plistspec-gptel--recent
            when (and (equal (nth 0 entry) kind)
-                     (let ((old (nth 1 entry)) (snap (nth 2 entry)) (same t))
-                       (while (and same tools old)
-                         (let ((tool (car tools)) (s (car snap)))
-                           (setq same (and (eq tool (car old))
-                                           (equal (gptel-tool-name tool) (nth 0 s))
-                                           (equal (gptel-tool-description tool) (nth 1 s))
-                                           (equal (gptel-tool-args tool) (nth 2 s)))
-                                 tools (cdr tools) old (cdr old) snap (cdr snap))))
-                       (and same (null tools) (null old))))
+                     (plistspec-gptel--unchanged-p tools (nth 1 entry) (nth 2 entry)))
            return entry))
+
+(defun plistspec-gptel--unchanged-p (tools old snapshot)
+  "Non-nil when TOOLS are the tools OLD, still as SNAPSHOT says they were."
+  (let ((same t))
+    (while (and same tools old)
+      (let ((tool (car tools)) (s (car snapshot)))
+        (setq same (and (eq tool (car old))
+                        (equal (gptel-tool-name tool) (nth 0 s))
+                        (equal (gptel-tool-description tool) (nth 1 s))
+                        (equal (gptel-tool-args tool) (nth 2 s)))
+              tools (cdr tools) old (cdr old) snapshot (cdr snapshot))))
+    (and same (null tools) (null old))))
 
 (defun plistspec-gptel--remember (kind tools answer broken text)
   "Remember ANSWER and BROKEN for TOOLS of a backend of KIND; return the entry.

@@ -126,3 +126,34 @@ def test_a_request_whose_every_tool_is_left_out_goes_without_tools() -> None:
     assert dict(map(tuple, result["ended"])) == {0: "done", 1: "done"}
     assert "left out of this gemini request: tree (" in err
     assert "left out of this openai request: calendar.create_event (" in err
+
+
+def test_a_tool_set_is_reused_only_when_it_is_the_same() -> None:
+    """The lowered JSON of a tool set is reused only for the same tool objects, unchanged."""
+    from gptel_harness import preamble, run_emacs
+
+    deps = deps_or_skip()
+    code = (
+        preamble(deps)
+        + r"""
+(require 'plistspec-gptel-plan)
+(defun tl (name) (gptel--make-tool :name name :function #'ignore :description "d"
+                                   :args (list (list :name "x" :type "string"))))
+(let* ((a (tl "a")) (b (tl "b")) (c (tl "c")) (d (tl "d"))
+       (plistspec-gptel--recent nil))
+  (plistspec-gptel--remember "gemini" (list c) '(:tools []) nil "[]")
+  (plistspec-gptel--remember "gemini" (list a b c) '(:tools []) nil "[]")
+  (princ (format "%S\n" (list
+    (and (plistspec-gptel--recent "gemini" (list a b c)) t)
+    (and (plistspec-gptel--recent "gemini" (list a b d c)) t)
+    (and (plistspec-gptel--recent "gemini" (list c)) t)
+    (and (plistspec-gptel--recent "openai" (list c)) t)
+    (progn (plist-put (car (gptel-tool-args c)) :type "integer")
+           (and (plistspec-gptel--recent "gemini" (list c)) t))))))
+"""
+    )
+    proc = run_emacs(code, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    # the same tools: reused; another set ending like a remembered one, another backend,
+    # or a tool whose args changed in place: not
+    assert proc.stdout.decode().strip() == "(t nil t nil nil)"
