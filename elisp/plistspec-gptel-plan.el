@@ -184,12 +184,13 @@ that `json-serialize' refuses: they are left out."
 
 (defvar plistspec-gptel--recent nil
   "The tool sets planned last, newest first.
-Each is (KIND TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT): TOOLS is the
-list of `gptel-tool's, SNAPSHOT a copy of what gptel sends of each
-\(name, description, args), ANSWER plistspec's, JSON the lowered tools
-parsed, BROKEN the tools gptel cannot write, TEXT gptel's JSON of the
-tools.  A request whose tools are the same objects, unchanged, uses it
-without making gptel's JSON again.")
+Each is (KEY TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT): KEY is the
+backend's kind, the backend and the model (`plistspec-gptel--plan'),
+TOOLS the list of `gptel-tool's, SNAPSHOT a copy of what gptel sends
+of each (name, description, args), ANSWER plistspec's, JSON the
+lowered tools parsed, BROKEN the tools gptel cannot write, TEXT
+gptel's JSON of the tools.  A request whose tools are the same
+objects, unchanged, uses it without making gptel's JSON again.")
 
 (defconst plistspec-gptel--recent-max 8
   "Tool sets kept in `plistspec-gptel--recent'.")
@@ -202,14 +203,15 @@ without making gptel's JSON again.")
           tools))
 
 (defun plistspec-gptel--recent (kind tools)
-  "The entry of `plistspec-gptel--recent' for TOOLS sent to a backend of KIND."
+  "Return the entry of `plistspec-gptel--recent' for TOOLS sent as KIND.
+KIND is a list (BACKEND-KIND BACKEND MODEL), compared with `eq' each."
   (cl-loop for entry in plistspec-gptel--recent
-           when (and (equal (nth 0 entry) kind)
+           when (and (cl-every #'eq (nth 0 entry) kind)
                      (plistspec-gptel--unchanged-p tools (nth 1 entry) (nth 2 entry)))
            return entry))
 
 (defun plistspec-gptel--unchanged-p (tools old snapshot)
-  "Non-nil when TOOLS are the tools OLD, still as SNAPSHOT says they were."
+  "Non-nil when TOOLS are the tools OLD, unchanged since their SNAPSHOT."
   (let ((same t))
     (while (and same tools old)
       (let ((tool (car tools)) (s (car snapshot)))
@@ -221,7 +223,7 @@ without making gptel's JSON again.")
     (and same (null tools) (null old))))
 
 (defun plistspec-gptel--remember (kind tools answer broken text)
-  "Remember ANSWER and BROKEN for TOOLS of a backend of KIND; return the entry.
+  "Remember ANSWER and BROKEN for TOOLS sent as KIND; return the entry.
 TEXT is gptel's JSON of the TOOLS."
   (let ((entry (list kind tools (plistspec-gptel--snapshot tools) answer
                      (plist-get answer :tools) broken text)))
@@ -245,11 +247,13 @@ gptel adds to the entries (Anthropic's cache_control), never deeper."
 (defun plistspec-gptel--plan (backend tools)
   "The plan for sending TOOLS to BACKEND, or nil to send them unchanged."
   (let* ((kind (plistspec-gptel--kind backend))
-         (entry (or (plistspec-gptel--recent kind tools)
+         ;; the same tools, backend and model (gptel's JSON may depend on the model)
+         (key (list kind backend (bound-and-true-p gptel-model)))
+         (entry (or (plistspec-gptel--recent key tools)
                     (let* ((serialized (plistspec-gptel--serialize backend tools))
                            (answer (plistspec-gptel--lowered kind (car serialized))))
                       (and answer
-                           (plistspec-gptel--remember kind tools answer
+                           (plistspec-gptel--remember key tools answer
                                                       (cdr serialized) (car serialized)))))))
     (when entry
       (let* ((answer (nth 3 entry))

@@ -140,20 +140,21 @@ def test_a_tool_set_is_reused_only_when_it_is_the_same() -> None:
 (defun tl (name) (gptel--make-tool :name name :function #'ignore :description "d"
                                    :args (list (list :name "x" :type "string"))))
 (let* ((a (tl "a")) (b (tl "b")) (c (tl "c")) (d (tl "d"))
+       (g (list "gemini" 'backend 'model))
        (plistspec-gptel--recent nil))
-  (plistspec-gptel--remember "gemini" (list c) '(:tools []) nil "[]")
-  (plistspec-gptel--remember "gemini" (list a b c) '(:tools []) nil "[]")
+  (plistspec-gptel--remember g (list c) '(:tools []) nil "[]")
+  (plistspec-gptel--remember g (list a b c) '(:tools []) nil "[]")
   (princ (format "%S\n" (list
-    (and (plistspec-gptel--recent "gemini" (list a b c)) t)
-    (and (plistspec-gptel--recent "gemini" (list a b d c)) t)
-    (and (plistspec-gptel--recent "gemini" (list c)) t)
-    (and (plistspec-gptel--recent "openai" (list c)) t)
+    (and (plistspec-gptel--recent g (list a b c)) t)
+    (and (plistspec-gptel--recent g (list a b d c)) t)
+    (and (plistspec-gptel--recent g (list c)) t)
+    (and (plistspec-gptel--recent (list "gemini" 'backend 'other-model) (list c)) t)
     (progn (plist-put (car (gptel-tool-args c)) :type "integer")
-           (and (plistspec-gptel--recent "gemini" (list c)) t))))))
+           (and (plistspec-gptel--recent g (list c)) t))))))
 """
     )
     proc = run_emacs(code, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
-    # the same tools: reused; another set ending like a remembered one, another backend,
+    # the same tools: reused; another set ending like a remembered one, another model,
     # or a tool whose args changed in place: not
     assert proc.stdout.decode().strip() == "(t nil t nil nil)"
