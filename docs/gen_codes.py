@@ -20,6 +20,7 @@ _RANGES = {
     "4": "Provider lints (`check --target`)",
     "5": "Provider JSON in, Elisp out (`from-json`, `fmt`)",
     "6": "Python (`from-py`, `call`)",
+    "7": "At run time in gptel (`plistspec-gptel-mode`)",
     "9": "Command line, suppressions, configuration",
 }
 
@@ -55,9 +56,14 @@ def render() -> str:
         out.append(f"\n### {code}\n\n**{c.title}** ({c.severity}). {c.explanation}\n")
         ex = EXAMPLES.get(code)
         if ex is not None:
-            lang = {"json": "json", "python": "python", "shell": "sh", "toml": "toml"}.get(
-                ex.kind, "elisp"
-            )
+            lang = {
+                "json": "json",
+                "call": "json",
+                "setup": "text",
+                "python": "python",
+                "shell": "sh",
+                "toml": "toml",
+            }.get(ex.kind, "elisp")
             target = f" (`--target {ex.target}`)" if ex.target else ""
             if ex.via == "lower":  # reported by the lowering stage, not by check --target
                 target = f" (`to-json --lower -f {ex.target}`)"

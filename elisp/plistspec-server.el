@@ -89,17 +89,22 @@ ARGS are the options of \"plistspec check\", TEXT the text it reads
 from its standard input.  CALLBACK is called once, with the reply
 \(EXIT STDOUT STDERR), or with nil when the server ended without
 answering (it died, or did not answer within `plistspec-timeout')."
-  (let* ((data (encode-coding-string text 'utf-8-unix t))
-         (head (plistspec--json-encode
-                `((args . ,(vconcat args))
-                  (length . ,(length data)))))
+  (plistspec--server-request proc token `((args . ,(vconcat args)))
+                             (encode-coding-string text 'utf-8-unix t) callback))
+
+(defun plistspec--server-request (proc token head data callback)
+  "Send server PROC the request HEAD followed by DATA, as request TOKEN.
+HEAD is an alist (its kind, arguments...), to which the length of DATA,
+a unibyte string, is added.  CALLBACK is called once, as for
+`plistspec--server-send'."
+  (let* ((line (plistspec--json-encode (append head `((length . ,(length data))))))
          (timer (run-at-time plistspec-timeout nil
                              #'plistspec--server-timeout proc token)))
     (process-put proc 'plistspec-queue
                  (append (process-get proc 'plistspec-queue)
                          (list (list token callback timer))))
     ;; A server that died at once: its sentinel hands the request back with nil.
-    (ignore-errors (process-send-string proc (concat head "\n" data)))))
+    (ignore-errors (process-send-string proc (concat line "\n" data)))))
 
 (defun plistspec--server-timeout (proc token)
   "End server PROC when the request TOKEN is still unanswered."

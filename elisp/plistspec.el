@@ -63,6 +63,9 @@
 ;; - plistspec-flymake.el: the Flymake backend;
 ;; - plistspec-commands.el: fixes and explanations;
 ;; - plistspec-json.el: the JSON of tools, tools from JSON;
+;; - plistspec-gptel-plan.el, plistspec-gptel.el: `plistspec-gptel-mode' (tools
+;;   lowered for each gptel request's backend, tool calls checked) and
+;;   `plistspec-gptel-report';
 ;; - plistspec.el (this file): `plistspec-mode', its keys and
 ;;   `global-plistspec-mode', loading all of them.
 
@@ -76,6 +79,8 @@
 (require 'plistspec-flymake)
 (require 'plistspec-commands)
 (require 'plistspec-json)
+(require 'plistspec-gptel-plan)
+(require 'plistspec-gptel)
 
 ;;;; Keys
 

@@ -88,3 +88,118 @@ def test_server_ends_cleanly_on_a_truncated_request(cut: int) -> None:
         timeout=60,
     )
     assert proc.returncode == 0 and proc.stdout == b"" and b"Traceback" not in proc.stderr
+
+
+def _replies(out: bytes) -> list[tuple[int, bytes, bytes]]:
+    replies = []
+    while out:
+        line, _, out = out.partition(b"\n")
+        head = json.loads(line)
+        n = head["stdout"] + head["stderr"]
+        body, out = out[:n], out[n:]
+        replies.append((head["exit"], body[: head["stdout"]], body[head["stdout"] :]))
+    return replies
+
+
+HOSTILE_LINES = [
+    b'{"args": ["-"], "length": 1e309}',
+    b'{"args": ["-"], "length": Infinity}',
+    b'{"args": ["-"], "length": -Infinity}',
+    b'{"args": ["-"], "length": NaN}',
+    b'{"args": ["-"], "length": ' + b"9" * 400 + b"}",
+    b'{"args": ["-"], "length": ' + b"9" * 5000 + b"}",
+    b'{"args": ["-"], "length": 1e18}',
+    b'{"args": ["-"], "length": 1000000000000000000}',
+    b'{"args": ["-"], "length": -1}',
+    b'{"args": ["-"], "length": 1.5}',
+    b'{"args": ["-"], "length": true}',
+    b'{"args": ["-"], "length": "12"}',
+    b'{"args": "-", "length": 0}',
+    b'{"length": 0}',
+    b'{"kind": "zap", "length": 0}',
+    b"[" * 100_000,
+    b"[1, 2]",
+    b"\xff\xfe",
+    b'{"args": ["-"], "length": 0, "pad": "' + b"x" * (2 << 20) + b'"}',
+]
+
+
+def test_hostile_framing_gets_exit_2_and_the_server_goes_on() -> None:
+    """Issue 19: lengths such as 1e309, Infinity, 99999... and 1e18 once ended the server
+    (OverflowError, "out of memory", exit 1). Each bad request line gets exit 2 and a
+    message; a good request after them is answered as the one-shot command answers it."""
+    data = (FIXTURES / "broken" / "bad_tool_name.el").read_bytes()
+    good_args = ["--format", "json", "--stdin-filename", "bad_tool_name.el", "-"]
+    good = json.dumps({"args": good_args, "length": len(data)}).encode() + b"\n" + data
+    stream = b"\n".join(HOSTILE_LINES) + b"\n" + good
+    proc = subprocess.run(
+        [sys.executable, "-m", "plistspec", "check", "--server"],
+        input=stream,
+        capture_output=True,
+        env=ENV,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert b"Traceback" not in proc.stderr
+    replies = _replies(proc.stdout)
+    assert len(replies) == len(HOSTILE_LINES) + 1
+    for line, (status, out, err) in zip(HOSTILE_LINES, replies, strict=False):
+        assert status == 2 and out == b"", line[:60]
+        assert err.startswith(b"plistspec check --server: bad request: "), err
+        assert len(err) < 400
+    assert replies[-1] == one_shot(good_args, data)
+
+
+def test_lower_and_call_requests() -> None:
+    """The two questions plistspec-gptel-mode asks, through a real server process."""
+    tools = [
+        {
+            "functionDeclarations": [
+                {
+                    "name": "w",
+                    "description": "weather",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"city": {"type": ["string", "null"]}},
+                        "required": ["city"],
+                    },
+                }
+            ]
+        }
+    ]
+    text = json.dumps(tools).encode()
+    lower = json.dumps({"kind": "lower", "backend": "gemini", "length": len(text)}).encode()
+    stream = lower + b"\n" + text
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plistspec", "check", "--server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=ENV,
+    )
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(stream)
+        proc.stdin.flush()
+        head = json.loads(proc.stdout.readline())
+        answer = json.loads(proc.stdout.read(head["stdout"] + head["stderr"]))
+        assert head["exit"] == 0
+        assert answer["target"] == "gemini"
+        decl = answer["tools"][0]["functionDeclarations"][0]
+        assert decl["parameters"]["properties"]["city"] == {"type": "string", "nullable": True}
+        tool_id = answer["sent"][0][2]
+        for args, ok in ((b'{"city": null}', True), (b'{"city": 3}', False), (b"{}", False)):
+            req = {"kind": "call", "id": tool_id, "emacs": False, "length": len(args)}
+            proc.stdin.write(json.dumps(req).encode() + b"\n" + args)
+            proc.stdin.flush()
+            head = json.loads(proc.stdout.readline())
+            got = json.loads(proc.stdout.read(head["stdout"] + head["stderr"]))
+            assert head["exit"] == 0 and got["ok"] is ok, (args, got)
+        bad = b"not json"
+        proc.stdin.write(json.dumps({"kind": "lower", "length": len(bad)}).encode() + b"\n" + bad)
+        proc.stdin.flush()
+        head = json.loads(proc.stdout.readline())
+        err = proc.stdout.read(head["stdout"] + head["stderr"])
+        assert head["exit"] == 2 and b"bad lower request" in err
+    finally:
+        proc.stdin.close()  # type: ignore[union-attr]
+        assert proc.wait(timeout=60) == 0

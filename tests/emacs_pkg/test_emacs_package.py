@@ -37,6 +37,8 @@ PACKAGE_FILES = [
     ELISP / "plistspec-flymake.el",
     ELISP / "plistspec-commands.el",
     ELISP / "plistspec-json.el",
+    ELISP / "plistspec-gptel-plan.el",
+    ELISP / "plistspec-gptel.el",
     ELISP / "plistspec.el",
 ]
 # What users call: each has an autoload cookie, so the README's one line is enough once installed.
@@ -53,6 +55,8 @@ COMMANDS = {
     "plistspec-show-json",
     "plistspec-show-tool-json",
     "plistspec-insert-from-json",
+    "plistspec-gptel-mode",
+    "plistspec-gptel-report",
 }
 ERT_FILES = [
     ELISP / "plistspec-tests.el",

@@ -1,23 +1,37 @@
-"""``plistspec check --server``: one long-lived checker for an editor (Flymake).
+"""``plistspec check --server``: one long-lived process for an editor (Flymake, gptel).
 
 Owns: the request loop and its framing. Starting Python and importing the checker costs
 more than checking a 200 KB buffer, so an editor keeps one process and sends it each
-buffer. Every request runs the ``check`` command itself in this process, with the
+buffer. A ``check`` request runs the ``check`` command itself in this process, with the
 request's arguments, the buffer as its standard input and its standard output and error
 captured, so a reply is byte for byte what ``plistspec check ARGS`` prints and its exit
-status (whatever options ``check`` has, they work the same here).
+status (whatever options ``check`` has, they work the same here). ``plistspec-gptel-mode``
+asks the same process two more kinds of question (:mod:`plistspec.calls.toolset`).
 
 Framing (all counts are bytes, text is UTF-8; one request at a time, in order):
 
-* request: one line of JSON ``{"args": [...], "length": N}`` then exactly N bytes, the
-  command's standard input (the buffer). ``args`` are ``check``'s arguments, e.g.
-  ``["--format", "json", "--exit-zero", "--stdin-filename", "foo.el", "-"]``.
-* reply: one line of JSON ``{"exit": STATUS, "stdout": M, "stderr": K}`` then exactly M
-  bytes of standard output and K bytes of standard error.
+* request: one line of JSON (at most 1 MiB), then exactly N bytes (``length``, an integer
+  from 0 to 1 GiB; 0 when absent):
 
-A request line that is not valid gets ``{"exit": 2, "stdout": 0, "stderr": K}`` and a
-message; the server goes on. End of input ends the server (exit 0). Nothing in a buffer
-is ever evaluated.
+  - ``{"args": [...], "length": N}`` (``"kind": "check"`` may be given): the N bytes are
+    ``check``'s standard input (the buffer); ``args`` are its arguments, e.g.
+    ``["--format", "json", "--exit-zero", "--stdin-filename", "foo.el", "-"]``;
+  - ``{"kind": "lower", "backend": KIND, "length": N}``: the N bytes are the JSON of the
+    tools gptel was about to send to a backend of KIND (``openai``, ``ollama``,
+    ``anthropic``, ``gemini``, ``bedrock``...); ``"rewrites": true`` adds every rewrite;
+  - ``{"kind": "call", "id": ID, "emacs": BOOL, "length": N}``: the N bytes are the
+    JSON arguments of one call of the tool ID of a lowered set (``emacs``: they were
+    written by Emacs, where ``null`` and ``{}`` are both nil).
+
+* reply: one line of JSON ``{"exit": STATUS, "stdout": M, "stderr": K}`` then exactly M
+  bytes of standard output and K bytes of standard error. For ``lower`` and ``call`` the
+  standard output is the answer as one JSON object (exit 0; see docs/emacs.md).
+
+A request that is not valid (not JSON, an unknown kind, a length that is not such an
+integer, a line over the limit, a ``lower``/``call`` payload that is not what it should
+be) gets ``{"exit": 2, "stdout": 0, "stderr": K}`` and a message, and the server goes on
+with the next line. End of input ends the server (exit 0). Nothing in a buffer is ever
+evaluated.
 """
 
 from __future__ import annotations
@@ -66,7 +80,7 @@ def _reply(w: BinaryIO, status: int, out: bytes, err: bytes) -> None:
 def _read_exactly(r: BinaryIO, n: int) -> bytes | None:
     chunks, left = [], n
     while left > 0:
-        b = r.read(left)
+        b = r.read(min(left, _CHUNK))  # memory grows with what arrives, not with n
         if not b:
             return None
         chunks.append(b)
@@ -88,6 +102,49 @@ def _widen_pipe(r: BinaryIO) -> None:
 
 
 _PIPE_SIZE = 1 << 20  # Linux's default /proc/sys/fs/pipe-max-size for a user
+_CHUNK = 1 << 20
+MAX_LINE = 1 << 20  # a request line
+MAX_LENGTH = 1 << 30  # the bytes after it
+KINDS = ("check", "lower", "call")
+
+
+class BadRequest(ValueError):
+    """A request line the server refuses (exit 2)."""
+
+
+def parse_request(line: bytes) -> tuple[str, dict[str, Any], list[str], int]:
+    """``(kind, request, args, length)`` of one request line; :class:`BadRequest` says
+    what is wrong."""
+    try:
+        req = json.loads(line)
+    except (ValueError, RecursionError) as e:
+        raise BadRequest(f"not JSON: {str(e)[:200]}") from None
+    if not isinstance(req, dict):
+        raise BadRequest("a request is a JSON object")
+    kind = req.get("kind", "check")
+    if kind not in KINDS:
+        raise BadRequest(f"unknown kind {str(kind)[:40]!r} (one of {', '.join(KINDS)})")
+    n = req.get("length", 0)
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_LENGTH:
+        raise BadRequest(f"length must be an integer from 0 to {MAX_LENGTH}, not {str(n)[:40]}")
+    args: list[str] = []
+    if kind == "check":
+        args = req.get("args")
+        if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
+            raise BadRequest("args must be a list of strings")
+    return kind, req, args, n
+
+
+def _read_line(r: BinaryIO) -> bytes | None:
+    """The next request line (None at end of input); a line over :data:`MAX_LINE` is
+    read to its end and returned cut, so that it is refused as it should be."""
+    line = r.readline(MAX_LINE + 1)
+    if len(line) <= MAX_LINE or line.endswith(b"\n"):
+        return line
+    while True:  # drop the rest of the line
+        more = r.readline(_CHUNK)
+        if not more or more.endswith(b"\n"):
+            return line[:MAX_LINE] + b"\n"
 
 
 def serve(command: Any, r: BinaryIO | None = None, w: BinaryIO | None = None) -> int:
@@ -96,20 +153,20 @@ def serve(command: Any, r: BinaryIO | None = None, w: BinaryIO | None = None) ->
     r = r if r is not None else sys.stdin.buffer
     w = w if w is not None else sys.stdout.buffer
     _widen_pipe(r)
+    toolsets = None
     while True:
-        line = r.readline()
+        line = _read_line(r)
         if not line:
             return 0
         if not line.strip():
             continue
+        if len(line) > MAX_LINE:
+            _bad(w, f"a request line is at most {MAX_LINE} bytes")
+            continue
         try:
-            req = json.loads(line)
-            args = req["args"]
-            n = int(req.get("length", 0))
-            if not (isinstance(args, list) and all(isinstance(a, str) for a in args)) or n < 0:
-                raise ValueError("args must be a list of strings and length a count of bytes")
-        except (ValueError, KeyError, TypeError) as e:
-            _reply(w, 2, b"", f"plistspec check --server: bad request: {e}\n".encode())
+            kind, req, args, n = parse_request(line)
+        except BadRequest as e:
+            _bad(w, str(e))
             continue
         data = _read_exactly(r, n)
         if data is None:
@@ -117,5 +174,31 @@ def serve(command: Any, r: BinaryIO | None = None, w: BinaryIO | None = None) ->
         from plistspec.core.gcpause import paused
 
         with paused():
-            status, out, err = run_once(command, args, data)
+            if kind == "check":
+                status, out, err = run_once(command, args, data)
+            else:
+                if toolsets is None:
+                    from plistspec.calls.toolset import Toolsets
+
+                    toolsets = Toolsets()
+                status, out, err = _answer(toolsets, kind, req, data)
         _reply(w, status, out, err)
+
+
+def _bad(w: BinaryIO, why: str) -> None:
+    _reply(w, 2, b"", f"plistspec check --server: bad request: {why}\n".encode())
+
+
+def _answer(toolsets: Any, kind: str, req: dict, data: bytes) -> tuple[int, bytes, bytes]:
+    """A ``lower`` or ``call`` request answered: (status, JSON answer, message)."""
+    try:
+        if kind == "lower":
+            text = data.decode("utf-8")
+            answer = toolsets.lower(req.get("backend"), text, req.get("rewrites") is True)
+        else:
+            answer = toolsets.call(req.get("id"), data.decode("utf-8"), req.get("emacs") is True)
+    except (ValueError, RecursionError) as e:
+        return 2, b"", f"plistspec check --server: bad {kind} request: {str(e)[:500]}\n".encode()
+    except Exception as e:  # noqa: BLE001 - a failed request must not end the server
+        return 1, b"", f"plistspec: internal error: {type(e).__name__}: {e}\n".encode()
+    return 0, json.dumps(answer, ensure_ascii=False).encode("utf-8"), b""

@@ -604,6 +604,38 @@ EXAMPLES: dict[str, Example] = {
         "def f(x: bool = False) -> str: ...",
         "python",
     ),
+    # --- PS7xx: plistspec-gptel-mode ---------------------------------------------------------
+    "PS701": Example(
+        '(gptel-make-tool :name "tree" :function #\'f :description "d"\n'
+        ' :args \'((:name "node" :type object\n'
+        '          :properties (:kids (:type array :items (:$ref "#/properties/node"))))))',
+        '(gptel-make-tool :name "tree" :function #\'f :description "d"\n'
+        ' :args \'((:name "node" :type object\n'
+        "          :properties (:kids (:type array :items (:type string))))))",
+        "text",
+    ),
+    "PS702": Example(
+        '{"location": "Paris", "unit": "kelvin"}',
+        '{"location": "Paris", "unit": "celsius"}',
+        "call",
+    ),
+    "PS703": Example(
+        '(gptel-make-tool :name "fetch" :async t :description "d"\n'
+        ' :function (lambda (cb url) (error "No network")) :args \'((:name "url" :type string)))',
+        '(gptel-make-tool :name "fetch" :async t :description "d"\n'
+        ' :function (lambda (cb url) (funcall cb (my-fetch url))) :args \'((:name "url" :type string)))',
+        "text",
+    ),
+    "PS704": Example(
+        '(setq plistspec-executable "/no/such/plistspec")',
+        '(setq plistspec-executable \'("python3" "-m" "plistspec"))',
+        "text",
+    ),
+    "PS705": Example(
+        "a gptel whose gptel--handle-tool-use is gone or takes other arguments",
+        "gptel 0.9.9.5",
+        "setup",
+    ),
     # --- PS8xx: serve and a running Emacs -----------------------------------------------------
     "PS801": Example(
         "plistspec serve a.el b.el  # both define a tool named search",
@@ -719,6 +751,8 @@ def render_example(code: str) -> str:
         "shell": "command line",
         "toml": ".plistspec.toml",
         "text": "Emacs Lisp",
+        "call": "a model's tool call, with plistspec-gptel-mode on",
+        "setup": "a gptel set-up",
     }.get(ex.kind, ex.kind)
     target = f", with --target {ex.target}" if ex.target else ""
     if ex.via == "lower":  # reported by the lowering stage, not by check --target

@@ -11,6 +11,8 @@ one; retire it instead. Ranges:
 * ``PS4xx`` provider lints for ``check --target`` (:mod:`plistspec.lint`)
 * ``PS5xx`` reading provider JSON (:mod:`plistspec.fromjson.detect`) and writing Elisp
 * ``PS6xx`` Python functions (:mod:`plistspec.pyfunc`) and the ``call`` bridge
+* ``PS7xx`` ``plistspec-gptel-mode`` at run time (:mod:`plistspec.calls`,
+  ``elisp/plistspec-gptel.el``): what it did to a gptel request, and when it stood aside
 * ``PS8xx`` ``plistspec serve`` and tools read from a running Emacs (:mod:`plistspec.serve`,
   :mod:`plistspec.emacs`)
 * ``PS9xx`` usage and input/output errors of the command line
@@ -826,6 +828,47 @@ CODES: dict[str, Code] = {
         "`Optional[dict]` under gptel: null and `{}`). `call` reads `nil` as the likelier one, "
         "named in the message. Example: `def f(x: Optional[bool] = None)` with `-d llm`: nil is "
         "read as false. Use a type without the second value (`bool`, `dict`) to avoid it.",
+    ),
+    # --- PS7xx: plistspec-gptel-mode ----------------------------------------------
+    "PS701": Code(
+        "warning",
+        "tool left out of a gptel request",
+        "With `plistspec-gptel-mode` on, a tool the request's backend cannot express even after "
+        "lowering (a recursive schema for Gemini's `parameters`, a `$ref` to nothing, a tool gptel "
+        "cannot write as JSON) is not sent with that request, so the request does not fail; the "
+        "echo area names it and why, and `M-x plistspec-gptel-report` lists it. Example: an MCP "
+        'tool whose `items` is `{"$ref": "#/$defs/Attendee"}` without `$defs` (mcp.el drops them).',
+    ),
+    "PS702": Code(
+        "info",
+        "a model's tool call was not run: its arguments do not fit",
+        "With `plistspec-gptel-mode` on, a tool call whose arguments do not fit the schema the "
+        "model was given (a wrong type, a missing required argument, a value outside an enum) is "
+        "not run; the model gets, as the tool's result, every problem with its JSON pointer, what "
+        'was expected and what was sent, and can call again. Example: `{"unit": "kelvin"}` '
+        'for `:enum ["celsius" "fahrenheit"]`.',
+    ),
+    "PS703": Code(
+        "warning",
+        "an async tool signalled an error",
+        "gptel calls an async tool's function and waits for its callback; a function that "
+        "signals never calls back, and the request waits forever. With `plistspec-gptel-mode` on, "
+        "the model gets the error as the tool's result instead.",
+    ),
+    "PS704": Code(
+        "warning",
+        "plistspec-gptel-mode could not ask plistspec: requests go unchanged",
+        "The `plistspec check --server` process could not start (see `plistspec-executable`), "
+        "did not answer within `plistspec-gptel-wait` seconds, or ended. The mode fails open: "
+        "gptel requests go as gptel makes them and calls run unchecked; said once. A process that "
+        "ended is started again with the next request.",
+    ),
+    "PS705": Code(
+        "warning",
+        "gptel has changed: plistspec-gptel-mode leaves it alone",
+        "The mode advises a few of gptel's internal functions (`plistspec-gptel--seams`) and "
+        "checks first that each is defined and takes the arguments it passes. When one is not "
+        "(another gptel version), the mode installs nothing and says so once; requests go unchanged.",
     ),
     # --- PS8xx: serve and a running Emacs --------------------------------------------
     "PS801": Code(

@@ -1,0 +1,289 @@
+;;; plistspec-gptel-plan.el --- What plistspec-gptel-mode sends for a gptel request  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The plistspec authors
+
+;; Author: The plistspec authors
+;; URL: https://github.com/plistspec/plistspec
+;; SPDX-License-Identifier: GPL-3.0-or-later
+
+;; This file is not part of GNU Emacs.
+
+;; This program is free software: you can redistribute it and/or modify it under the
+;; terms of the GNU General Public License as published by the Free Software
+;; Foundation, either version 3 of the License, or (at your option) any later version.
+
+;;; Commentary:
+
+;; The plan of one gptel request for `plistspec-gptel-mode' (plistspec-gptel.el):
+;; the request's tools, as gptel writes them for its backend, are sent to the
+;; "plistspec check --server" process, which answers with the tools lowered
+;; for that backend, those left out and why, and an id per tool to check its
+;; calls by.  Answers are kept by content (the same tools are not asked
+;; twice), and a request whose tools are the same objects, unchanged, reuses
+;; the lowered JSON without making gptel's again.  Every question waits at
+;; most `plistspec-gptel-wait' seconds; when there is no answer, the request
+;; goes unchanged and a warning says why, once.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'plistspec-custom)
+(require 'plistspec-exec)
+(require 'plistspec-server)
+
+(declare-function gptel-tool-name "gptel-request" (cl-x))
+(declare-function gptel-tool-description "gptel-request" (cl-x))
+(declare-function gptel-tool-args "gptel-request" (cl-x))
+(declare-function gptel-backend-name "gptel-request" (cl-x))
+(declare-function gptel--parse-tools "gptel-request" (backend tools))
+
+(defcustom plistspec-gptel-wait 3
+  "Seconds a gptel request may wait for plistspec before going unchanged.
+Lowering a tool set plistspec has not seen before takes a few
+milliseconds per tool; a tool set it has seen, or a check of one
+tool call, takes a few milliseconds in all."
+  :type 'number
+  :group 'plistspec)
+
+(defvar plistspec-gptel--warned nil
+  "The keys of the warnings already shown, so each is shown once.")
+
+(defvar plistspec-gptel--sets (make-hash-table :test #'equal)
+  "Answers of plistspec for tool sets: (KIND . TOOLS-JSON) -> answer.")
+
+(defconst plistspec-gptel--sets-max 32
+  "Tool sets remembered (the table is emptied beyond).")
+
+(cl-defstruct (plistspec-gptel--plan (:constructor plistspec-gptel--make-plan)
+                                     (:copier nil))
+  "What the mode did to one request's tools."
+  backend kind text target kept json names left-out count time prepared)
+
+(defun plistspec-gptel--warn (key text)
+  "Show TEXT in a warning, once per KEY."
+  (unless (member key plistspec-gptel--warned)
+    (push key plistspec-gptel--warned)
+    (display-warning 'plistspec-gptel text :warning)))
+
+(defmacro plistspec-gptel--failing-open (what &rest body)
+  "Run BODY; on an error, warn once about WHAT and return nil."
+  (declare (indent 1) (debug t))
+  `(condition-case err
+       (progn ,@body)
+     (error
+      (plistspec-gptel--warn
+       (list 'error ,what (car err))
+       (format "%s failed (%s): requests go on unchanged [PS704]"
+               ,what (error-message-string err)))
+      nil)))
+
+;;;; Asking the plistspec process
+
+(defun plistspec-gptel--process ()
+  "The live \"plistspec check --server\" process, or nil after warning once."
+  (let ((default-directory (expand-file-name "~/")))
+    (condition-case err
+        (or (plistspec--server (plistspec-command))
+            (progn
+              (plistspec-gptel--warn
+               'server "plistspec check --server could not start: gptel requests go \
+unchanged (M-x plistspec-restart-server tries again) [PS704]")
+              nil))
+      (plistspec-unavailable
+       (plistspec-gptel--warn 'unavailable
+                              (format "%s: gptel requests go unchanged [PS704]"
+                                      (error-message-string err)))
+       nil))))
+
+(defun plistspec-gptel--ask (head data)
+  "Send HEAD (an alist) and DATA (a unibyte string) to plistspec; wait for it.
+Return the answer (a plist), or nil when there is none in time."
+  (let ((proc (plistspec-gptel--process)))
+    (when proc
+      (let* ((state (list nil))
+             (deadline (+ (float-time) plistspec-gptel-wait)))
+        (plistspec--server-request proc (make-symbol "gptel") head data
+                                   (lambda (reply) (setcar state (or reply 'died))))
+        (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
+          (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
+            ;; only this process's output: no timer or other filter runs meanwhile
+            (accept-process-output proc 0.05 nil 1)))
+        (pcase (car state)
+          ('nil
+           (plistspec-gptel--warn
+            'slow (format "plistspec did not answer within %s seconds: this gptel \
+request went unchanged (see `plistspec-gptel-wait') [PS704]" plistspec-gptel-wait))
+           nil)
+          ('died
+           (plistspec-gptel--warn 'died "plistspec check --server ended: gptel requests \
+go unchanged until it starts again [PS704]")
+           nil)
+          (`(0 ,out ,_err) (plistspec-gptel--json out))
+          (`(,exit ,_out ,err)
+           (plistspec-gptel--warn
+            (list 'exit exit)
+            (format "plistspec could not answer (exit %s): %s [PS704]" exit (string-trim err)))
+           nil))))))
+
+(defun plistspec-gptel--json (text)
+  "Parse TEXT the way gptel does: objects as plists, arrays as vectors."
+  (json-parse-string text :object-type 'plist :array-type 'array
+                     :null-object :null :false-object :json-false))
+
+(defun plistspec-gptel--encode (value)
+  "VALUE, as gptel writes JSON, encoded in UTF-8."
+  (encode-coding-string
+   (json-serialize value :null-object :null :false-object :json-false) 'utf-8 t))
+
+;;;; Lowering the tools of a request
+
+(defun plistspec-gptel--kind (backend)
+  "The kind of gptel BACKEND plistspec is told: its struct name less gptel-."
+  (let ((type (symbol-name (type-of backend))))
+    (if (string-prefix-p "gptel-" type) (substring type 6) type)))
+
+(defun plistspec-gptel--elements (wire)
+  "The per-tool elements of gptel's tools JSON WIRE (Gemini: its declarations)."
+  (if (and (vectorp wire) (= (length wire) 1)
+           (plist-member (aref wire 0) :functionDeclarations))
+      (plist-get (aref wire 0) :functionDeclarations)
+    wire))
+
+(defun plistspec-gptel--serialize (backend tools)
+  "Return gptel's JSON text of TOOLS for BACKEND, and the tools it cannot write.
+Return (TEXT . BROKEN), BROKEN a list of (INDEX . WHY) for the tools
+that `json-serialize' refuses: they are left out."
+  (let ((wire (gptel--parse-tools backend tools)))
+    (condition-case nil
+        (cons (plistspec-gptel--encode wire) nil)
+      (error
+       (let* ((elements (plistspec-gptel--elements wire))
+              (broken nil) (good nil))
+         (dotimes (i (length elements))
+           (condition-case err
+               (progn (plistspec-gptel--encode (aref elements i))
+                      (push (aref elements i) good))
+             (error (push (cons i (format "gptel cannot write it as JSON: %s"
+                                          (error-message-string err)))
+                          broken))))
+         (setq good (vconcat (nreverse good)))
+         (cons (plistspec-gptel--encode
+                (if (eq elements wire) good `[(:functionDeclarations ,good)]))
+               (nreverse broken)))))))
+
+(defun plistspec-gptel--lowered (kind text)
+  "Plistspec's answer for the tools JSON TEXT of a backend of KIND, or nil."
+  (let ((key (cons kind text)))
+    (or (gethash key plistspec-gptel--sets)
+        (let ((answer (plistspec-gptel--ask `((kind . "lower") (backend . ,kind)) text)))
+          (when (and answer (stringp (plist-get answer :target)))
+            (when (>= (hash-table-count plistspec-gptel--sets) plistspec-gptel--sets-max)
+              (clrhash plistspec-gptel--sets))
+            (puthash key answer plistspec-gptel--sets))))))
+
+(defvar plistspec-gptel--recent nil
+  "The tool sets planned last, newest first.
+Each is (KEY TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT): KEY is the
+backend's kind, the backend and the model (`plistspec-gptel--plan'),
+TOOLS the list of `gptel-tool's, SNAPSHOT a copy of what gptel sends
+of each (name, description, args), ANSWER plistspec's, JSON the
+lowered tools parsed, BROKEN the tools gptel cannot write, TEXT
+gptel's JSON of the tools.  A request whose tools are the same
+objects, unchanged, uses it without making gptel's JSON again.")
+
+(defconst plistspec-gptel--recent-max 8
+  "Tool sets kept in the variable `plistspec-gptel--recent'.")
+
+(defun plistspec-gptel--snapshot (tools)
+  "What gptel sends of each of TOOLS, copied."
+  (mapcar (lambda (tool)
+            (list (gptel-tool-name tool) (gptel-tool-description tool)
+                  (copy-tree (gptel-tool-args tool) t)))
+          tools))
+
+(defun plistspec-gptel--recent (kind tools)
+  "Return the entry of variable `plistspec-gptel--recent' for TOOLS sent as KIND.
+KIND is a list (BACKEND-KIND BACKEND MODEL), compared with `eq' each."
+  (cl-loop for entry in plistspec-gptel--recent
+           when (and (cl-every #'eq (nth 0 entry) kind)
+                     (plistspec-gptel--unchanged-p tools (nth 1 entry) (nth 2 entry)))
+           return entry))
+
+(defun plistspec-gptel--unchanged-p (tools old snapshot)
+  "Non-nil when TOOLS are the tools OLD, unchanged since their SNAPSHOT."
+  (let ((same t))
+    (while (and same tools old)
+      (let ((tool (car tools)) (s (car snapshot)))
+        (setq same (and (eq tool (car old))
+                        (equal (gptel-tool-name tool) (nth 0 s))
+                        (equal (gptel-tool-description tool) (nth 1 s))
+                        (equal (gptel-tool-args tool) (nth 2 s)))
+              tools (cdr tools) old (cdr old) snapshot (cdr snapshot))))
+    (and same (null tools) (null old))))
+
+(defun plistspec-gptel--remember (kind tools answer broken text)
+  "Remember ANSWER and BROKEN for TOOLS sent as KIND; return the entry.
+TEXT is gptel's JSON of the TOOLS."
+  (let ((entry (list kind tools (plistspec-gptel--snapshot tools) answer
+                     (plist-get answer :tools) broken text)))
+    (push entry plistspec-gptel--recent)
+    (when (> (length plistspec-gptel--recent) plistspec-gptel--recent-max)
+      (setcdr (nthcdr (1- plistspec-gptel--recent-max) plistspec-gptel--recent) nil))
+    entry))
+
+(defun plistspec-gptel--fresh (json)
+  "A copy of the tools JSON whose tool entries are new plists.
+gptel adds to the entries (Anthropic's cache_control), never deeper."
+  (cl-map 'vector
+          (lambda (element)
+            (if (plist-member element :functionDeclarations)
+                (list :functionDeclarations
+                      (cl-map 'vector #'copy-sequence
+                              (plist-get element :functionDeclarations)))
+              (copy-sequence element)))
+          json))
+
+(defun plistspec-gptel--plan (backend tools)
+  "The plan for sending TOOLS to BACKEND, or nil to send them unchanged."
+  (let* ((kind (plistspec-gptel--kind backend))
+         ;; the same tools, backend and model (gptel's JSON may depend on the model)
+         (key (list kind backend (bound-and-true-p gptel-model)))
+         (entry (or (plistspec-gptel--recent key tools)
+                    (let* ((serialized (plistspec-gptel--serialize backend tools))
+                           (answer (plistspec-gptel--lowered kind (car serialized))))
+                      (and answer
+                           (plistspec-gptel--remember key tools answer
+                                                      (cdr serialized) (car serialized)))))))
+    (when entry
+      (let* ((answer (nth 3 entry))
+             (broken (nth 5 entry))
+             (all (vconcat tools))
+             (good (vconcat (if broken
+                                (cl-loop for tool across all for i from 0
+                                         unless (assq i broken) collect tool)
+                              all)))
+             (names (make-hash-table :test #'equal))
+             (kept nil) (left-out nil))
+        (cl-loop for sent across (plist-get answer :sent)
+                 for tool = (aref good (aref sent 0))
+                 do (push tool kept)
+                 (puthash (aref sent 1) (cons tool (aref sent 2)) names))
+        (cl-loop for out across (plist-get answer :left_out)
+                 do (push (cons (aref out 1) (aref out 2)) left-out))
+        (cl-loop for (i . why) in broken
+                 do (push (cons (gptel-tool-name (aref all i)) why) left-out))
+        (plistspec-gptel--make-plan
+         :backend (ignore-errors (gptel-backend-name backend))
+         :kind kind
+         :text (nth 6 entry)
+         :target (plist-get answer :target)
+         :kept (nreverse kept)
+         :json (nth 4 entry)
+         :names names
+         :left-out (nreverse left-out)
+         :count (length all)
+         :time (current-time))))))
+
+(provide 'plistspec-gptel-plan)
+;;; plistspec-gptel-plan.el ends here

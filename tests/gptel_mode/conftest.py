@@ -1,0 +1,9 @@
+"""The gptel-mode tests import their helpers (the stub provider, the rule checker, the
+harness runner) from this folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
