@@ -150,7 +150,7 @@ def test_redefined_tool_is_validated_against_its_current_definition(live, mcp_sd
     assert caps is not None and caps.tools is not None and caps.tools.list_changed is True
     assert before["redef"].input_schema["required"] == ["a"]
     assert texts(ok) == ['"x" nil']
-    assert missing.is_error and "'b' is a required property" in texts(missing)[0]
+    assert missing.is_error and "/b: missing (required)" in texts(missing)[0]
     assert texts(both) == ['"x" "y"']
     assert after["redef"].description == "version 2"
     assert "notifications/tools/list_changed" in notes

@@ -108,13 +108,21 @@ def test_duplicate_tools_serve_the_definition_emacs_calls():
 
 
 def test_validation_against_the_served_schema():
+    """serve tells the model what plistspec-gptel-mode tells it: one implementation
+    (plistspec.calls), every problem at its JSON pointer."""
+    from plistspec.calls import Checker, message
+
     served, _ = _catalog((TOOLS).read_text(encoding="utf-8"))
     show = next(t for t in served if t.name == "show_args")
     assert show.validate({"text": "x"}) is None
     assert show.validate({"text": "x", "flag": None}) is None  # null for an optional arg
-    assert "required property" in show.validate({})
-    assert "is not of type 'integer'" in show.validate({"text": "x", "count": 1.5})
-    assert "is not one of" in show.validate({"text": "x", "opts": {"mode": "z"}})
+    missing = show.validate({})
+    assert missing.startswith("Error: tool show_args was not run") and "/text: missing" in missing
+    assert "/count: expected integer; got 1.5" in show.validate({"text": "x", "count": 1.5})
+    wrong = {"text": "x", "opts": {"mode": "z"}}
+    assert '/opts/mode: expected one of "a", "b"; got "z"' in show.validate(wrong)
+    shared = Checker(show.entry["inputSchema"])
+    assert show.validate(wrong) == message("show_args", shared.problems(wrong))
 
 
 @pytest.mark.parametrize("arg", ["-eval", "a b", "&&-&", "line\nnext", "-", "", "é ☃ & -x"])

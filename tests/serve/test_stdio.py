@@ -179,10 +179,14 @@ def test_errors_timeouts_and_unknown_tools(emacs, mcp_sdk):
     assert out["sleepy"].is_error and "timed out after 1 seconds" in texts(out["sleepy"])[0]
     assert not out["after"].is_error and texts(out["after"]) == ["Grüß dich, still alive ☃"]
     assert json.loads(texts(out["json"])[0])["list"] == [1, "two"]
-    assert out["missing"].is_error and "'name' is a required property" in texts(out["missing"])[0]
+    assert out["missing"].is_error and "/name: missing (required)" in texts(out["missing"])[0]
     msg = texts(out["wrong"])[0]
-    assert out["wrong"].is_error and "at /text" in msg and "at /flag" in msg
-    assert out["extra_enum"].is_error and "'c' is not one of" in texts(out["extra_enum"])[0]
+    assert (
+        out["wrong"].is_error
+        and "- /text: expected string" in msg
+        and "- /flag: expected boolean" in msg
+    )
+    assert out["extra_enum"].is_error and 'got "c"' in texts(out["extra_enum"])[0]
     assert out["unknown"].code == -32602 and "no_such_tool" in out["unknown"].message
 
 

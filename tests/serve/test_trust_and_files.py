@@ -174,7 +174,7 @@ def test_a_duplicate_in_a_file_serves_and_runs_the_same_definition(emacs, mcp_sd
     tools, ran, missing = anyio.run(main)
     assert [(t.name, t.description) for t in tools] == [("dup", "second")]
     assert texts(ran) == ["second ran 2"]
-    assert missing.is_error and "'n' is a required property" in texts(missing)[0]
+    assert missing.is_error and "/n: missing (required)" in texts(missing)[0]
 
 
 def test_tools_defined_before_a_load_error_run(emacs, mcp_sdk, tmp_path):

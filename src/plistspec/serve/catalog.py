@@ -59,33 +59,22 @@ class ServedTool:
     validator: Any = field(default=None, repr=False)
 
     def validate(self, arguments: dict[str, Any]) -> str | None:
-        """A message naming what is wrong with ``arguments``, or None when they fit
-        (also when the schema cannot be used: see ``schema_problem``)."""
+        """What the model is told when ``arguments`` do not fit (every problem, by JSON
+        pointer: the one message of :mod:`plistspec.calls`, as plistspec-gptel-mode gives
+        it), or None when they fit (also when the schema cannot be used: see
+        ``schema_problem``). A null for an optional argument is "not given", as gptel
+        treats it; Emacs still receives the null as sent."""
         if self.schema_problem is not None:
             return None
-        if self.validator is None:
-            from jsonschema import validators
+        from plistspec.calls import Checker, message
 
-            schema = self.entry.get("inputSchema") or {"type": "object"}
-            cls = validators.validator_for(schema)
-            self.validator = cls(schema)
-        # A null for an optional argument is what a model sends for "not given": gptel
-        # hands the function nil for both (llm: :null), so only the rest is checked;
-        # Emacs still receives the null as sent.
-        required = set((self.entry.get("inputSchema") or {}).get("required") or [])
-        checked = {k: v for k, v in arguments.items() if v is not None or k in required}
-        try:
-            errors = sorted(self.validator.iter_errors(checked), key=lambda e: list(e.path))
-        except Exception as e:  # jsonschema cannot use this schema after all
-            self.schema_problem = f"{type(e).__name__}: {e}"
+        if self.validator is None:
+            self.validator = Checker(self.entry.get("inputSchema") or {"type": "object"})
+        problems = self.validator.problems(arguments)
+        if self.validator.broken is not None:  # jsonschema cannot use this schema after all
+            self.schema_problem = self.validator.broken
             return None
-        if not errors:
-            return None
-        parts = []
-        for e in errors[:5]:
-            where = "/".join(str(p) for p in e.absolute_path)
-            parts.append(f"{'at /' + where + ': ' if where else ''}{e.message}")
-        return "; ".join(parts)
+        return message(self.name, problems) if problems else None
 
 
 def client_names(names: list[str]) -> tuple[list[str], str]:

@@ -206,7 +206,7 @@ def make_server(state: ServeState, name: str = "plistspec"):
         arguments = dict(params.arguments or {})
         problem = tool.validate(arguments)
         if problem is not None:
-            return _result(f"Invalid arguments for tool {params.name!r}: {problem}", True)
+            return _result(problem, True)
         meta: dict[str, Any] | None = None
         if tool.confirm:
             if state.allow_confirm:
@@ -234,11 +234,7 @@ def make_server(state: ServeState, name: str = "plistspec"):
                 return _result(f"Tool {params.name!r} is no longer registered in Emacs", True, meta)
             problem = tool.validate(arguments)
             if problem is not None:
-                return _result(
-                    f"Invalid arguments for tool {params.name!r} (redefined in Emacs): {problem}",
-                    True,
-                    meta,
-                )
+                return _result(problem, True, meta)
             outcome = await state.runner.call(tool.emacs_name, arguments, tool.fingerprint)
             if outcome.kind == "stale":
                 return _result(
