@@ -349,6 +349,16 @@ CODES: dict[str, Code] = {
         "it must not appear in `:args`, or the model is asked to supply it. Example: "
         '`:async t :args (list \'(:name "callback" :type string))`.',
     ),
+    "PS337": Code(
+        "error",
+        "`:function` takes the wrong number of arguments",
+        "gptel and llm call a tool's function with one value per element of `:args` (`nil` for "
+        "an argument the model left out) and, for an `:async` tool, the callback first; a function "
+        "that takes another number fails with `wrong-number-of-arguments` (gptel: a sync tool "
+        "returns that error to the model, an async one never calls back; llm: the call fails). "
+        "Judged for a literal lambda and for `#'NAME` when the file defines NAME. Example: two "
+        "`:args` and `(lambda (a) ...)`, or `:async t` with `(lambda (city) ...)` (no callback).",
+    ),
     # --- PS4xx: provider lints -----------------------------------------------------
     "PS401": Code(
         "error",
@@ -716,6 +726,14 @@ CODES: dict[str, Code] = {
         "would change are left as they are, with the reason (at the comment, for a comment). "
         "Comments before or after slots, args, keys and vector elements are kept and move with "
         'them. Example: `:description (concat "a" ;; note` (inside an evaluated value).',
+    ),
+    "PS531": Code(
+        "info",
+        "`--category` replaced a tool's own `:category`",
+        "`from-json --category NAME` gives every gptel tool it writes the `:category` NAME (gptel "
+        'files a tool without one under "misc"); a tool that came with another one (IR input) '
+        "has it replaced, and this says which. Example: `from-json --category github "
+        'tools.json` where the IR of a tool says `"category": "web"`.',
     ),
     # --- PS6xx: Python -------------------------------------------------------------
     "PS601": Code(
