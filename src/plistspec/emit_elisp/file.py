@@ -169,6 +169,7 @@ def to_elisp(
     forms_only: bool = False,
     feature: str | None = None,
     variable: str | None = None,
+    category: str | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """A whole ``.el`` file defining ``tools`` (gptel or llm), and diagnostics.
 
@@ -182,7 +183,8 @@ def to_elisp(
     needs a prefix, or the byte compiler warns). ``forms_only``
     gives only the tool forms (each with its ``;;`` comments), separated by blank lines:
     no header, Commentary, ``require``, ``defvar``, ``provide`` or footer (what an editor
-    inserts into a buffer).
+    inserts into a buffer). ``category`` is gptel's ``:category`` of every gptel tool
+    (replacing a tool's own, with a PS531 info).
     """
     if dialect is not None and dialect not in HEADS:
         raise ValueError(f"unknown dialect {dialect!r}")
@@ -205,6 +207,7 @@ def to_elisp(
         if k in inner:
             continue
         w = Writer(dia, label(tool), diags)
+        w.category = category
         comments = [" " * indent + c for c in _comments(tool, w)]
         write_form(w, tool, indent)
         text = " " * indent + "".join(w.out)
