@@ -22,10 +22,10 @@ ENV = dict(os.environ)
 ENV["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")
 
 CASES = [
-    (FIXTURES / "elisp" / "large_tools.el", ["--format", "json", "--exit-zero"]),
-    (FIXTURES / "broken" / "bad_tool_name.el", ["--format", "json", "--exit-zero"]),
+    (FIXTURES / "elisp" / "large_tools.el", ["--output-format", "json", "--exit-zero"]),
+    (FIXTURES / "broken" / "bad_tool_name.el", ["--output-format", "json", "--exit-zero"]),
     (FIXTURES / "broken" / "bad_tool_name.el", []),
-    (FIXTURES / "broken" / "syntax_error_then_tool.el", ["--format", "json"]),
+    (FIXTURES / "broken" / "syntax_error_then_tool.el", ["--output-format", "json"]),
     (FIXTURES / "broken" / "enum_list.el", ["--target", "gemini"]),
 ]
 
@@ -41,11 +41,14 @@ def one_shot(args: list[str], data: bytes) -> tuple[int, bytes, bytes]:
     return r.returncode, r.stdout, r.stderr
 
 
+@pytest.mark.slow
 def test_server_replies_equal_one_shot_output() -> None:
     requests = []
     for path, opts in CASES:
         requests.append(([*opts, "--stdin-filename", path.name, "-"], path.read_bytes()))
-    requests.append((["--format", "json", "--stdin-filename", "bad.el", "-"], b"(a \xff b)\n"))
+    requests.append(
+        (["--output-format", "json", "--stdin-filename", "bad.el", "-"], b"(a \xff b)\n")
+    )
     stream = b""
     for i, (args, data) in enumerate(requests):
         stream += json.dumps({"args": args, "length": len(data)}).encode() + b"\n" + data

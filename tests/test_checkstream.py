@@ -114,6 +114,7 @@ def test_generated_files(any_size, monkeypatch, seed: int, batch: int) -> None:
         assert got == whole(text, target, dialect)
 
 
+@pytest.mark.slow
 def test_big_file_takes_the_path_without_help() -> None:
     text, _ = generate(streaming.MIN_SIZE + 50_000)
     assert len(text) >= streaming.MIN_SIZE
@@ -251,8 +252,8 @@ def _run(args: list[str], monkeypatch, min_size: int) -> tuple[int, str]:
     [
         [],
         ["--target", "gemini"],
-        ["--dialect", "llm", "--format", "json"],
-        ["--format", "sarif", "--target", "openai-strict"],
+        ["--dialect", "llm", "--output-format", "json"],
+        ["--output-format", "sarif", "--target", "openai-strict"],
         ["--statistics"],
         ["--select", "PS3", "--ignore", "PS315"],
     ],

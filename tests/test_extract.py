@@ -200,6 +200,7 @@ def test_llm_tool_collection_deftool():
     assert form.source(form.slot(":function").form) == "view-buffer"
 
 
+@pytest.mark.slow
 def test_static_eval_is_iterative_on_deep_nesting():
     depth = 50_000
     form = String("leaf")

@@ -27,6 +27,9 @@ from emacs_pkg.emacs_session import (
     run_interactive_emacs,
 )
 
+
+# real Emacs running the real libraries (or every ERT test of the package): seconds each
+pytestmark = pytest.mark.slow
 HERE = Path(__file__).resolve().parent
 # The package's files, each requiring only files before it (plistspec.el, the entry point, last).
 PACKAGE_FILES = [
@@ -108,6 +111,7 @@ def ert_results(emacs, tmp_path_factory) -> dict[str, dict]:
 
 
 @pytest.mark.emacs
+@pytest.mark.xdist_group("ert")  # one worker runs the ERT suite (the fixture) once
 @pytest.mark.parametrize("name", _ert_names())
 def test_ert(ert_results, name: str) -> None:
     r = ert_results.get(name)

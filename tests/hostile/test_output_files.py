@@ -231,6 +231,7 @@ def test_fmt_in_place_changes_nothing_emacs_reads(emacs, tmp_path: Path, eol: st
     assert emacs.run(probe) == before
 
 
+@pytest.mark.slow
 def test_o_never_replaces_the_module_from_py_reads(tmp_path: Path) -> None:
     mod = tmp_path / "m.py"
     src = 'def f(x: int) -> int:\n    """Doc."""\n    return x\n'

@@ -69,6 +69,7 @@ def test_crlf_strings_lose_the_cr(tmp_path: Path) -> None:
     assert b'"description": "l1\\nl2"' in r.stdout
 
 
+@pytest.mark.slow
 def test_unterminated_form_after_hash_s_is_an_error(tmp_path: Path) -> None:
     f = tmp_path / "hs.el"
     f.write_text("(setq h #s(hash-table data (a 1))\n" + TOOL)

@@ -216,12 +216,13 @@ def test_cli_diff_writes_nothing(tmp_path: Path) -> None:
     assert p.returncode == 0 and p.stdout == ""
 
 
+@pytest.mark.slow
 def test_cli_stdin_fix_prints_the_whole_buffer() -> None:
     p = cli("--fix", "--unsafe-fixes", "--stdin-filename", "buf.el", "-", stdin=BUFFER)
     assert p.returncode == 0, p.stderr
     assert p.stdout == run_fix(BUFFER, unsafe=True).text
     assert "buf.el:" in p.stderr  # what is left, and what was fixed, on stderr
-    p = cli("--fix", "--stdin-filename", "buf.el", "--format", "json", "-", stdin=BUFFER)
+    p = cli("--fix", "--stdin-filename", "buf.el", "--output-format", "json", "-", stdin=BUFFER)
     assert p.stdout == run_fix(BUFFER, unsafe=False).text
     assert re.search(r'"code": "PS301"', p.stderr)
 

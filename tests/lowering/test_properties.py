@@ -287,6 +287,7 @@ JUNK = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(params=JUNK, target=st.sampled_from(TARGETS))
 def test_any_json_lowers_without_crashing(params, target) -> None:

@@ -48,6 +48,7 @@ def pytools():
         sys.path.remove(str(FIXTURE_DIR))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("is_async", [False, True])
 def test_tools_file_in_emacs(emacs, elisp_deps_dir, tmp_path, pytools, is_async):
     path = _generate(tmp_path, *(["--async"] if is_async else []))

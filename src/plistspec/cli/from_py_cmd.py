@@ -27,8 +27,13 @@ import sys
 import click
 
 from plistspec.cli._elisp_file import feature_option, variable_option
-from plistspec.cli._options import diagnostics_format_option, output_option
-from plistspec.core.formats import FORMATS
+from plistspec.cli._options import (
+    deprecated_option,
+    output_format_option,
+    output_option,
+    target_option,
+)
+from plistspec.core.formats import FORMATS, REPORT_FORMATS
 
 ELISP_FORMATS = ("elisp",)
 # a name Emacs reads as one symbol (not a number): what --function may name
@@ -37,18 +42,18 @@ JSON_FORMATS = FORMATS
 
 
 @click.command("from-py")
-@click.argument("targets", nargs=-1, required=True, metavar="TARGET...")
+@click.argument("targets", nargs=-1, required=True, metavar="MODULE[:NAME]...")
 @click.option(
     "-d", "--dialect", type=click.Choice(["gptel", "llm"]), default="gptel", show_default=True
 )
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(ELISP_FORMATS + JSON_FORMATS),
+@target_option(
+    ELISP_FORMATS + JSON_FORMATS,
     default="elisp",
-    show_default=True,
-    help="elisp (a file of tool forms), ir, or a provider's tools array.",
+    help="elisp (a file of tool forms), ir, or the provider whose tools array to print.",
+)
+@deprecated_option("-f", "-t", "target", type=click.Choice(ELISP_FORMATS + JSON_FORMATS))
+@deprecated_option(
+    "--format", "--target", "target", type=click.Choice(ELISP_FORMATS + JSON_FORMATS)
 )
 @output_option
 @feature_option
@@ -96,11 +101,14 @@ JSON_FORMATS = FORMATS
     metavar="NAME",
     help="Keep a parameter (by name or type name) out of the schema; it needs a default.",
 )
-@diagnostics_format_option
+@output_format_option()
+@deprecated_option(
+    "--diagnostics-format", "--output-format", "output_format", type=click.Choice(REPORT_FORMATS)
+)
 def from_py_cmd(
     targets: tuple[str, ...],
     dialect: str,
-    fmt: str,
+    target: str,
     out: str | None,
     feature: str | None,
     variable: str | None,
@@ -112,12 +120,12 @@ def from_py_cmd(
     strict_types: bool,
     lenient_defaults: bool,
     skip: tuple[str, ...],
-    diagnostics_format: str,
+    output_format: str,
 ) -> None:
     """Tool specs from Python callables.
 
-    TARGET is module:function, module:Class, module:Class.method, module:obj.method, or a
-    module alone (its public functions, or __all__); module may be a path to a .py file.
+    MODULE[:NAME] is module:function, module:Class, module:Class.method, module:obj.method,
+    or a module alone (its public functions, or __all__); module may be a path to a .py file.
     The module is imported as `python -m` would, from the current directory.
     """
     import contextlib
@@ -146,11 +154,11 @@ def from_py_cmd(
         )
     text = None
     if not any(d.is_error for d in diags):
-        text, more = _render(tools, fmt, dialect, out, feature, variable)
+        text, more = _render(tools, target, dialect, out, feature, variable)
         diags.extend(more)
     from plistspec.cli._io import finish
 
-    finish(diags, diagnostics_format, text, out, failed=text is None)
+    finish(diags, output_format, text, out, failed=text is None)
 
 
 def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None):
@@ -184,7 +192,7 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
 
 
 @click.command("call")
-@click.argument("target", metavar="TARGET")
+@click.argument("target", metavar="MODULE:NAME")
 @click.option(
     "--from",
     "from_elisp",
@@ -196,7 +204,7 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
     "--args", "args_text", default=None, metavar="JSON", help="Arguments (default: stdin)."
 )
 def call_cmd(target: str, from_elisp: str | None, args_text: str | None) -> None:
-    """Call TARGET (module:function) with the JSON object on standard input.
+    """Call MODULE:NAME (a Python function) with the JSON object on standard input.
 
     Prints the result (a string as is, anything else as JSON). Invalid arguments or an
     exception print one `Error: ...` line on standard output; exit 2 / 1 (3: not loadable).
