@@ -63,7 +63,9 @@ JSON_FORMATS = FORMATS
     "python",
     default=None,
     metavar="PYTHON",
-    help="Interpreter the generated :function runs (default: this one).",
+    help="Interpreter the generated :function runs, written into the file (default: none "
+    "is written; Emacs runs plistspec-bridge-python, else the nearest .venv above the "
+    "modules, else python3).",
 )
 @click.option(
     "--async", "async_", is_flag=True, help="Write :async t tools that never block Emacs."
@@ -136,8 +138,10 @@ def from_py_cmd(
             param_hint="'--function'",
         )
 
+    from plistspec.emit_elisp import feature_name
     from plistspec.pyfunc import from_python
 
+    root = f"{feature_name(out if out != '-' else None, feature)}-python-directory"
     # whatever the user's module prints while it is imported must not end up in the output
     with contextlib.redirect_stdout(sys.stderr):
         tools, diags = from_python(
@@ -151,19 +155,42 @@ def from_py_cmd(
             skip=skip,
             bridge=bridge,
             timeout=timeout,
+            root=root,
         )
     text = None
     if not any(d.is_error for d in diags):
-        text, more = _render(tools, target, dialect, out, feature, variable)
+        text, more = _render(tools, target, dialect, out, feature, variable, root)
         diags.extend(more)
+        if target == "elisp" and python is None and _calls_python(tools):
+            from plistspec.pyfunc.interpreter import python_warning
+
+            warning = python_warning(os.getcwd())
+            if warning is not None:
+                diags.append(warning)
     from plistspec.cli._io import finish
 
     finish(diags, output_format, text, out, failed=text is None)
 
 
-def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None):
+def _calls_python(tools) -> bool:
+    return any("(plistspec-bridge-call" in t["metadata"].get("function", "") for t in tools)
+
+
+def _modules_from(out: str | None) -> str:
+    """Where the modules are imported from (the current directory), relative to the
+    directory of the file written (``out``; standard output: the current directory)."""
+    here = os.getcwd()
+    where = os.path.dirname(os.path.abspath(out)) if out and out != "-" else here
+    try:
+        rel = os.path.relpath(here, where)
+    except ValueError:  # another drive (Windows): no relative path exists
+        return here
+    return rel.replace(os.sep, "/")
+
+
+def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None, root=None):
     if fmt == "elisp":
-        from plistspec.pyfunc.elisp_bridge import elisp_tools, with_notes, with_runtime
+        from plistspec.pyfunc.elisp_bridge import elisp_tools, with_bridge, with_notes
 
         etools = elisp_tools(tools)
         from plistspec.emit_elisp import to_elisp
@@ -176,8 +203,8 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
             variable=variable,
         )
         text = with_notes(text, etools, dialect)
-        if any("plistspec-bridge-v1-call" in t["metadata"].get("function", "") for t in tools):
-            text = with_runtime(text)
+        if _calls_python(tools):
+            text = with_bridge(text, root, _modules_from(out))
         return text, diags
     from plistspec.core.jsonout import dumps
 

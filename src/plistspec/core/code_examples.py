@@ -618,6 +618,11 @@ EXAMPLES: dict[str, Example] = {
         "def f(x: bool = False) -> str: ...",
         "python",
     ),
+    "PS616": Example(
+        "~/venvs/tools/bin/plistspec from-py mytools -o my-tools.el  # the venv is elsewhere",
+        "plistspec from-py mytools -o my-tools.el --python ~/venvs/tools/bin/python",
+        "shell",
+    ),
     # --- PS7xx: plistspec-gptel-mode ---------------------------------------------------------
     "PS701": Example(
         '(gptel-make-tool :name "tree" :function #\'f :description "d"\n'

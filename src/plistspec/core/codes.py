@@ -847,6 +847,17 @@ CODES: dict[str, Code] = {
         "named in the message. Example: `def f(x: Optional[bool] = None)` with `-d llm`: nil is "
         "read as false. Use a type without the second value (`bool`, `dict`) to avoid it.",
     ),
+    "PS616": Code(
+        "warning",
+        "the generated tools will run another Python",
+        "A file `from-py` writes names no interpreter (so it can be committed and used "
+        "elsewhere): when a tool is called, Emacs runs `plistspec-bridge-python`, else the "
+        "nearest `.venv/bin/python` above the modules' directory, else `python3` on its "
+        "`exec-path`; that Python needs plistspec (and the module's own imports). This says "
+        "the one found from here is not the Python that ran `from-py`. Set "
+        "`plistspec-bridge-python`, or pass `--python PY` (then its path is written into the "
+        "file). Example: `from-py` run from a virtual environment kept outside the project.",
+    ),
     # --- PS7xx: plistspec-gptel-mode ----------------------------------------------
     "PS701": Code(
         "warning",

@@ -17,7 +17,7 @@ from plistspec.core.jsontext import brief
 from plistspec.emit_elisp.forms import HEADS, label, write_form
 from plistspec.emit_elisp.layout import Writer
 
-__all__ = ["to_elisp"]
+__all__ = ["to_elisp", "feature_name"]
 
 
 def _comments(tool: Tool, w: Writer) -> list[str]:
@@ -121,6 +121,12 @@ def _names(
     if not variable:
         variable = feature if feature.endswith("-tools") else feature + "-tools"
     return stem, feature, variable
+
+
+def feature_name(file_name: str | None, feature: str | None) -> str:
+    """The feature a file named ``file_name`` provides (``feature``, else the file name
+    without ``.el``, else ``tools``): what :func:`to_elisp` writes in ``(provide ...)``."""
+    return _names(file_name, feature, None)[1]
 
 
 def _depth_warning(tool: Tool, text: str, w: Writer) -> None:
