@@ -502,7 +502,7 @@ CODES: dict[str, Code] = {
     "PS425": Code(
         "warning",
         "optional property made required and nullable",
-        "OpenAI strict mode needs every property in `required`: an optional property becomes required with `null` allowed, so the model sends `null` instead of leaving it out. Example: `:optional t` with `--lower -f openai-strict`.",
+        "OpenAI strict mode needs every property in `required`: an optional property becomes required with `null` allowed, so the model sends `null` instead of leaving it out. Example: `:optional t` with `-t openai-strict`.",
     ),
     "PS426": Code(
         "warning",
@@ -625,8 +625,9 @@ CODES: dict[str, Code] = {
         "no tools in the input",
         'The JSON is a valid container but holds no tool. Example: `{"tools": []}`. '
         "`to-json` and `check` say it too when given JSON (a `.json` file, or JSON on stdin): they read "
-        "tool forms from Emacs Lisp, and JSON holds none; `from-json` writes Elisp from tool "
-        "JSON and `to-json --lower -f TARGET` lowers it for one provider.",
+        "tool forms from Emacs Lisp, and JSON holds none (for `to-json` an error: nothing is "
+        "printed, exit 1); `from-json` writes Elisp from tool JSON and `to-json -t TARGET "
+        "--lower` lowers it for one provider.",
     ),
     "PS513": Code(
         "warning",
@@ -947,7 +948,7 @@ CODES: dict[str, Code] = {
     "PS806": Code(
         "warning",
         "lowering did not keep one tool for one",
-        "`plistspec serve --lower TARGET` routes each call back to the Emacs tool by its "
+        "`plistspec serve -t TARGET` routes each call back to the Emacs tool by its "
         "position; a lowering stage that adds or drops tools makes that impossible, so the "
         "tools are served as they are. Example: a lowering that splits one tool in two.",
     ),
