@@ -102,6 +102,7 @@ def test_findings_are_there(any_size) -> None:
     assert len({d[0] for d in diags}) > 30  # codes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "batch"), [(1, 32), (2, 1), (3, 5), (4, 10**6)])
 def test_generated_files(any_size, monkeypatch, seed: int, batch: int) -> None:
     """Any batch size: forms one at a time, a few, all at once (BATCH_CHARS ends the

@@ -214,6 +214,7 @@ def test_static_eval_is_iterative_on_deep_nesting():
     assert n == depth and value == String("leaf")
 
 
+@pytest.mark.slow
 def test_static_eval_of_deep_backquote_template():
     depth = 50_000
     tmpl = List([Symbol(","), List([Symbol("concat"), String("a"), String("b")])])

@@ -44,6 +44,7 @@ def test_falls_back_for_what_it_does_not_know() -> None:
     assert dumps(v) == json.dumps(v, indent=2, ensure_ascii=False) + "\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(VALUES, st.sampled_from(["", "  ", "    "]))
 def test_nested_is_dumps_indented(v, indent: str) -> None:
@@ -62,6 +63,7 @@ def test_nested_falls_back_too() -> None:
     assert "\n        1,\n" in dumps_nested(v, "  ")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(VALUES, st.sampled_from(["", "  ", "      "]))
 def test_the_deep_path_writes_the_same_bytes(v, indent: str) -> None:

@@ -131,6 +131,7 @@ def test_print_datum_shorthands_and_structure() -> None:
     assert back(text) == d
 
 
+@pytest.mark.slow
 def test_print_datum_is_iterative() -> None:
     d: Datum = Symbol("x")
     for _ in range(100_000):
@@ -193,6 +194,7 @@ _datums = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(_datums)
 def test_print_then_read_round_trips(d: Datum) -> None:

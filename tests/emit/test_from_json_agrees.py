@@ -122,6 +122,7 @@ def test_category_files_every_tool(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "--category" in r.output
 
 
+@pytest.mark.slow
 @pytest.mark.emacs
 def test_real_gptel_files_the_tools_under_the_category(emacs, elisp_deps_dir, tmp_path) -> None:
     from support import elisp_deps_preamble

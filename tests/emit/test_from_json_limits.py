@@ -188,6 +188,7 @@ _SHAPES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", list(_SHAPES))
 @pytest.mark.parametrize("dialect", ["gptel", "llm"])
 def test_a_spec_too_deep_for_the_libraries_is_said_as_check_says_it(

@@ -26,6 +26,7 @@ EOL_CASES = {
 _EOL_NAMES = {"unix": 0, "dos": 1, "mac": 2}
 
 
+@pytest.mark.slow
 @pytest.mark.emacs
 def test_eol_decoding_matches_emacs(emacs, tmp_path: Path) -> None:
     """What `load' evaluates: the same x as plistspec reads, for every mix of EOLs."""
@@ -112,6 +113,7 @@ def test_big_integers_print_back_exactly(emacs) -> None:
     assert out == "t"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cmd", ["to-json", "fmt", "check"])
 def test_big_integer_default_is_a_message(cmd: str, tmp_path: Path) -> None:
     f = tmp_path / "big.el"

@@ -29,6 +29,7 @@ def files(tmp_path: Path) -> dict[str, str]:
     return {"f": str(f), "j": str(j)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: a[0])
 def test_dev_full(args, files) -> None:
     with open("/dev/full", "wb") as full:

@@ -146,6 +146,7 @@ def test_sarif_is_valid_and_complete(tmp_path: Path, sarif_validator) -> None:
     assert empty["runs"][0]["results"] == []
 
 
+@pytest.mark.slow
 def test_statistics(tmp_path: Path) -> None:
     f = tmp_path / "s.el"
     f.write_text(

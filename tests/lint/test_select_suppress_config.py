@@ -250,6 +250,7 @@ def test_config_dialect_target_and_explicit_file(project: Path, tmp_path_factory
     assert p.returncode == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("text", "where", "message"),
     [
@@ -284,6 +285,7 @@ def test_invalid_configuration_names_file_line_and_key(
     assert "Traceback" not in p.stderr
 
 
+@pytest.mark.slow
 def test_configuration_with_bom_and_crlf(project: Path) -> None:
     (project / ".plistspec.toml").write_bytes(b'\xef\xbb\xbfignore = ["PS333"]\r\nselct = 1\r\n')
     p = cli("lisp/other.el", cwd=project)

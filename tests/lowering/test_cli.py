@@ -50,6 +50,7 @@ def test_lower_elisp_places_rewrites_at_the_arg() -> None:
     assert all(s is True for s in strict)
 
 
+@pytest.mark.slow
 def test_lower_json_for_every_envelope() -> None:
     p = run("to-json", str(EVERYTHING), "-t", "gemini-jsonschema", "--lower")
     assert p.returncode == 0, p.stderr
@@ -73,6 +74,7 @@ def test_lower_json_for_every_envelope() -> None:
     assert all(e["toolSpec"]["description"] for e in json.loads(p.stdout))
 
 
+@pytest.mark.slow
 def test_lower_refuses_what_the_target_cannot_express() -> None:
     rec = FIXTURES / "json" / "lowering" / "mcp_recursive_tree.json"
     p = run("to-json", str(rec), "-t", "gemini", "--lower")
@@ -82,6 +84,7 @@ def test_lower_refuses_what_the_target_cannot_express() -> None:
     assert p.returncode == 0 and "$ref" in p.stdout
 
 
+@pytest.mark.slow
 def test_a_target_that_exists_only_lowered_implies_the_flag() -> None:
     """Every target `to-json --help` names works: gemini-jsonschema, openai-strict... exist
     only lowered, so -t names them without --lower too, and prints what --lower prints."""
@@ -113,6 +116,7 @@ BACKENDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.emacs
 @pytest.mark.parametrize("target", list(BACKENDS))
 def test_real_gptel_sends_what_the_target_accepts(target, emacs, elisp_deps_dir, tmp_path):
@@ -153,6 +157,7 @@ _SCHEMA = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "value",
     [
@@ -195,6 +200,7 @@ def test_lower_json_places_rewrites_in_the_json(tmp_path: Path, value: object) -
     assert seen == set(want), p.stderr
 
 
+@pytest.mark.slow
 def test_lower_json_at_any_depth_and_bad_json_placed(tmp_path: Path) -> None:
     """to-json --lower reads tool JSON as from-json does: nested 3 000 deep it lowers and
     prints it (no RecursionError, no "invalid JSON"), and invalid JSON is an error at its

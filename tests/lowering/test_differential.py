@@ -124,6 +124,7 @@ def test_openai_strict_agrees_with_openai_agents_on_fixtures(name, params) -> No
     _check_strict_pair(params)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(params=parameters())
 def test_openai_strict_agrees_with_openai_agents_on_random_schemas(params) -> None:
@@ -282,6 +283,7 @@ def _check_gemini(params: dict[str, Any], target: str, strict_about: set[str]) -
         assert _has_fact(ours["parameters"], fact), (fact, ours["parameters"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["gemini", "gemini-jsonschema"])
 def test_gemini_compared_with_pydantic_ai_on_fixtures(target) -> None:
     seen: set[str] = set()

@@ -239,6 +239,7 @@ def _schema_diags(diags) -> list:
     return [d for d in diags if "/parameters" in d.message]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", TARGETS)
 @settings(
     max_examples=40,

@@ -112,6 +112,7 @@ def test_call_odd_arguments_and_results(tooldir):
     assert _call(tooldir, "noisy", '{"x": 1}', "--from", "gptel")[:2] == (0, "2")
 
 
+@pytest.mark.slow
 def test_nothing_of_plistspec_comes_from_the_modules_directory(tooldir):
     """json.py, jsonschema.py, click.py... beside the module: call, worker and from-py
     (also as `python -m plistspec`, which puts the current directory first) still work."""
@@ -200,6 +201,7 @@ def test_timeout_stops_the_child_and_a_percent_in_the_path(
     assert lines[3] == f"t {msg}"  # async: returned at once, callback called with the error
 
 
+@pytest.mark.slow
 def test_unstartable_python_and_names_that_could_inject(emacs, elisp_deps_dir, tmp_path):
     d = tmp_path / 'x\n(princ "INJECTED")\n;; -*- eval: (princ "VARS") -*-'
     d.mkdir()

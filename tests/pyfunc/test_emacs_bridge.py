@@ -87,6 +87,7 @@ def _program(tools, cases, dialect: str, is_async: bool) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "dialect,is_async", [("gptel", False), ("gptel", True), ("llm", False), ("llm", True)]
 )

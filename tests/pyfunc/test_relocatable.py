@@ -54,6 +54,7 @@ def _project(tmp_path: Path, *args: str) -> tuple[Path, str]:
     return tmp_path / "dots", r.stderr
 
 
+@pytest.mark.slow
 def test_the_file_holds_no_absolute_path_and_no_runtime(tmp_path: Path) -> None:
     dots, _ = _project(tmp_path)
     text = (dots / "emacs" / "weather-tools.el").read_text(encoding="utf-8")
@@ -145,6 +146,7 @@ def test_without_the_library_loading_says_what_is_missing(emacs, tmp_path) -> No
     assert r.returncode != 0 and "plistspec-bridge" in r.stderr
 
 
+@pytest.mark.slow
 def test_from_py_warns_when_the_tools_would_run_another_python(tmp_path: Path) -> None:
     py = tmp_path / "py"
     py.mkdir()
