@@ -238,3 +238,19 @@ def test_explain_did_you_mean(typed: str, meant: str | None) -> None:
     if meant:
         assert f"Did you mean '{meant}'?" in r.output
     assert cli("explain", "ps333").exit_code == 0  # a code in lower case is that code
+
+
+@pytest.mark.parametrize(
+    "args,meant",
+    [
+        (["to-json", "--formt", "x"], "--output-format"),
+        (["to-json", "--diagnostic-format", "json"], "--output-format"),
+        (["check", "--output-formt", "json"], "--output-format"),
+        (["from-py", "--formt", "ir", "m"], "--output-format"),
+    ],
+)
+def test_misspelt_options_suggest_the_new_names_only(args: list[str], meant: str) -> None:
+    r = cli(*args)
+    assert r.exit_code == 2 and meant in r.output, r.output
+    for hidden in ("'--format'", "'--diagnostics-format'", "'-f'", "'--lower'"):
+        assert hidden not in r.output, r.output

@@ -18,12 +18,28 @@ import click
 from plistspec.core.formats import REPORT_FORMATS
 
 __all__ = [
+    "Command",
     "output_option",
     "stdin_filename_option",
     "output_format_option",
     "target_option",
     "deprecated_option",
 ]
+
+
+class Command(click.Command):
+    """A command whose did-you-mean for a misspelt option never suggests a hidden,
+    deprecated spelling (``--formt``: ``--output-format``, not ``--format``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as e:
+            if e.possibilities:
+                hidden = {o for p in self.params if getattr(p, "hidden", False) for o in p.opts}
+                e.possibilities = [o for o in e.possibilities if o not in hidden]  # type: ignore[misc]
+            raise
+
 
 output_option = click.option(
     "-o",

@@ -30,6 +30,7 @@ import click
 
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import (
+    Command,
     deprecated_option,
     output_format_option,
     stdin_filename_option,
@@ -58,7 +59,7 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     ctx.exit(serve(check_cmd))
 
 
-@click.command("check")
+@click.command("check", cls=Command)
 @click.argument("files", nargs=-1, metavar="FILE...")
 @click.option(
     "--server",

@@ -18,14 +18,19 @@ from typing import TYPE_CHECKING
 
 import click
 
-from plistspec.cli._options import deprecated_option, output_format_option, stdin_filename_option
+from plistspec.cli._options import (
+    Command,
+    deprecated_option,
+    output_format_option,
+    stdin_filename_option,
+)
 from plistspec.core.formats import REPORT_FORMATS
 
 if TYPE_CHECKING:
     from plistspec.cli._io import InputError, Layout
 
 
-@click.command("fmt")
+@click.command("fmt", cls=Command)
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 and name the files that would change."

@@ -14,6 +14,7 @@ import click
 from plistspec.cli._elisp_file import feature_option, variable_option
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import (
+    Command,
     deprecated_option,
     output_format_option,
     output_option,
@@ -37,7 +38,7 @@ def _load_json(text: str, name: str):
     return value, None, dups
 
 
-@click.command("from-json")
+@click.command("from-json", cls=Command)
 @click.argument("file", metavar="FILE|-", required=False)
 @click.option(
     "-d",

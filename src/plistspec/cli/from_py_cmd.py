@@ -28,6 +28,7 @@ import click
 
 from plistspec.cli._elisp_file import feature_option, variable_option
 from plistspec.cli._options import (
+    Command,
     deprecated_option,
     output_format_option,
     output_option,
@@ -41,7 +42,7 @@ _SYMBOL = re.compile(r"(?!-?[0-9]+\.?[0-9]*$)[\w\-+*/<>=!$%&^~@|{}:.]+\Z")
 JSON_FORMATS = FORMATS
 
 
-@click.command("from-py")
+@click.command("from-py", cls=Command)
 @click.argument("targets", nargs=-1, required=True, metavar="MODULE[:NAME]...")
 @click.option(
     "-d", "--dialect", type=click.Choice(["gptel", "llm"]), default="gptel", show_default=True

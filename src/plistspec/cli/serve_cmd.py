@@ -11,10 +11,10 @@ import sys
 
 import click
 
-from plistspec.cli._options import deprecated_option, stdin_filename_option
+from plistspec.cli._options import Command, deprecated_option, stdin_filename_option
 
 
-@click.command("serve")
+@click.command("serve", cls=Command)
 @click.argument("files", nargs=-1, metavar="[FILE.el]...")
 @click.option(
     "--emacs",

@@ -10,6 +10,7 @@ import click
 
 from plistspec.cli._from_emacs import from_emacs_options
 from plistspec.cli._options import (
+    Command,
     deprecated_option,
     output_format_option,
     output_option,
@@ -21,7 +22,7 @@ from plistspec.core.formats import FORMATS, LOWER_TARGETS, REPORT_FORMATS
 _TARGETS = FORMATS + tuple(t for t in LOWER_TARGETS if t not in FORMATS)
 
 
-@click.command("to-json")
+@click.command("to-json", cls=Command)
 @click.argument("files", nargs=-1, metavar="FILE...")
 @target_option(
     _TARGETS,
