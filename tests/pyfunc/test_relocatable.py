@@ -62,7 +62,7 @@ def test_the_file_holds_no_absolute_path_and_no_runtime(tmp_path: Path) -> None:
     assert "(require 'plistspec-bridge)" in text
     assert "(defun " not in text  # the runtime is the library's, not the file's
     assert '(expand-file-name "../py"' in text
-    assert ':module-file "weather.py" :target "weather:get_weather"' in text
+    assert ':module-file "weather.py"\n' in text and ':target "weather:get_weather"\n' in text
     assert len(text.splitlines()) < 60
     # --python writes the one given, as the user asked
     dots2, _ = _project(tmp_path / "b", "--python", sys.executable)

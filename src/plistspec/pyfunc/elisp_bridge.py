@@ -118,7 +118,10 @@ def lambda_text(
         spec.append(f":timeout {print_number(timeout)}")
     if python:
         spec.append(f":python {print_string(python)}")
-    call = f"(plistspec-bridge-call\n   '({' '.join(spec)})\n   {_args_alist(params)}"
+    quoted = f"'({' '.join(spec)})"
+    if len(quoted) > 64:  # one key a line, as a data plist is laid out: ( :key value
+        quoted = "'( " + "\n      ".join(spec) + ")"
+    call = f"(plistspec-bridge-call\n   {quoted}\n   {_args_alist(params)}"
     if async_:
         return f"(lambda {_lambda_list(params, True)}\n  {call}\n   callback))"
     return f"(lambda {_lambda_list(params, False)}\n  {call}))"
@@ -134,15 +137,14 @@ def with_bridge(text: str, variable: str, root: str) -> str:
     sets the variable to move them apart."""
     lines = text.split("\n")
     sym = print_symbol(variable)
+    where = "this file's own directory" if root == "." else f"{root} from this file's directory"
     note = [
         ";; The tools call Python through plistspec-bridge.el, of the plistspec Emacs",
         ";; package (its elisp/ folder on `load-path', or the package installed).  Python",
-        ";; imports their modules from " + comment_text(f"`{variable}'") + " (by default",
-        ";; "
-        + comment_text(f"{root} from this file's directory).")
-        + "  They run `plistspec-bridge-python',",
-        ";; else the nearest .venv/bin/python above that directory, else python3:",
-        ";; that Python needs plistspec installed.",
+        ";; imports their modules from " + comment_text(f"`{variable}'") + ",",
+        ";; by default " + comment_text(where) + ".  They run",
+        ";; `plistspec-bridge-python', else the nearest .venv/bin/python above that",
+        ";; directory, else python3: that Python needs plistspec installed.",
     ]
     code = next((i for i, ln in enumerate(lines) if ln.startswith(";;; Code:")), None)
     if code is not None:
