@@ -327,7 +327,7 @@ def test_init_file_that_fails_stops_cleanly(emacs, tmp_path):
 
 
 def test_lower_serves_what_the_target_accepts_and_calls_still_reach_emacs(emacs, mcp_sdk):
-    """`serve --lower gemini` (for Gemini CLI): the listed schemas are `to-json --lower -f
+    """`serve -t gemini` (for Gemini CLI): the listed schemas are `to-json --lower -t
     gemini`'s and pass gemini's rules; calls under the served names still run the tools."""
     from plistspec.lowering.validate import schema_violations
 
