@@ -256,11 +256,19 @@ function of one argument (why), stops the call (and the busy worker)."
               (when (and proc (process-live-p proc)) (delete-process proc))))
           proc)))
 
+(defun plistspec-bridge--runnable (python)
+  "PYTHON, when it names a program that can be run; else signal an error saying so."
+  (if (if (file-name-directory python)
+          (file-executable-p python)
+        (executable-find python))
+      python
+    (error "No Python program %s: set plistspec-bridge-python" python)))
+
 (defun plistspec-bridge--run (spec)
   "(PYTHON ROOT MODULE-FILE TARGET DIALECT) of SPEC, every path resolved now."
   (let* ((root (plistspec-bridge--root spec))
          (file (plist-get spec :module-file)))
-    (list (plistspec-bridge--python spec root)
+    (list (plistspec-bridge--runnable (plistspec-bridge--python spec root))
           root
           (and file (expand-file-name file root))
           (plist-get spec :target)

@@ -129,9 +129,10 @@ def test_which_python_runs_the_tools(emacs, elisp_deps_dir, tmp_path) -> None:
     assert not marker.exists()  # the user's choice wins
     setup = '(setq plistspec-bridge-python "/nonexistent/python")\n'
     got = _call(emacs, elisp_deps_dir, dots / "emacs", setup, llm=True)
-    # one Error: line naming it: "could not be started", or the child's exit 127, as the
-    # Emacs build reports a program that is not there
-    assert got.startswith("Error: the Python tool weather:get_weather ") and "/nonexistent" in got
+    assert got == (
+        "Error: the Python tool weather:get_weather could not be started: No Python program "
+        "/nonexistent/python: set plistspec-bridge-python"
+    )
 
 
 @pytest.mark.emacs
