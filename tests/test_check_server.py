@@ -132,7 +132,7 @@ def test_hostile_framing_gets_exit_2_and_the_server_goes_on() -> None:
     (OverflowError, "out of memory", exit 1). Each bad request line gets exit 2 and a
     message; a good request after them is answered as the one-shot command answers it."""
     data = (FIXTURES / "broken" / "bad_tool_name.el").read_bytes()
-    good_args = ["--format", "json", "--stdin-filename", "bad_tool_name.el", "-"]
+    good_args = ["--output-format", "json", "--stdin-filename", "bad_tool_name.el", "-"]
     good = json.dumps({"args": good_args, "length": len(data)}).encode() + b"\n" + data
     stream = b"\n".join(HOSTILE_LINES) + b"\n" + good
     proc = subprocess.run(

@@ -231,7 +231,7 @@ def test_package_lint_clean(emacs, elisp_deps_dir) -> None:
         [emacs.exe, "--batch", "-Q", "-L", str(lint), "--eval",
          "(progn (require 'package) (setq package-archives nil) (package-initialize)"
          " (require 'package-lint) (setq package-lint-main-file \"plistspec.el\"))",
-         "-f", "package-lint-batch-and-exit"] + [p.name for p in PACKAGE_FILES],
+         "-f", "package-lint-batch-and-exit"] + [p.name for p in PACKAGE_FILES + LIBRARIES],
         cwd=ELISP, capture_output=True, timeout=300,
     )  # fmt: skip
     out = (proc.stdout + proc.stderr).decode("utf-8", "replace")
