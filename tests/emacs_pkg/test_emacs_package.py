@@ -27,7 +27,6 @@ from emacs_pkg.emacs_session import (
     run_interactive_emacs,
 )
 
-
 # real Emacs running the real libraries (or every ERT test of the package): seconds each
 pytestmark = pytest.mark.slow
 HERE = Path(__file__).resolve().parent
