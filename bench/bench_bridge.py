@@ -73,7 +73,10 @@ def emacs_times(path: Path, n: int) -> list[float]:
         f.write(";; -*- lexical-binding: t -*-\n" + prog)
     try:
         out = subprocess.run(
-            ["emacs", "--batch", "-Q", "-l", f.name], capture_output=True, text=True, timeout=600
+            ["emacs", "--batch", "-Q", "-L", str(ROOT / "elisp"), "-l", f.name],
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
     finally:
         os.unlink(f.name)
@@ -111,7 +114,7 @@ def main() -> None:
             out = d / f"tools-{bridge}.el"
             subprocess.run(
                 [sys.executable, "-m", "plistspec", "from-py", "benchtool:lookup",
-                 "--bridge", bridge, "-o", str(out)],
+                 "--bridge", bridge, "--python", sys.executable, "-o", str(out)],
                 cwd=d, env=env, check=True, capture_output=True,
             )  # fmt: skip
             calls = n if bridge == "worker" else max(10, n // 10)

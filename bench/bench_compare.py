@@ -82,13 +82,13 @@ def main() -> None:
             startup = [
                 ("--help", ["--help"]),
                 ("to-json 1 KB", ["to-json", str(small)]),
-                ("to-json -f openai 1 KB", ["to-json", "-f", "openai", str(small)]),
+                ("to-json -t openai 1 KB", ["to-json", "-t", "openai", str(small)]),
                 ("check 1 KB", ["check", str(small)]),
             ]
             whole = [
                 (
-                    f"to-json -f openai {args.size}",
-                    ["to-json", "-f", "openai", str(big), "-o", str(out)],
+                    f"to-json -t openai {args.size}",
+                    ["to-json", "-t", "openai", str(big), "-o", str(out)],
                 ),
                 (f"check {args.size}", ["check", "--exit-zero", str(big)]),
                 (

@@ -1,10 +1,10 @@
-"""What Flymake waits for: ``check --format json`` of a real-sized tools buffer.
+"""What Flymake waits for: ``check --output-format json`` of a real-sized tools buffer.
 
 Goal (issue 11): at most 100 ms median wall, process start included, on a ~200 KB tools
 file (default ``fixtures/elisp/large_tools.el``, written by ``gen_large_tools.py``).
 Prints the median of ``--runs`` of:
 
-* one-shot: ``python -m plistspec check --format json --exit-zero --stdin-filename F -``
+* one-shot: ``python -m plistspec check --output-format json --exit-zero --stdin-filename F -``
   with the buffer on standard input (a whole process per check, as Flymake runs it
   without the server);
 * server: one ``plistspec check --server`` process kept running (as the Emacs package
@@ -44,7 +44,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=21)
     a = ap.parse_args()
     data = Path(a.file).read_bytes()
-    args = ["--format", "json", "--exit-zero", "--stdin-filename", Path(a.file).name, "-"]
+    args = ["--output-format", "json", "--exit-zero", "--stdin-filename", Path(a.file).name, "-"]
     cmd = [sys.executable, "-m", "plistspec", "check", *args]
 
     one_shot = []
@@ -86,7 +86,7 @@ def main() -> None:
     kb = len(data) / 1000
     print(f"{a.file} ({kb:.0f} KB), median of {a.runs} runs")
     print(
-        f"one-shot check --format json (process start included): "
+        f"one-shot check --output-format json (process start included): "
         f"{statistics.median(one_shot) * 1000:7.1f} ms"
     )
     print(

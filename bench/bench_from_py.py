@@ -45,8 +45,8 @@ def main() -> None:
         bare = median_ms([py, "-c", "pass"], d, n)
         rows = [
             (
-                "from-py -f ir",
-                [py, "-m", "plistspec", "from-py", "plainmod:get_weather", "-f", "ir"],
+                "from-py -t ir",
+                [py, "-m", "plistspec", "from-py", "plainmod:get_weather", "-t", "ir"],
                 None,
             ),
             ("from-py (elisp)", [py, "-m", "plistspec", "from-py", "plainmod:get_weather"], None),

@@ -5,7 +5,7 @@ command makes, on text already in memory), ``--runs`` times (min kept), and prin
 seconds, MB/s (a rate that falls with size shows a super-linear path), CPU seconds of
 the process (steadier than wall time on a shared machine), then the CPU seconds (min of
 ``--runs``) and the peak memory (maximum resident set, as a multiple of the input size)
-of the whole ``plistspec`` command doing the job on the file (``to-json -f openai FILE
+of the whole ``plistspec`` command doing the job on the file (``to-json -t openai FILE
 -o OUT``, ``check FILE``, ``fmt FILE``: start-up, reading and writing included; a file
 over 1 MB goes the streaming way there). Runs of the jobs are interleaved, for the library
 calls and the commands alike, so that a change of load on a shared machine hits every job
@@ -37,7 +37,7 @@ JOBS = {
     "from plistspec.core.jsonout import dumps\n"
     "v, d = to_json(text, 'openai')\nout = dumps(v)",
     "check": "from plistspec.checking.checker import check_text\nout = check_text(text)",
-    "check --target gemini": "from plistspec.checking.checker import check_text\n"
+    "check -t gemini": "from plistspec.checking.checker import check_text\n"
     "out = check_text(text, target='gemini')",
     "fmt": "from plistspec.fmt.rewrite import format_text\nout = format_text(text)",
 }
@@ -56,9 +56,9 @@ print(json.dumps({{"wall": wall, "cpu": r.ru_utime + r.ru_stime - base.ru_utime 
 
 
 COMMANDS = {
-    "to-json openai": ["to-json", "-f", "openai", "{file}", "-o", "{out}"],
+    "to-json openai": ["to-json", "-t", "openai", "{file}", "-o", "{out}"],
     "check": ["check", "--exit-zero", "{file}"],
-    "check --target gemini": ["check", "--exit-zero", "--target", "gemini", "{file}"],
+    "check -t gemini": ["check", "--exit-zero", "-t", "gemini", "{file}"],
     "fmt": ["fmt", "{file}"],
 }
 

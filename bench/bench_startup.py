@@ -58,8 +58,8 @@ def main() -> None:
         ("plistspec --help", [py, "-m", "plistspec", "--help"]),
         ("plistspec to-json (ir), 1 KB", [py, "-m", "plistspec", "to-json", str(fixture)]),
         (
-            "plistspec to-json --format openai",
-            [py, "-m", "plistspec", "to-json", "-f", "openai", str(fixture)],
+            "plistspec to-json -t openai",
+            [py, "-m", "plistspec", "to-json", "-t", "openai", str(fixture)],
         ),
         ("plistspec check", [py, "-m", "plistspec", "check", str(fixture)]),
     ]

@@ -1,9 +1,9 @@
-"""``plistspec to-json -f openai`` against Emacs batch doing the same job, side by side.
+"""``plistspec to-json -t openai`` against Emacs batch doing the same job, side by side.
 
 The job, on the generated tools file (``gen_tools.py``, default 10 MB): read every form,
 turn each tool into what the library sends to OpenAI, serialize it all as JSON.
 
-* Python: ``python -m plistspec to-json -f openai FILE -o OUT`` (a whole process).
+* Python: ``python -m plistspec to-json -t openai FILE -o OUT`` (a whole process).
 * Emacs: ``emacs --batch`` loading the real gptel 0.9.9.5 and llm 0.31.1 (from
   ``../shared/elisp-deps`` or ``$PLISTSPEC_ELISP_DEPS``), reading the file with ``read``,
   evaluating each form (``gptel-make-tool`` / ``llm-make-tool`` build the tool structs),
@@ -96,7 +96,7 @@ def run_emacs(deps: Path, path: Path, out: Path) -> tuple[float, float]:
 def run_python(path: Path, out: Path) -> float:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    cmd = [sys.executable, "-m", "plistspec", "to-json", "-f", "openai", str(path), "-o", str(out)]
+    cmd = [sys.executable, "-m", "plistspec", "to-json", "-t", "openai", str(path), "-o", str(out)]
     t = time.perf_counter()
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     wall = time.perf_counter() - t
@@ -125,7 +125,7 @@ def main() -> None:
             em_in.append(i)
         mb = len(text.encode()) / 1e6
         print(f"input: {mb:.1f} MB, min of {a.runs} runs")
-        print(f"plistspec to-json -f openai (whole process): {min(py):6.2f} s")
+        print(f"plistspec to-json -t openai (whole process): {min(py):6.2f} s")
         print(f"emacs --batch (whole process)              : {min(em):6.2f} s")
         print(f"emacs --batch (after loading gptel/llm)    : {min(em_in):6.2f} s")
         print(f"ratio plistspec / emacs (whole process)    : {min(py) / min(em):6.2f}x")

@@ -66,7 +66,7 @@ def render() -> str:
             }.get(ex.kind, "elisp")
             target = f" (`--target {ex.target}`)" if ex.target else ""
             if ex.via == "lower":  # reported by the lowering stage, not by check --target
-                target = f" (`to-json --lower -f {ex.target}`)"
+                target = f" (`to-json -t {ex.target} --lower`)"
             out.append(f"\nWrong{target}:\n\n```{lang}\n{ex.wrong}\n```\n")
             out.append(f"\nRight:\n\n```{lang}\n{ex.right}\n```\n")
     return "".join(out)

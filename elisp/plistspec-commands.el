@@ -78,7 +78,7 @@ BEG and END are where the diagnostic's text is now, after any edits."
 
 (defun plistspec--checked-diagnostics ()
   "Run plistspec check on the buffer now; return the (DIAGNOSTIC BEG END) found."
-  (let* ((result (plistspec--call (plistspec--check-args "--format" "json" "--exit-zero")
+  (let* ((result (plistspec--call (plistspec--check-args "--output-format" "json" "--exit-zero")
                                   (plistspec--buffer-text)))
          (data (plistspec--parse (nth 1 result))))
     (when (or (not (eql (car result) 0)) (eq data 'fail))
@@ -158,7 +158,7 @@ unsafe fix would mend.  Return non-nil when findings are left."
 
 (defun plistspec--unsafe-fixes ()
   "How many findings in the buffer have an unsafe fix (checked now)."
-  (let* ((result (plistspec--call (plistspec--check-args "--format" "json" "--exit-zero")
+  (let* ((result (plistspec--call (plistspec--check-args "--output-format" "json" "--exit-zero")
                                   (plistspec--buffer-text)))
          (data (plistspec--parse (nth 1 result))))
     (if (eq data 'fail)

@@ -15,7 +15,7 @@
 ;;; Commentary:
 
 ;; `plistspec-flymake', the Flymake backend: it checks the buffer with
-;; "plistspec check --format json", through the check server (see
+;; "plistspec check --output-format json", through the check server (see
 ;; plistspec-server.el) when `plistspec-use-server' allows, else with a new
 ;; process, and turns each finding into a Flymake diagnostic whose data
 ;; carries its fix (markers around the text to replace).
@@ -144,7 +144,7 @@ STDERR is the buffer holding the process's standard error."
 ;;;###autoload
 (defun plistspec-flymake (report-fn &rest _args)
   "Flymake backend: check the buffer with plistspec and call REPORT-FN.
-It runs \"plistspec check --format json\" with the buffer's file name
+It runs \"plistspec check --output-format json\" with the buffer's file name
 as --stdin-filename, so the project's configuration applies.  With
 `plistspec-use-server', one \"plistspec check --server\" kept running
 answers instead of a new process for each check."
@@ -187,7 +187,7 @@ ends without answering, check the buffer with a new process instead."
         (setq plistspec--flymake-process token)
         (plistspec--server-send
          proc token
-         (plistspec--check-options file "--format" "json" "--exit-zero")
+         (plistspec--check-options file "--output-format" "json" "--exit-zero")
          (plistspec--buffer-text)
          (lambda (reply)
            (cond ((not (plistspec--current-request-p source token))
@@ -232,7 +232,7 @@ Report its findings through REPORT-FN."
            (make-process
            :name "plistspec-flymake" :noquery t :connection-type 'pipe
            :buffer stdout :stderr stderr-pipe :coding 'utf-8-unix
-           :command (append base (plistspec--check-args "--format" "json" "--exit-zero"))
+           :command (append base (plistspec--check-args "--output-format" "json" "--exit-zero"))
            :sentinel
            (lambda (proc _event)
              (when (memq (process-status proc) '(exit signal))

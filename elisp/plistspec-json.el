@@ -92,7 +92,7 @@ The format offered first is `plistspec--default-format'."
 
 (defun plistspec--to-json-args (provider dialect)
   "The arguments of \"plistspec to-json\" for PROVIDER and DIALECT, on the buffer."
-  (append (list "to-json" "--format" provider)
+  (append (list "to-json" "-t" provider)
           (and dialect (list "--dialect" dialect))
           (list "--stdin-filename" (plistspec--stdin-name) "-")))
 

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 
 import pytest
 
 from support import EXPECTED, FIXTURES, GRAMMARS, REFERENCE, ROOT, Emacs  # noqa: F401
+
+# As in an activated virtual environment: `python3` on the path (what the tools from-py
+# writes run, unless told otherwise) is the Python running the tests, which has plistspec.
+_bin = os.path.dirname(sys.executable)
+if os.environ.get("PATH", "").split(os.pathsep)[:1] != [_bin]:
+    os.environ["PATH"] = _bin + os.pathsep + os.environ.get("PATH", "")
 
 
 @pytest.fixture(scope="session")

@@ -57,7 +57,9 @@ class Emacs:
         """Evaluate ``code`` (a string of Elisp forms) in ``emacs --batch -Q``; return stdout.
 
         Use ``(princ ...)`` to produce output. The code is passed in a temporary file,
-        loaded with ``lexical-binding`` on and UTF-8 coding.
+        loaded with ``lexical-binding`` on and UTF-8 coding. The Emacs package's folder
+        (``elisp/``) is on ``load-path``, as the README's set-up puts it: the files
+        ``from-py`` writes require its ``plistspec-bridge``.
         """
         import tempfile
 
@@ -70,6 +72,8 @@ class Emacs:
                     self.exe,
                     "--batch",
                     "-Q",
+                    "-L",
+                    str(ROOT / "elisp"),
                     "--eval",
                     "(setq coding-system-for-write 'utf-8-unix)",
                     "-l",

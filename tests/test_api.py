@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import plistspec
 
 TOOL = '(gptel-make-tool :name "t" :description "d" :function #\'ignore)'
@@ -61,6 +63,7 @@ def _cli(args: list[str], data: bytes) -> tuple[int, str, str]:
     return r.returncode, r.stdout.decode("utf-8", "surrogateescape"), r.stderr.decode()
 
 
+@pytest.mark.slow
 def test_bytes_are_decoded_as_the_command_line_decodes_a_file() -> None:
     import json
 
@@ -72,7 +75,8 @@ def test_bytes_are_decoded_as_the_command_line_decodes_a_file() -> None:
         # check: the same findings, places and order as `plistspec check` on those bytes
         found = plistspec.check(data, path="f.el")
         _, out, _ = _cli(
-            ["check", "--format", "json", "--exit-zero", "--stdin-filename", "f.el", "-"], data
+            ["check", "--output-format", "json", "--exit-zero", "--stdin-filename", "f.el", "-"],
+            data,
         )
         cli = json.loads(out)
         assert [(d.code, d.line, d.column) for d in found] == [
@@ -83,7 +87,7 @@ def test_bytes_are_decoded_as_the_command_line_decodes_a_file() -> None:
         assert tools == plistspec.read_tools(text, path="f.el").tools, name
         assert any(d.code == "PS001" for d in diags) == (name == "raw-byte"), name
         if name != "raw-byte":  # the command refuses invalid UTF-8; the API warns
-            status, out, err = _cli(["to-json", "-f", "openai", "-"], data)
+            status, out, err = _cli(["to-json", "-t", "openai", "-"], data)
             assert status == 0, err
             assert plistspec.to_json(data, "openai").value == json.loads(out), name
     assert (
@@ -100,7 +104,8 @@ def test_elisp_text_must_be_str_or_bytes() -> None:
 
 def test_json_given_to_to_json_is_said_not_passed_in_silence(tmp_path) -> None:
     """to-json reads Emacs Lisp: tool JSON given to it (a .json file, or JSON text on
-    stdin, big or small) holds no tool form; a PS512 warning says what to run instead."""
+    stdin, big or small) holds no tool form; a PS512 error says what to run instead, and
+    nothing is printed (exit 1), as for any input with an error."""
     import json
 
     from click.testing import CliRunner
@@ -113,16 +118,17 @@ def test_json_given_to_to_json_is_said_not_passed_in_silence(tmp_path) -> None:
     assert len(big) > 1_000_000
     for text, name in ((small, "tools.json"), (big, "big.json"), (small, "-")):
         f = tmp_path / name
-        args = ["to-json", "-f", "openai"]
+        args = ["to-json", "-t", "openai"]
         if name == "-":
             r = CliRunner().invoke(main, [*args, "-"], input=text)
         else:
             f.write_text(text)
             r = CliRunner().invoke(main, [*args, str(f)])
-        assert r.exit_code == 0 and json.loads(r.stdout) == [], r.output
-        assert ":1:1: warning: this is JSON, not Emacs Lisp" in r.stderr, r.stderr
-        assert "from-json" in r.stderr and "[PS512]" in r.stderr
-    r = CliRunner().invoke(main, ["to-json", "-f", "openai", "-"], input="[1 2 3]\n")
+        assert r.exit_code == 1 and r.stdout == "", r.output
+        assert ":1:1: error: this is JSON, not Emacs Lisp" in r.stderr, r.stderr
+        assert "from-json" in r.stderr and "-t TARGET --lower" in r.stderr
+        assert "[PS512]" in r.stderr
+    r = CliRunner().invoke(main, ["to-json", "-t", "openai", "-"], input="[1 2 3]\n")
     assert "PS512" not in r.stderr  # an Elisp vector, not JSON
 
 

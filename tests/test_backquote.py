@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +85,7 @@ WRAPPERS = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spec_with_hole(), st.sampled_from(WRAPPERS), st.sampled_from(["gptel", "llm"]))
 def test_unquote_in_a_backquoted_spec_is_never_an_error(spec_hole, wrapper, lib):

@@ -22,10 +22,10 @@ ENV = dict(os.environ)
 ENV["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")
 
 CASES = [
-    (FIXTURES / "elisp" / "large_tools.el", ["--format", "json", "--exit-zero"]),
-    (FIXTURES / "broken" / "bad_tool_name.el", ["--format", "json", "--exit-zero"]),
+    (FIXTURES / "elisp" / "large_tools.el", ["--output-format", "json", "--exit-zero"]),
+    (FIXTURES / "broken" / "bad_tool_name.el", ["--output-format", "json", "--exit-zero"]),
     (FIXTURES / "broken" / "bad_tool_name.el", []),
-    (FIXTURES / "broken" / "syntax_error_then_tool.el", ["--format", "json"]),
+    (FIXTURES / "broken" / "syntax_error_then_tool.el", ["--output-format", "json"]),
     (FIXTURES / "broken" / "enum_list.el", ["--target", "gemini"]),
 ]
 
@@ -41,11 +41,14 @@ def one_shot(args: list[str], data: bytes) -> tuple[int, bytes, bytes]:
     return r.returncode, r.stdout, r.stderr
 
 
+@pytest.mark.slow
 def test_server_replies_equal_one_shot_output() -> None:
     requests = []
     for path, opts in CASES:
         requests.append(([*opts, "--stdin-filename", path.name, "-"], path.read_bytes()))
-    requests.append((["--format", "json", "--stdin-filename", "bad.el", "-"], b"(a \xff b)\n"))
+    requests.append(
+        (["--output-format", "json", "--stdin-filename", "bad.el", "-"], b"(a \xff b)\n")
+    )
     stream = b""
     for i, (args, data) in enumerate(requests):
         stream += json.dumps({"args": args, "length": len(data)}).encode() + b"\n" + data
@@ -129,7 +132,7 @@ def test_hostile_framing_gets_exit_2_and_the_server_goes_on() -> None:
     (OverflowError, "out of memory", exit 1). Each bad request line gets exit 2 and a
     message; a good request after them is answered as the one-shot command answers it."""
     data = (FIXTURES / "broken" / "bad_tool_name.el").read_bytes()
-    good_args = ["--format", "json", "--stdin-filename", "bad_tool_name.el", "-"]
+    good_args = ["--output-format", "json", "--stdin-filename", "bad_tool_name.el", "-"]
     good = json.dumps({"args": good_args, "length": len(data)}).encode() + b"\n" + data
     stream = b"\n".join(HOSTILE_LINES) + b"\n" + good
     proc = subprocess.run(

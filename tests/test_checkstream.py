@@ -102,6 +102,7 @@ def test_findings_are_there(any_size) -> None:
     assert len({d[0] for d in diags}) > 30  # codes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "batch"), [(1, 32), (2, 1), (3, 5), (4, 10**6)])
 def test_generated_files(any_size, monkeypatch, seed: int, batch: int) -> None:
     """Any batch size: forms one at a time, a few, all at once (BATCH_CHARS ends the
@@ -114,6 +115,7 @@ def test_generated_files(any_size, monkeypatch, seed: int, batch: int) -> None:
         assert got == whole(text, target, dialect)
 
 
+@pytest.mark.slow
 def test_big_file_takes_the_path_without_help() -> None:
     text, _ = generate(streaming.MIN_SIZE + 50_000)
     assert len(text) >= streaming.MIN_SIZE
@@ -251,8 +253,8 @@ def _run(args: list[str], monkeypatch, min_size: int) -> tuple[int, str]:
     [
         [],
         ["--target", "gemini"],
-        ["--dialect", "llm", "--format", "json"],
-        ["--format", "sarif", "--target", "openai-strict"],
+        ["--dialect", "llm", "--output-format", "json"],
+        ["--output-format", "sarif", "--target", "openai-strict"],
         ["--statistics"],
         ["--select", "PS3", "--ignore", "PS315"],
     ],

@@ -28,6 +28,7 @@ def naive_blank(text: str, pos: int) -> bool:
 CHARS = st.sampled_from(list('ab( )\t\n;"\xa0\u2028\x1c\r\x0b') + ["é", "😀"])
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(CHARS, max_size=60).map("".join), st.randoms(use_true_random=False))
 def test_equal_to_the_definitions_in_any_order(text: str, rnd: random.Random) -> None:

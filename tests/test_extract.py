@@ -200,6 +200,7 @@ def test_llm_tool_collection_deftool():
     assert form.source(form.slot(":function").form) == "view-buffer"
 
 
+@pytest.mark.slow
 def test_static_eval_is_iterative_on_deep_nesting():
     depth = 50_000
     form = String("leaf")
@@ -213,6 +214,7 @@ def test_static_eval_is_iterative_on_deep_nesting():
     assert n == depth and value == String("leaf")
 
 
+@pytest.mark.slow
 def test_static_eval_of_deep_backquote_template():
     depth = 50_000
     tmpl = List([Symbol(","), List([Symbol("concat"), String("a"), String("b")])])

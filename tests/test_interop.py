@@ -25,6 +25,7 @@ def test_agrees_with_sexpdata_on_what_sexpdata_reads_right(text):
     assert to_sexpdata(d) == sexpdata.loads(text)
 
 
+@pytest.mark.slow
 def test_deep_nesting_converts_without_recursion():
     depth = 100_000
     (d,) = read_all("(" * depth + ")" * depth)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +26,7 @@ VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(VALUES)
 def test_same_bytes_as_json_dumps(v) -> None:
@@ -42,6 +44,7 @@ def test_falls_back_for_what_it_does_not_know() -> None:
     assert dumps(v) == json.dumps(v, indent=2, ensure_ascii=False) + "\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(VALUES, st.sampled_from(["", "  ", "    "]))
 def test_nested_is_dumps_indented(v, indent: str) -> None:
@@ -60,6 +63,7 @@ def test_nested_falls_back_too() -> None:
     assert "\n        1,\n" in dumps_nested(v, "  ")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(VALUES, st.sampled_from(["", "  ", "      "]))
 def test_the_deep_path_writes_the_same_bytes(v, indent: str) -> None:
@@ -70,6 +74,7 @@ def test_the_deep_path_writes_the_same_bytes(v, indent: str) -> None:
     assert _indented_deep(v, indent) == _indented(v, indent)
 
 
+@pytest.mark.slow
 def test_values_nested_deeper_than_python_recurses() -> None:
     """Tool JSON lowered as it came may nest 10 000 deep: it is copied and printed (the
     same text as at a shallow depth, line for line), never a RecursionError."""

@@ -43,7 +43,7 @@ def test_the_wheel_carries_the_grammars_and_lowers(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(site)}
     fixture = ROOT / "fixtures" / "elisp" / "get_weather.el"
     run = subprocess.run(
-        [sys.executable, "-m", "plistspec", "to-json", "-f", "gemini", "--lower", str(fixture)],
+        [sys.executable, "-m", "plistspec", "to-json", "-t", "gemini", "--lower", str(fixture)],
         capture_output=True,
         text=True,
         env=env,

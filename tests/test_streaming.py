@@ -140,6 +140,7 @@ def test_small_files_take_the_whole_file_path() -> None:
     assert streaming.provider_json_bytes(text, "openai", "f.el") is None
 
 
+@pytest.mark.slow
 def test_command_on_a_big_file_writes_the_whole_file_paths_bytes(tmp_path) -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     try:
@@ -151,7 +152,7 @@ def test_command_on_a_big_file_writes_the_whole_file_paths_bytes(tmp_path) -> No
     path.write_text(text, encoding="utf-8")
     assert streaming.provider_json_bytes(text, "anthropic", str(path)) is not None
     r = subprocess.run(
-        [sys.executable, "-m", "plistspec", "to-json", "-f", "anthropic", str(path)],
+        [sys.executable, "-m", "plistspec", "to-json", "-t", "anthropic", str(path)],
         capture_output=True,
         timeout=300,
     )

@@ -1,5 +1,5 @@
-"""Round trips of the corpus fixtures: ``to-json --format ir`` → ``from-json`` →
-``to-json --format P`` equals ``to-json --format P`` of the original, for every provider
+"""Round trips of the corpus fixtures: ``to-json -t ir`` → ``from-json`` →
+``to-json -t P`` equals ``to-json -t P`` of the original, for every provider
 format and both dialects (the JSON goes through text, as between the commands)."""
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ def test_examples(raw: str, want: str) -> None:
     assert comment_text(raw) == want
 
 
+@pytest.mark.slow
 @given(st.text())
 @settings(max_examples=300)
 def test_one_line_no_file_variables(raw: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import struct
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ def nested(make, depth: int, leaf: Datum) -> Datum:
     return d
 
 
+@pytest.mark.slow
 def test_deep_lists_compare_and_hash_without_recursion() -> None:
     a = nested(lambda d: List([Symbol("x"), d]), DEEP, Integer(1))
     b = nested(lambda d: List([Symbol("x"), d]), DEEP, Integer(1))
@@ -30,6 +32,7 @@ def test_deep_lists_compare_and_hash_without_recursion() -> None:
     assert not (a == c)
 
 
+@pytest.mark.slow
 def test_deep_vectors_and_mixed_nesting() -> None:
     a = nested(lambda d: Vector([d]), DEEP, String("s"))
     b = nested(lambda d: Vector([d]), DEEP, String("s"))
@@ -41,6 +44,7 @@ def test_deep_vectors_and_mixed_nesting() -> None:
     assert m1 == m2 and hash(m1) == hash(m2)
 
 
+@pytest.mark.slow
 def test_deep_dotted_tails() -> None:
     # (a . (a . (a ... . z))) built in code (the reader would splice it into one list)
     a = nested(lambda d: List([Symbol("a")], tail=d), DEEP, Symbol("z"))
@@ -52,6 +56,7 @@ def test_deep_dotted_tails() -> None:
     assert List([Symbol("a")]) != List([Symbol("a")], tail=Symbol("nil"))
 
 
+@pytest.mark.slow
 def test_reader_output_compares_deep() -> None:
     text = "(" * DEEP + "x [1 2.5] . y" + ")" * DEEP
     a, b = read_all(text + " " + text)
@@ -127,6 +132,7 @@ def model(d: Datum) -> object:
     return (type(d).__name__, d.value)  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(trees, trees)
 def test_equal_and_hash_agree_with_a_recursive_model(a: Datum, b: Datum) -> None:

@@ -131,6 +131,7 @@ def test_print_datum_shorthands_and_structure() -> None:
     assert back(text) == d
 
 
+@pytest.mark.slow
 def test_print_datum_is_iterative() -> None:
     d: Datum = Symbol("x")
     for _ in range(100_000):
@@ -193,6 +194,7 @@ _datums = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(_datums)
 def test_print_then_read_round_trips(d: Datum) -> None:
@@ -209,6 +211,7 @@ def test_print_then_read_round_trips(d: Datum) -> None:
 )
 # Batches of 50: a batch of 150 overran hypothesis's data buffer on most draws, and
 # generation retried for minutes; 6 batches of 50 take about a second.
+@pytest.mark.slow
 @given(st.lists(_datums, min_size=50, max_size=50))
 def test_emacs_reads_printed_datums_identically(emacs_read, batch: list[Datum]) -> None:
     texts = [print_datum(d) for d in batch]

@@ -255,6 +255,7 @@ def test_errors(text: str, line: int, col: int, code: str, words: str) -> None:
     assert e.diagnostic("f.el").render().startswith(f"f.el:{line}:{col}: error:")
 
 
+@pytest.mark.slow
 def test_deep_nesting_reads_without_recursion() -> None:
     n = 100_000
     d = one("(" * n + "x" + ")" * n)
@@ -274,6 +275,7 @@ def test_deep_nesting_reads_without_recursion() -> None:
     assert depth == n
 
 
+@pytest.mark.slow
 def test_many_quoted_items_and_long_dotted_chains() -> None:
     n = 100_000
     d = one("(" + " ".join(f"'a{i}" for i in range(n)) + ")")
@@ -328,6 +330,7 @@ def test_lone_surrogate_found_past_the_first_chunk() -> None:
     assert d == List([Symbol("a"), String("é")]) and end == 7
 
 
+@pytest.mark.slow
 def test_big_read_leaves_the_collector_as_it_was_and_its_datums_old() -> None:
     """A big read promotes its datums to the oldest generation (no collector passes
     over them later) and restores the collector's on/off state."""

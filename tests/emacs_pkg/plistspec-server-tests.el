@@ -142,7 +142,7 @@ Return the findings as (BEG END TYPE TEXT) lists, or what was reported."
               (should (equal (plistspec-server-tests--findings t) expected))
               (should (equal (with-temp-buffer (insert-file-contents log)
                                                (split-string (buffer-string) "\n" t))
-                             '("--server" "--format" "--format")))
+                             '("--server" "--output-format" "--output-format")))
               (should-not (plistspec-server-tests--server)))
             ;; a server that never answers is ended after `plistspec-timeout'
             (let ((plistspec-executable hangs) (plistspec-timeout 2))

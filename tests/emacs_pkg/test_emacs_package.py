@@ -27,6 +27,8 @@ from emacs_pkg.emacs_session import (
     run_interactive_emacs,
 )
 
+# real Emacs running the real libraries (or every ERT test of the package): seconds each
+pytestmark = pytest.mark.slow
 HERE = Path(__file__).resolve().parent
 # The package's files, each requiring only files before it (plistspec.el, the entry point, last).
 PACKAGE_FILES = [
@@ -41,6 +43,8 @@ PACKAGE_FILES = [
     ELISP / "plistspec-gptel.el",
     ELISP / "plistspec.el",
 ]
+# Libraries of the package that plistspec.el does not load: what the files from-py writes require.
+LIBRARIES = [ELISP / "plistspec-bridge.el"]
 # What users call: each has an autoload cookie, so the README's one line is enough once installed.
 COMMANDS = {
     "plistspec-mode",
@@ -108,6 +112,7 @@ def ert_results(emacs, tmp_path_factory) -> dict[str, dict]:
 
 
 @pytest.mark.emacs
+@pytest.mark.xdist_group("ert")  # one worker runs the ERT suite (the fixture) once
 @pytest.mark.parametrize("name", _ert_names())
 def test_ert(ert_results, name: str) -> None:
     r = ert_results.get(name)
@@ -120,7 +125,7 @@ def test_ert(ert_results, name: str) -> None:
 def test_package_files_are_all_listed() -> None:
     """Every plistspec*.el in elisp/ (but the tests and plistspec-serve.el) is a package file."""
     found = {p for p in ELISP.glob("plistspec*.el") if not p.name.endswith("-tests.el")}
-    assert found - {ELISP / "plistspec-serve.el"} == set(PACKAGE_FILES)
+    assert found - {ELISP / "plistspec-serve.el"} == set(PACKAGE_FILES) | set(LIBRARIES)
 
 
 def test_requires_follow_the_file_order() -> None:
@@ -137,7 +142,7 @@ def test_requires_follow_the_file_order() -> None:
 
 
 @pytest.mark.emacs
-@pytest.mark.parametrize("path", PACKAGE_FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PACKAGE_FILES + LIBRARIES, ids=lambda p: p.name)
 def test_package_headers_and_prefixes(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     first = text.splitlines()[0]
@@ -165,7 +170,7 @@ def compile_in_fresh_emacs(emacs, tmp_path: Path, names: list[str]) -> str:
     with ``byte-compile-error-on-warn``; return its messages."""
     import subprocess
 
-    for p in PACKAGE_FILES:
+    for p in PACKAGE_FILES + LIBRARIES:
         (tmp_path / p.name).write_bytes(p.read_bytes())
     proc = subprocess.run(
         [emacs.exe, "--batch", "-Q", "-L", str(tmp_path)]
@@ -182,7 +187,7 @@ def compile_in_fresh_emacs(emacs, tmp_path: Path, names: list[str]) -> str:
 
 
 @pytest.mark.emacs
-@pytest.mark.parametrize("path", PACKAGE_FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PACKAGE_FILES + LIBRARIES, ids=lambda p: p.name)
 def test_each_file_byte_compiles_alone(emacs, tmp_path, path: Path) -> None:
     """Compiled by itself in a new Emacs: its requires bring in everything it uses."""
     compile_in_fresh_emacs(emacs, tmp_path, [path.name])
@@ -225,7 +230,7 @@ def test_package_lint_clean(emacs, elisp_deps_dir) -> None:
         [emacs.exe, "--batch", "-Q", "-L", str(lint), "--eval",
          "(progn (require 'package) (setq package-archives nil) (package-initialize)"
          " (require 'package-lint) (setq package-lint-main-file \"plistspec.el\"))",
-         "-f", "package-lint-batch-and-exit"] + [p.name for p in PACKAGE_FILES],
+         "-f", "package-lint-batch-and-exit"] + [p.name for p in PACKAGE_FILES + LIBRARIES],
         cwd=ELISP, capture_output=True, timeout=300,
     )  # fmt: skip
     out = (proc.stdout + proc.stderr).decode("utf-8", "replace")

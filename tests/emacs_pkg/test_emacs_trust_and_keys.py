@@ -71,6 +71,7 @@ HOSTILE_VISIT = """
 """
 
 
+@pytest.mark.slow
 @pytest.mark.emacs
 def test_untrusted_repository_never_runs_in_a_real_emacs(emacs, tmp_path) -> None:
     """The README's set-up, verbatim, in an interactive ``emacs -nw``; a cloned repository whose
@@ -179,6 +180,7 @@ KEYS_TOOLS = """;;; my-tools.el --- Tools  -*- lexical-binding: t; -*-
 """
 
 
+@pytest.mark.slow
 @pytest.mark.emacs
 def test_keys_drive_the_commands_in_a_real_emacs(emacs, elisp_deps_dir, tmp_path) -> None:
     """In ``emacs -nw`` with the real gptel loaded and the README's set-up, the keys typed:
@@ -278,6 +280,7 @@ TOOLS_FOR_FORMATS = """;;; t.el --- Tools  -*- lexical-binding: t; -*-
 """
 
 
+@pytest.mark.slow
 @pytest.mark.emacs
 def test_default_format_is_what_the_real_gptel_sends(emacs, elisp_deps_dir, tmp_path) -> None:
     """For each backend of the real gptel 0.9.9.5, ``plistspec-backend-format`` names the format

@@ -139,6 +139,7 @@ def test_mutual_recursion_and_missing_ref() -> None:
     assert any("#/$defs/Missing" in m for m in msgs)
 
 
+@pytest.mark.slow
 def test_shared_definition_is_expanded_once_and_deep_nesting_is_fine() -> None:
     depth = 50_000
     node: dict = {"type": "string"}

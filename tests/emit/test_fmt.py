@@ -17,7 +17,7 @@ FIXTURES = ROOT / "fixtures" / "elisp"
 MESSY = """;;; messy.el --- test  -*- lexical-binding: t; -*-
 ;; A comment that must stay.   Trailing spaces too.\x20\x20\x20
 
-(defun my-fn (x) x)   ; unrelated code, kept byte for byte
+(defun my-fn (x y) (list x y))   ; unrelated code, kept byte for byte
 (setq my-tools
       (list (gptel-make-tool :name "a" :description "The A tool." :function #'my-fn
                              :args (list '(:name "x" :type "string" :optional t)
@@ -41,7 +41,7 @@ def test_only_tool_forms_change_and_json_is_the_same() -> None:
     assert new != MESSY
     head = MESSY[: MESSY.index("(setq")]
     assert new.startswith(head)  # comments, blank lines, trailing spaces, other code
-    assert "(defun my-fn (x) x)   ; unrelated code, kept byte for byte" in new
+    assert "(defun my-fn (x y) (list x y))   ; unrelated code, kept byte for byte" in new
     assert new.endswith('(gptel-make-tool :name (my-name) :description "D")\n')
     # the comment moved with the :name slot it trails
     assert '(gptel-make-tool\n :name "c" ; a comment in the form\n :description "C")' in new

@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -138,6 +139,7 @@ def test_comments_with_no_place_leave_the_form_and_say_where() -> None:
 _GAP = re.compile(r"[ \t]*\n")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     st.sampled_from(sorted(FIXTURES.glob("*.el"))),

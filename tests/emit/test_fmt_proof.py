@@ -110,6 +110,7 @@ def _relayout(text: str, rnd: random.Random) -> str:
     return "".join(out)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2 * len(TEXTS) - 1), st.randoms(use_true_random=False))
 def test_cheap_proof_on_random_layouts(i: int, rnd: random.Random) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from plistspec.elisp.datum import List, Symbol
 from plistspec.elisp.reader import read_all
 
@@ -66,6 +68,7 @@ REQUIRE_LLM = r"""
 """
 
 
+@pytest.mark.slow
 def test_an_llm_file_is_required_and_holds_the_tools(emacs, elisp_deps_dir, tmp_path) -> None:
     """(require 'my-tools) with the real llm: the variable holds llm-tool structs."""
     from support import elisp_deps_preamble
@@ -118,6 +121,7 @@ SNIPPET
 """
 
 
+@pytest.mark.slow
 def test_a_gptel_file_registers_the_tools(emacs, elisp_deps_dir, tmp_path) -> None:
     from support import elisp_deps_preamble
 

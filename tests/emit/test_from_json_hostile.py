@@ -177,6 +177,7 @@ LOAD = r"""
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", ["gptel", "llm"])
 def test_loading_what_from_json_wrote_runs_nothing_from_the_input(
     emacs, tmp_path: Path, dialect: str

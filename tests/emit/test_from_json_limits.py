@@ -26,6 +26,7 @@ def _mcp(schema: dict, **more) -> dict:
     return {"name": "t", "description": "d", "inputSchema": schema, **more}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", ["gptel", "llm"])
 def test_depth_is_no_limit(dialect: str) -> None:
     n = 20_000
@@ -164,6 +165,7 @@ def test_pointer_spans_agree_with_the_json() -> None:
     assert spans["/b/c/0/x"] == spans["/b/c"]
 
 
+@pytest.mark.slow
 def test_long_ref_chains_and_their_cycles() -> None:
     n = 5000
     defs: dict = {"L0": {"type": "string"}}
@@ -186,6 +188,7 @@ _SHAPES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", list(_SHAPES))
 @pytest.mark.parametrize("dialect", ["gptel", "llm"])
 def test_a_spec_too_deep_for_the_libraries_is_said_as_check_says_it(

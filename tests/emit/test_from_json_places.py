@@ -166,7 +166,7 @@ def test_lower_json_places_what_it_skips(tmp_path: Path) -> None:
     ]
     f = tmp_path / "tools.json"
     f.write_text(json.dumps(value, indent=2), encoding="utf-8")
-    r = CliRunner().invoke(main, ["to-json", str(f), "-f", "gemini", "--lower"])
+    r = CliRunner().invoke(main, ["to-json", str(f), "-t", "gemini", "--lower"])
     assert r.exit_code == 0, r.output
     skipped = [line for line in r.stderr.splitlines() if "PS429" in line and "element 2" in line]
     assert skipped and _LINE.match(skipped[0]) is not None, r.stderr

@@ -1,5 +1,5 @@
 """from-json on real MCP servers' tool lists: everything the gptel dialect carries comes
-back (to-json --format mcp), idempotence through the IR, JSON pointers located in the
+back (to-json -t mcp), idempotence through the IR, JSON pointers located in the
 text, and error messages that say what was expected and where."""
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def test_refs_are_inlined_and_nullable_types_kept() -> None:
 
 @pytest.mark.parametrize("path", sorted(JSON.glob("*.json")), ids=lambda p: p.name)
 def test_from_json_through_the_ir_is_stable(path: Path) -> None:
-    """from-json X | to-json --format ir | from-json gives the same file (less the MCP
+    """from-json X | to-json -t ir | from-json gives the same file (less the MCP
     comments, which no gptel slot carries), and the next round is a fixed point."""
     tools, diags = from_json(json.loads(path.read_text(encoding="utf-8")))
     if any(d.is_error for d in diags):

@@ -32,6 +32,7 @@ LLM_SERIALIZE = r"""
 """
 
 
+@pytest.mark.slow
 def test_nullable_unions_become_a_type_and_optional_under_llm(emacs, elisp_deps_dir, tmp_path):
     from support import elisp_deps_preamble
 

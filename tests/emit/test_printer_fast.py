@@ -5,6 +5,7 @@ errors (a lone surrogate) included."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ def _outcome(fn, s):
         return ("ValueError", str(e))
 
 
+@pytest.mark.slow
 @settings(max_examples=800, deadline=None)
 @given(_TEXT)
 @example('a "quoted" \\ word\nnext\tline\r')
@@ -40,6 +42,7 @@ def test_print_string_fast_path_is_the_rule(s: str) -> None:
     assert _outcome(printer.print_string, s) == _outcome(printer._print_string, s)
 
 
+@pytest.mark.slow
 @settings(max_examples=800, deadline=None)
 @given(_TEXT)
 @example("")

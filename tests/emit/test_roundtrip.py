@@ -69,7 +69,7 @@ def _expected_cases():
 
 @pytest.mark.parametrize("path, dialect, fmt", list(_expected_cases()))
 def test_json_elisp_json_gives_the_input_back(path: Path, dialect: str, fmt: str) -> None:
-    """from-json, then to-json --format the same provider: byte for byte."""
+    """from-json, then to-json -t the same provider: byte for byte."""
     raw = path.read_text(encoding="utf-8")
     tools, diags = from_json(json.loads(raw))
     assert not any(d.is_error for d in diags)
@@ -157,6 +157,7 @@ def tools(draw):
     }
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(st.lists(tools(), min_size=1, max_size=3))
 def test_generated_specs_round_trip_gptel(ts) -> None:
@@ -173,6 +174,7 @@ def test_generated_specs_round_trip_gptel(ts) -> None:
     assert to_elisp(again, "gptel")[0] == text
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(st.lists(tools(), min_size=1, max_size=3))
 def test_generated_specs_round_trip_llm(ts) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 import threading
 
+import pytest
 import writer_snapshot as ws
 
 
@@ -67,6 +68,7 @@ def _in_thread(fn):
     return out["value"]
 
 
+@pytest.mark.slow
 def test_deep_nesting_writes_in_a_thread_with_the_default_stack() -> None:
     from plistspec.emit_elisp import to_elisp, tool_form
 

@@ -70,6 +70,7 @@ def test_o_symlinks(tool: Path, tmp_path: Path) -> None:
     assert _leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "target", ["/nonexistent-dir/x.json", "/proc/x", "/proc/self/fd/1", b"\xff\xfe.json"]
 )
@@ -153,6 +154,7 @@ def test_fmt_in_place_keeps_mode_setgid_owner_bom(tmp_path: Path) -> None:
     assert (after.st_uid, after.st_gid) == (before.st_uid, before.st_gid)
 
 
+@pytest.mark.slow
 def test_fmt_in_place_keeps_hard_links_and_symlinks(tmp_path: Path) -> None:
     a = tmp_path / "a.el"
     _tool_file(a)
@@ -213,6 +215,7 @@ def test_o_refuses_a_read_only_file(tool: Path, tmp_path: Path) -> None:
     assert out.read_text() == "keep"
 
 
+@pytest.mark.slow
 @pytest.mark.emacs
 @pytest.mark.parametrize("eol", ["\r\n", "\r"])
 def test_fmt_in_place_changes_nothing_emacs_reads(emacs, tmp_path: Path, eol: str) -> None:
@@ -231,6 +234,7 @@ def test_fmt_in_place_changes_nothing_emacs_reads(emacs, tmp_path: Path, eol: st
     assert emacs.run(probe) == before
 
 
+@pytest.mark.slow
 def test_o_never_replaces_the_module_from_py_reads(tmp_path: Path) -> None:
     mod = tmp_path / "m.py"
     src = 'def f(x: int) -> int:\n    """Doc."""\n    return x\n'

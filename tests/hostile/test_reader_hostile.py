@@ -26,6 +26,7 @@ EOL_CASES = {
 _EOL_NAMES = {"unix": 0, "dos": 1, "mac": 2}
 
 
+@pytest.mark.slow
 @pytest.mark.emacs
 def test_eol_decoding_matches_emacs(emacs, tmp_path: Path) -> None:
     """What `load' evaluates: the same x as plistspec reads, for every mix of EOLs."""
@@ -69,6 +70,7 @@ def test_crlf_strings_lose_the_cr(tmp_path: Path) -> None:
     assert b'"description": "l1\\nl2"' in r.stdout
 
 
+@pytest.mark.slow
 def test_unterminated_form_after_hash_s_is_an_error(tmp_path: Path) -> None:
     f = tmp_path / "hs.el"
     f.write_text("(setq h #s(hash-table data (a 1))\n" + TOOL)
@@ -111,6 +113,7 @@ def test_big_integers_print_back_exactly(emacs) -> None:
     assert out == "t"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cmd", ["to-json", "fmt", "check"])
 def test_big_integer_default_is_a_message(cmd: str, tmp_path: Path) -> None:
     f = tmp_path / "big.el"

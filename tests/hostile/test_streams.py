@@ -12,7 +12,7 @@ from hostile_cli import TOOL, assert_no_traceback, run
 
 COMMANDS = [
     ("to-json", "{f}"),
-    ("check", "--format", "json", "{f}"),
+    ("check", "--output-format", "json", "{f}"),
     ("fmt", "{f}"),
     ("explain", "PS001"),
     ("--help",),
@@ -29,6 +29,7 @@ def files(tmp_path: Path) -> dict[str, str]:
     return {"f": str(f), "j": str(j)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: a[0])
 def test_dev_full(args, files) -> None:
     with open("/dev/full", "wb") as full:
@@ -37,6 +38,7 @@ def test_dev_full(args, files) -> None:
     assert r.returncode == 1 and b"cannot write to standard output" in r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda a: a[0])
 def test_closed_stdout(args, files) -> None:
     cmd = [sys.executable, "-m", "plistspec", *[a.format(**files) for a in args]]
@@ -50,6 +52,7 @@ def test_closed_stdout(args, files) -> None:
     assert r.returncode == 1 and b"cannot write to standard output" in r.stderr
 
 
+@pytest.mark.slow
 def test_call_with_closed_stdout(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text("def f(x: int) -> int:\n    return x\n")
     cmd = [sys.executable, "-m", "plistspec", "call", "m.py:f"]
@@ -72,6 +75,7 @@ def test_closed_stderr_is_silent_not_fatal(tmp_path: Path) -> None:
     assert r.returncode == 1 and r.stdout == b""
 
 
+@pytest.mark.slow
 def test_broken_pipe(tmp_path: Path) -> None:
     f = tmp_path / "many.el"
     f.write_text(TOOL * 3000)
@@ -89,16 +93,18 @@ def test_broken_pipe(tmp_path: Path) -> None:
     assert b"Traceback" not in err and b"Exception ignored" not in err
 
 
+@pytest.mark.slow
 def test_lone_surrogates_in_check(tmp_path: Path) -> None:
     f = tmp_path / "s.el"
     f.write_text(TOOL.replace('"d"', '"d\\ud800"').replace('"a"', '"a\\udfff"'))
-    for args in (("check", str(f)), ("check", "--format", "json", "--exit-zero", str(f))):
+    for args in (("check", str(f)), ("check", "--output-format", "json", "--exit-zero", str(f))):
         r = run(*args)
         assert_no_traceback(r)
         assert b"PS201" in r.stdout
-    assert run("check", "--format", "json", "--exit-zero", str(f)).returncode == 0
+    assert run("check", "--output-format", "json", "--exit-zero", str(f)).returncode == 0
 
 
+@pytest.mark.slow
 def test_raw_bytes_with_strict_stdout(tmp_path: Path) -> None:
     f = tmp_path / "raw.el"
     f.write_bytes(TOOL.replace('"a"', '"a\\351b"').encode())
@@ -130,6 +136,7 @@ def test_stdin_closed(tmp_path: Path) -> None:
     assert_no_traceback(r)
 
 
+@pytest.mark.slow
 def test_fifo_input_without_writer_does_not_hang(tmp_path: Path) -> None:
     import os
 
@@ -140,6 +147,7 @@ def test_fifo_input_without_writer_does_not_hang(tmp_path: Path) -> None:
         assert_no_traceback(r)
 
 
+@pytest.mark.slow
 def test_out_of_memory_is_one_line(tmp_path: Path) -> None:
     """A resource the system refuses (here memory, by ulimit) reaches the last line of
     defence in the CLI: one line, exit 1, no traceback."""

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "fixtures" / "elisp" / "record_summary.el"
 
@@ -21,6 +23,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
     )
 
 
+@pytest.mark.slow
 def test_gnu_output_and_exit_codes(tmp_path: Path) -> None:
     p = run(str(SEED))
     assert p.returncode == 0  # only a warning
@@ -33,14 +36,15 @@ def test_gnu_output_and_exit_codes(tmp_path: Path) -> None:
     assert run(str(bad), "--exit-zero").returncode == 0
 
 
+@pytest.mark.slow
 def test_json_stdin_named_and_exit_zero() -> None:
     text = (
         SEED.read_text(encoding="utf-8") + '\n(gptel-make-tool :description "d" :function #\'f)\n'
     )
-    p = run("--format", "json", "--stdin-filename", "buf.el", "--exit-zero", "-", stdin=text)
+    p = run("--output-format", "json", "--stdin-filename", "buf.el", "--exit-zero", "-", stdin=text)
     assert p.returncode == 0
     # without --exit-zero the JSON format exits 1 on errors, as the text format does
-    assert run("--format", "json", "-", stdin=text).returncode == 1
+    assert run("--output-format", "json", "-", stdin=text).returncode == 1
     data = json.loads(p.stdout)
     assert {d["path"] for d in data} == {"buf.el"}
     codes = {d["code"] for d in data}
@@ -76,14 +80,14 @@ def test_missing_file_and_bad_utf8(tmp_path: Path) -> None:
     assert p.returncode == 1 and "[PS901]" in p.stdout
     bad = tmp_path / "latin1.el"
     bad.write_bytes(b'(gptel-make-tool :name "caf\xe9")\n')
-    p = run("--format", "json", str(bad))
+    p = run("--output-format", "json", str(bad))
     data = json.loads(p.stdout)
     assert data[0]["code"] == "PS001" and (data[0]["line"], data[0]["column"]) == (1, 28)
 
 
 def test_columns_count_characters() -> None:
     text = ';; ünïcödé 𝄞\n(gptel-make-tool :name "f" :description "é𝄞" :function #\'f :args (list \'(:name "x" :type strng)))\n'
-    p = run("--format", "json", "-", stdin=text)
+    p = run("--output-format", "json", "-", stdin=text)
     (d,) = [d for d in json.loads(p.stdout) if d["code"] == "PS314"]
     line = text.splitlines()[1]
     assert (d["line"], d["column"]) == (2, line.index("strng") + 1)

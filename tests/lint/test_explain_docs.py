@@ -97,6 +97,7 @@ def test_lowering_json_examples_are_real(code: str) -> None:
     assert code not in _lowered_json_codes(ex.right, ex.target), f"{code}: right gets {code}"
 
 
+@pytest.mark.slow
 def test_explain_prints_documentation_and_examples() -> None:
     p = subprocess.run(
         [sys.executable, "-m", "plistspec", "explain", "ps317"], capture_output=True, text=True

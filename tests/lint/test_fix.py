@@ -85,6 +85,7 @@ def run_fix(text: str, unsafe: bool):
     return fix_text(text, lambda t: findings(t, "t.el", Settings()), unsafe=unsafe)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BROKEN + CORPUS, ids=lambda p: p.name)
 def test_fix_properties_on_every_fixture(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
@@ -160,6 +161,7 @@ def test_overlapping_fixes_are_resolved_deterministically() -> None:
     assert apply_fixes("abc", [Fix(2, 3, "Z"), Fix(0, 1, "X")]) == "XbZ"
 
 
+@pytest.mark.slow
 def test_cli_fix_in_place_keeps_mode_bom_crlf(tmp_path: Path) -> None:
     f = tmp_path / "tools.el"
     raw = "\ufeff" + BUFFER.replace("\n", "\r\n")
@@ -201,6 +203,7 @@ def test_cli_fix_exit_code_only_when_errors_remain(tmp_path: Path) -> None:
     assert '["c"]' in f.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_cli_diff_writes_nothing(tmp_path: Path) -> None:
     f = tmp_path / "t.el"
     f.write_text(BUFFER, encoding="utf-8")
@@ -216,12 +219,13 @@ def test_cli_diff_writes_nothing(tmp_path: Path) -> None:
     assert p.returncode == 0 and p.stdout == ""
 
 
+@pytest.mark.slow
 def test_cli_stdin_fix_prints_the_whole_buffer() -> None:
     p = cli("--fix", "--unsafe-fixes", "--stdin-filename", "buf.el", "-", stdin=BUFFER)
     assert p.returncode == 0, p.stderr
     assert p.stdout == run_fix(BUFFER, unsafe=True).text
     assert "buf.el:" in p.stderr  # what is left, and what was fixed, on stderr
-    p = cli("--fix", "--stdin-filename", "buf.el", "--format", "json", "-", stdin=BUFFER)
+    p = cli("--fix", "--stdin-filename", "buf.el", "--output-format", "json", "-", stdin=BUFFER)
     assert p.stdout == run_fix(BUFFER, unsafe=False).text
     assert re.search(r'"code": "PS301"', p.stderr)
 

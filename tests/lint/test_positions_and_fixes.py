@@ -74,7 +74,7 @@ def test_cli_json_fix_positions(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     out = subprocess.run(
-        [sys.executable, "-m", "plistspec", "check", "--format", "json", str(p)],
+        [sys.executable, "-m", "plistspec", "check", "--output-format", "json", str(p)],
         capture_output=True,
         text=True,
         check=True,

@@ -69,6 +69,7 @@ def test_hook_definitions() -> None:
         assert not re.search(hook["files"], "tools.py") and not re.search(hook["files"], "x.elc")
 
 
+@pytest.mark.slow
 def test_hook_entries_run_as_pre_commit_would(tmp_path: Path) -> None:
     h = hooks()
     repo = user_repo(tmp_path)
@@ -88,6 +89,7 @@ def test_hook_entries_run_as_pre_commit_would(tmp_path: Path) -> None:
     assert (repo / "script.py").read_text(encoding="utf-8") == "print(1)\n"
 
 
+@pytest.mark.slow
 def test_pre_commit_try_repo(tmp_path: Path) -> None:
     exe = shutil.which("pre-commit")
     if exe is None:

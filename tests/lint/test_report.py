@@ -49,7 +49,7 @@ def test_forged_diagnostic_is_one_escaped_line(tmp_path: Path) -> None:
     assert not any(x.startswith("fake.el") for x in lines)
     assert "\\nfake.el:1:1: error: forged" in out
     # JSON keeps the exact text
-    data = json.loads(run("--format", "json", str(f)).stdout)
+    data = json.loads(run("--output-format", "json", str(f)).stdout)
     assert any("\nfake.el:1:1: error: forged" in d["message"] for d in data)
 
 
@@ -62,7 +62,7 @@ def test_control_characters_and_raw_bytes_in_messages_and_paths(tmp_path: Path) 
             b'"a" :type string :description "q" :k\\\r\\\x1b\\\xe2\x80\xa8 1)))\n'
         )
     for fmt in ("gnu", "github"):
-        p = run("--format", fmt, name)  # type: ignore[arg-type]
+        p = run("--output-format", fmt, name)  # type: ignore[arg-type]
         assert p.returncode == 0, p.stderr
         out = p.stdout.decode("utf-8")  # valid UTF-8 even with a raw byte in the name
         assert out.count("\n") == len(out.splitlines()) == 1, out
@@ -75,7 +75,7 @@ def test_control_characters_and_raw_bytes_in_messages_and_paths(tmp_path: Path) 
 def test_github_workflow_commands(tmp_path: Path) -> None:
     f = tmp_path / "a,b:c%.el"
     f.write_text(FORGED, encoding="utf-8")
-    p = run("--format", "github", str(f))
+    p = run("--output-format", "github", str(f))
     lines = p.stdout.decode().splitlines()
     assert lines
     pat = re.compile(
@@ -89,7 +89,7 @@ def test_github_workflow_commands(tmp_path: Path) -> None:
         assert "\n" not in m.group(8) and "\r" not in m.group(8)
     assert p.returncode == 0  # only warnings
     # the same positions as the gnu format
-    gnu = run("--format", "json", str(f))
+    gnu = run("--output-format", "json", str(f))
     data = json.loads(gnu.stdout)
     first = pat.match(lines[0])
     assert first and (int(first.group(3)), int(first.group(4))) == (
@@ -106,6 +106,7 @@ def sarif_validator():
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
+@pytest.mark.slow
 def test_sarif_is_valid_and_complete(tmp_path: Path, sarif_validator) -> None:
     from plistspec.core.codes import CODES
 
@@ -116,7 +117,7 @@ def test_sarif_is_valid_and_complete(tmp_path: Path, sarif_validator) -> None:
         'string :required t :enum ("a"))))\n' + FORGED,
         encoding="utf-8",
     )
-    p = run("--format", "sarif", str(SEED), str(bad), "-")
+    p = run("--output-format", "sarif", str(SEED), str(bad), "-")
     assert p.returncode == 1
     log = json.loads(p.stdout)
     sarif_validator.validate(log)
@@ -124,7 +125,7 @@ def test_sarif_is_valid_and_complete(tmp_path: Path, sarif_validator) -> None:
     rules = run_["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == list(CODES)
     results = run_["results"]
-    gnu = json.loads(run("--format", "json", str(SEED), str(bad), "-").stdout)
+    gnu = json.loads(run("--output-format", "json", str(SEED), str(bad), "-").stdout)
     assert len(results) == len(gnu)
     for r, g in zip(results, gnu, strict=True):
         assert r["ruleId"] == g["code"] and rules[r["ruleIndex"]]["id"] == g["code"]
@@ -140,11 +141,12 @@ def test_sarif_is_valid_and_complete(tmp_path: Path, sarif_validator) -> None:
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
     assert any(u.startswith("file:///") and "dir%20with%20space/bad.el" in u for u in uris)
     # an empty run is valid too
-    empty = json.loads(run("--format", "sarif", "--select", "PS411", str(SEED)).stdout)
+    empty = json.loads(run("--output-format", "sarif", "--select", "PS411", str(SEED)).stdout)
     sarif_validator.validate(empty)
     assert empty["runs"][0]["results"] == []
 
 
+@pytest.mark.slow
 def test_statistics(tmp_path: Path) -> None:
     f = tmp_path / "s.el"
     f.write_text(
@@ -158,7 +160,7 @@ def test_statistics(tmp_path: Path) -> None:
     counts = {r[1]: int(r[0]) for r in rows}
     assert counts == {"PS333": 3, "PS315": 3}
     assert p.stdout.decode().index("PS315") < p.stdout.decode().index("PS333")  # ties: by code
-    data = json.loads(run("--statistics", "--format", "json", str(f)).stdout)
+    data = json.loads(run("--statistics", "--output-format", "json", str(f)).stdout)
     assert {d["code"]: (d["count"], d["fixable"]) for d in data} == {
         "PS333": (3, False),
         "PS315": (3, True),
@@ -167,7 +169,7 @@ def test_statistics(tmp_path: Path) -> None:
 
 def test_output_file(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
-    p = run("--format", "json", "-o", str(out), str(SEED))
+    p = run("--output-format", "json", "-o", str(out), str(SEED))
     assert p.returncode == 0 and p.stdout == b""
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data and data[0]["code"] == "PS301"
@@ -182,7 +184,7 @@ def test_json_and_sarif_with_a_raw_byte_in_the_name_are_valid_utf8(tmp_path: Pat
     with open(name, "wb") as f:
         f.write(FORGED.encode("utf-8"))
     for fmt in ("json", "sarif"):
-        p = run("--format", fmt, name)  # type: ignore[arg-type]
+        p = run("--output-format", fmt, name)  # type: ignore[arg-type]
         assert p.returncode == 0, p.stderr
         text = p.stdout.decode("utf-8")  # strict stdout: no traceback, valid UTF-8
         data = json.loads(text)

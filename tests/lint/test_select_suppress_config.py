@@ -58,17 +58,18 @@ def test_selection_resolution_is_ruffs() -> None:
     assert Selection([Layer(select=["ALL"], ignore=["PS4"])]).enabled("PS501")
 
 
+@pytest.mark.slow
 def test_cli_select_ignore_extend_select(tmp_path: Path) -> None:
     f = tmp_path / "t.el"
     f.write_text(TOOLS.replace(";", ";;x"), encoding="utf-8")  # no working suppression
-    everything = {c for c, _ in codes(cli("--format", "json", str(f)))}
+    everything = {c for c, _ in codes(cli("--output-format", "json", str(f)))}
     assert {"PS333", "PS303"} <= everything
-    only = codes(cli("--format", "json", "--select", "PS303", str(f)))
+    only = codes(cli("--output-format", "json", "--select", "PS303", str(f)))
     assert [c for c, _ in only] == ["PS303"]
-    assert {c for c, _ in codes(cli("--format", "json", "--ignore", "PS33", str(f)))} == (
+    assert {c for c, _ in codes(cli("--output-format", "json", "--ignore", "PS33", str(f)))} == (
         everything - {c for c in everything if c.startswith("PS33")}
     )
-    p = cli("--format", "json", "--select", "PS30", "--extend-select", "ps333", str(f))
+    p = cli("--output-format", "json", "--select", "PS30", "--extend-select", "ps333", str(f))
     assert {c for c, _ in codes(p)} == {"PS303", "PS333"}
     p = cli("--select", "PS3,PX9", str(f))
     assert p.returncode == 2 and "'PX9' is not a code or a prefix" in p.stderr
@@ -80,7 +81,7 @@ def test_cli_select_ignore_extend_select(tmp_path: Path) -> None:
 def test_suppression_on_the_line_and_on_the_form(tmp_path: Path) -> None:
     f = tmp_path / "t.el"
     f.write_text(TOOLS, encoding="utf-8")
-    found = codes(cli("--format", "json", str(f)))
+    found = codes(cli("--output-format", "json", str(f)))
     # line 4 (same line) and lines 6-7 (the form after the comment) are silent; line 8 is not
     assert ("PS333", 8) in found
     assert not [x for x in found if x[0] == "PS333" and x[1] != 8]
@@ -88,6 +89,7 @@ def test_suppression_on_the_line_and_on_the_form(tmp_path: Path) -> None:
     assert not [x for x in found if x[0] in ("PS920", "PS921")]
 
 
+@pytest.mark.slow
 def test_unused_and_unknown_suppressions_are_findings(tmp_path: Path) -> None:
     f = tmp_path / "t.el"
     f.write_text(
@@ -100,7 +102,7 @@ def test_unused_and_unknown_suppressions_are_findings(tmp_path: Path) -> None:
         + '(setq x "; plistspec: ignore[PS999] inside a string is not a comment")\n',
         encoding="utf-8",
     )
-    p = cli("--format", "json", str(f))
+    p = cli("--output-format", "json", str(f))
     data = json.loads(p.stdout)
     about = [(d["code"], d["line"], d["message"]) for d in data if d["code"] in ("PS920", "PS921")]
     assert [(c, line) for c, line, _ in about] == [
@@ -114,13 +116,13 @@ def test_unused_and_unknown_suppressions_are_findings(tmp_path: Path) -> None:
     # findings about suppressions follow the selection too
     assert not [
         d
-        for d in codes(cli("--format", "json", "--ignore", "PS92", str(f)))
+        for d in codes(cli("--output-format", "json", "--ignore", "PS92", str(f)))
         if d[0].startswith("PS92")
     ]
     # a syntax error cannot be silenced
     g = tmp_path / "g.el"
     g.write_text('(gptel-make-tool :name "x" ; plistspec: ignore[PS001]\n', encoding="utf-8")
-    found = codes(cli("--format", "json", str(g)))
+    found = codes(cli("--output-format", "json", str(g)))
     assert ("PS001", 1) in [(c, 1) for c, _ in found] and ("PS921", 1) in found
 
 
@@ -150,42 +152,52 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_config_file_found_walking_up(project: Path) -> None:
     (project / ".plistspec.toml").write_text(
         '# the project\nignore = ["PS303"]\n\n[per-file-ignores]\n"lisp/deep/*.el" = ["PS333"]\n',
         encoding="utf-8",
     )
-    deep = {c for c, _ in codes(cli("--format", "json", "lisp/deep/tools.el", cwd=project))}
-    other = {c for c, _ in codes(cli("--format", "json", "lisp/other.el", cwd=project))}
+    deep = {c for c, _ in codes(cli("--output-format", "json", "lisp/deep/tools.el", cwd=project))}
+    other = {c for c, _ in codes(cli("--output-format", "json", "lisp/other.el", cwd=project))}
     assert "PS303" not in deep and "PS333" not in deep
     assert "PS303" not in other and "PS333" in other
     # the command line layers on top of the file; --isolated reads no file
     assert "PS303" in {
         c
         for c, _ in codes(
-            cli("--format", "json", "--extend-select", "PS303", "lisp/other.el", cwd=project)
+            cli("--output-format", "json", "--extend-select", "PS303", "lisp/other.el", cwd=project)
         )
     }
     assert "PS303" in {
-        c for c, _ in codes(cli("--format", "json", "--isolated", "lisp/other.el", cwd=project))
+        c
+        for c, _ in codes(
+            cli("--output-format", "json", "--isolated", "lisp/other.el", cwd=project)
+        )
     }
     # standard input is placed by --stdin-filename
     text = (project / "lisp" / "deep" / "tools.el").read_text(encoding="utf-8")
     p = cli(
-        "--format", "json", "--stdin-filename", "lisp/deep/tools.el", "-", stdin=text, cwd=project
+        "--output-format",
+        "json",
+        "--stdin-filename",
+        "lisp/deep/tools.el",
+        "-",
+        stdin=text,
+        cwd=project,
     )
     assert {c for c, _ in codes(p)} == deep
     # a nearer configuration wins, without merging
     (project / "lisp" / "pyproject.toml").write_text(
         '[project]\nname = "x"\n\n[tool.plistspec]\nselect = ["PS303"]\n', encoding="utf-8"
     )
-    assert {c for c, _ in codes(cli("--format", "json", "lisp/deep/tools.el", cwd=project))} == {
-        "PS303"
-    }
+    assert {
+        c for c, _ in codes(cli("--output-format", "json", "lisp/deep/tools.el", cwd=project))
+    } == {"PS303"}
     # a pyproject.toml without the table is not a configuration
     (project / "lisp" / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
     assert "PS333" not in {
-        c for c, _ in codes(cli("--format", "json", "lisp/deep/tools.el", cwd=project))
+        c for c, _ in codes(cli("--output-format", "json", "lisp/deep/tools.el", cwd=project))
     }
 
 
@@ -195,9 +207,12 @@ def test_config_discovery_stops_at_the_repository_root(project: Path) -> None:
     (inner / ".git").mkdir()
     (inner / "t.el").write_text(TOOLS.replace(";", ";;x"), encoding="utf-8")
     (project / ".plistspec.toml").write_text('ignore = ["PS3"]\n', encoding="utf-8")
-    assert "PS333" in {c for c, _ in codes(cli("--format", "json", "vendor/t.el", cwd=project))}
+    assert "PS333" in {
+        c for c, _ in codes(cli("--output-format", "json", "vendor/t.el", cwd=project))
+    }
 
 
+@pytest.mark.slow
 def test_config_dialect_target_and_explicit_file(project: Path, tmp_path_factory) -> None:
     (project / "empty.el").write_text(
         '(llm-make-tool :name "t" :function #\'f :description "" :args nil)\n',
@@ -205,10 +220,12 @@ def test_config_dialect_target_and_explicit_file(project: Path, tmp_path_factory
     )
     cfg = tmp_path_factory.mktemp("cfg") / "strict.toml"
     cfg.write_text('target = "bedrock"\nselect = ["PS4"]\n', encoding="utf-8")
-    p = cli("--format", "json", "--config", str(cfg), "empty.el", cwd=project)
+    p = cli("--output-format", "json", "--config", str(cfg), "empty.el", cwd=project)
     assert {c for c, _ in codes(p)} == {"PS402"}
     # the command line's -t wins over the file's target
-    p = cli("--format", "json", "--config", str(cfg), "-t", "openai", "empty.el", cwd=project)
+    p = cli(
+        "--output-format", "json", "--config", str(cfg), "-t", "openai", "empty.el", cwd=project
+    )
     assert codes(p) == []
     # dialect: the llm form read as gptel (PS315 is an info under gptel, a warning under llm)
     (project / "s.el").write_text(
@@ -220,19 +237,20 @@ def test_config_dialect_target_and_explicit_file(project: Path, tmp_path_factory
     sev = {
         d["code"]: d["severity"]
         for d in json.loads(
-            cli("--format", "json", "--config", str(cfg), "s.el", cwd=project).stdout
+            cli("--output-format", "json", "--config", str(cfg), "s.el", cwd=project).stdout
         )
     }
     assert sev.get("PS315") == "info" and "PS202" not in sev
     sev = {
         d["code"]: d["severity"]
-        for d in json.loads(cli("--format", "json", "s.el", cwd=project).stdout)
+        for d in json.loads(cli("--output-format", "json", "s.el", cwd=project).stdout)
     }
     assert "PS202" in sev
     p = cli("--config", str(cfg), "--isolated", "lisp/other.el", cwd=project)
     assert p.returncode == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("text", "where", "message"),
     [
@@ -267,6 +285,7 @@ def test_invalid_configuration_names_file_line_and_key(
     assert "Traceback" not in p.stderr
 
 
+@pytest.mark.slow
 def test_configuration_with_bom_and_crlf(project: Path) -> None:
     (project / ".plistspec.toml").write_bytes(b'\xef\xbb\xbfignore = ["PS333"]\r\nselct = 1\r\n')
     p = cli("lisp/other.el", cwd=project)
@@ -287,6 +306,7 @@ def test_invalid_pyproject_table_position(project: Path) -> None:
     assert p.stderr.startswith("pyproject.toml:6:") and "'NOPE' is not a code" in p.stderr
 
 
+@pytest.mark.slow
 def test_fix_removes_unused_suppressions(tmp_path: Path) -> None:
     f = tmp_path / "t.el"
     text = (
@@ -308,7 +328,7 @@ def test_fix_removes_unused_suppressions(tmp_path: Path) -> None:
         '(message "end")\n'
     )
     # the directive followed by more comment text keeps its PS920, without a fix
-    left = json.loads(cli("--format", "json", str(f)).stdout)
+    left = json.loads(cli("--output-format", "json", str(f)).stdout)
     assert [(d["code"], d["line"], "fix" in d) for d in left] == [("PS920", 4, False)]
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import lint_snapshot  # noqa: E402
@@ -24,6 +26,7 @@ def test_snapshot_covers_the_lints() -> None:
     assert len([c for c in codes if c.startswith("PS4")]) >= 10
 
 
+@pytest.mark.slow
 def test_lints_match_snapshot() -> None:
     want = lint_snapshot.load()
     got = lint_snapshot.run([(name, v["text"]) for name, v in want.items()])

@@ -104,6 +104,7 @@ def _sample(xs: list[int], k: int, rng: random.Random, size: int = 0) -> list[in
     return xs if len(xs) <= k else sorted(rng.sample(xs, k))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", EL_FIXTURES, ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_fixtures_with_directives_everywhere(path: Path) -> None:
     text = _read(path)

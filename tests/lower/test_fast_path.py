@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -184,6 +185,7 @@ def _both(text: str, dialect: str | None):
 taken = {"fast": 0, "replay": 0}
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tool_text(), st.sampled_from([None, "gptel", "llm"]))
 def test_fast_path_equals_replay(text, dialect):

@@ -37,7 +37,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 
 def test_lower_elisp_places_rewrites_at_the_arg() -> None:
     el = FIXTURES / "elisp" / "init.el"
-    p = run("to-json", str(el), "-f", "openai-strict", "--lower")
+    p = run("to-json", str(el), "-t", "openai-strict", "--lower")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert all(e["type"] == "function" for e in out)
@@ -50,41 +50,52 @@ def test_lower_elisp_places_rewrites_at_the_arg() -> None:
     assert all(s is True for s in strict)
 
 
+@pytest.mark.slow
 def test_lower_json_for_every_envelope() -> None:
-    p = run("to-json", str(EVERYTHING), "-f", "gemini-jsonschema", "--lower")
+    p = run("to-json", str(EVERYTHING), "-t", "gemini-jsonschema", "--lower")
     assert p.returncode == 0, p.stderr
     decls = json.loads(p.stdout)[0]["functionDeclarations"]
     assert all("parameters" not in d for d in decls)
     assert any("parametersJsonSchema" in d for d in decls)
     assert not any("parametersJsonSchema" in d for d in decls if d["name"] == "getTinyImage")
-    p = run("to-json", str(EVERYTHING), "-f", "openai-responses", "--lower")
+    p = run("to-json", str(EVERYTHING), "-t", "openai-responses", "--lower")
     out = json.loads(p.stdout)
     assert all(isinstance(e["strict"], bool) for e in out)
     by_name = {e["name"]: e for e in out}
     assert by_name["echo"]["strict"] is True
     assert by_name["calendar_create_event"]["strict"] is False  # a free-form object
     assert "calendar.create_event" in p.stderr and "[PS423]" in p.stderr
-    p = run("to-json", str(EVERYTHING), "-f", "openai-strict", "--lower")
+    p = run("to-json", str(EVERYTHING), "-t", "openai-strict", "--lower")
     out = json.loads(p.stdout)
     assert (
         "strict" not in {e["function"]["name"]: e for e in out}["calendar_create_event"]["function"]
     )
-    p = run("to-json", str(EVERYTHING), "-f", "bedrock", "--lower")
+    p = run("to-json", str(EVERYTHING), "-t", "bedrock", "--lower")
     assert all(e["toolSpec"]["description"] for e in json.loads(p.stdout))
 
 
+@pytest.mark.slow
 def test_lower_refuses_what_the_target_cannot_express() -> None:
     rec = FIXTURES / "json" / "lowering" / "mcp_recursive_tree.json"
-    p = run("to-json", str(rec), "-f", "gemini", "--lower")
+    p = run("to-json", str(rec), "-t", "gemini", "--lower")
     assert p.returncode == 1 and p.stdout == ""
     assert "#/$defs/Node" in p.stderr and "[PS413]" in p.stderr
-    p = run("to-json", str(rec), "-f", "gemini-jsonschema", "--lower")
+    p = run("to-json", str(rec), "-t", "gemini-jsonschema", "--lower")
     assert p.returncode == 0 and "$ref" in p.stdout
 
 
-def test_lowering_target_needs_the_flag() -> None:
-    p = run("to-json", str(FIXTURES / "elisp" / "get_weather.el"), "-f", "gemini-jsonschema")
-    assert p.returncode == 2 and "--lower" in p.stderr
+@pytest.mark.slow
+def test_a_target_that_exists_only_lowered_implies_the_flag() -> None:
+    """Every target `to-json --help` names works: gemini-jsonschema, openai-strict... exist
+    only lowered, so -t names them without --lower too, and prints what --lower prints."""
+    el = str(FIXTURES / "elisp" / "get_weather.el")
+    for target in ("gemini-jsonschema", "openai-strict", "mcp-2025-06-18"):
+        implied = run("to-json", el, "-t", target)
+        explicit = run("to-json", el, "-t", target, "--lower")
+        assert implied.returncode == 0, implied.stderr
+        assert (implied.stdout, implied.stderr) == (explicit.stdout, explicit.stderr)
+    p = run("to-json", el, "-t", "ir", "--lower")
+    assert p.returncode == 2 and "--lower needs -t TARGET" in p.stderr
 
 
 def test_from_json_target_reports_and_writes(tmp_path: Path) -> None:
@@ -105,6 +116,7 @@ BACKENDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.emacs
 @pytest.mark.parametrize("target", list(BACKENDS))
 def test_real_gptel_sends_what_the_target_accepts(target, emacs, elisp_deps_dir, tmp_path):
@@ -145,6 +157,7 @@ _SCHEMA = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "value",
     [
@@ -170,7 +183,7 @@ def test_lower_json_places_rewrites_in_the_json(tmp_path: Path, value: object) -
     f = tmp_path / "tools.json"
     text = json.dumps(value, indent=2)
     f.write_text(text, encoding="utf-8")
-    p = run("to-json", str(f), "-f", "gemini", "--lower")
+    p = run("to-json", str(f), "-t", "gemini", "--lower")
     assert p.returncode == 0, p.stderr
     lines = text.splitlines()
     want = {
@@ -187,6 +200,7 @@ def test_lower_json_places_rewrites_in_the_json(tmp_path: Path, value: object) -
     assert seen == set(want), p.stderr
 
 
+@pytest.mark.slow
 def test_lower_json_at_any_depth_and_bad_json_placed(tmp_path: Path) -> None:
     """to-json --lower reads tool JSON as from-json does: nested 3 000 deep it lowers and
     prints it (no RecursionError, no "invalid JSON"), and invalid JSON is an error at its
@@ -197,12 +211,12 @@ def test_lower_json_at_any_depth_and_bad_json_placed(tmp_path: Path) -> None:
     f.write_text(
         '{"tools": [{"name": "deep", "description": "D.", "inputSchema": ' + schema + "}]}"
     )
-    p = run("to-json", str(f), "-f", "gemini", "--lower")
+    p = run("to-json", str(f), "-t", "gemini", "--lower")
     assert p.returncode == 0, p.stderr[-500:]
     assert "internal error" not in p.stderr and "invalid JSON" not in p.stderr
     assert '"name": "deep"' in p.stdout
     bad = tmp_path / "bad.json"
     bad.write_text('{"tools": [1,\n }')
-    p = run("to-json", str(bad), "-f", "gemini", "--lower")
+    p = run("to-json", str(bad), "-t", "gemini", "--lower")
     assert p.returncode == 1
     assert p.stderr.startswith(f"{bad}:2:2: error: invalid JSON"), p.stderr

@@ -118,11 +118,13 @@ def _check_strict_pair(params: dict[str, Any]) -> None:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,params", FIXTURE_SCHEMAS, ids=[n for n, _ in FIXTURE_SCHEMAS])
 def test_openai_strict_agrees_with_openai_agents_on_fixtures(name, params) -> None:
     _check_strict_pair(params)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(params=parameters())
 def test_openai_strict_agrees_with_openai_agents_on_random_schemas(params) -> None:
@@ -281,6 +283,7 @@ def _check_gemini(params: dict[str, Any], target: str, strict_about: set[str]) -
         assert _has_fact(ours["parameters"], fact), (fact, ours["parameters"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["gemini", "gemini-jsonschema"])
 def test_gemini_compared_with_pydantic_ai_on_fixtures(target) -> None:
     seen: set[str] = set()
@@ -291,6 +294,7 @@ def test_gemini_compared_with_pydantic_ai_on_fixtures(target) -> None:
         assert seen, "expected plistspec to refuse something pydantic-ai's output keeps"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["gemini", "gemini-jsonschema"])
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(params=parameters())

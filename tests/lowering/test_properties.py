@@ -239,6 +239,7 @@ def _schema_diags(diags) -> list:
     return [d for d in diags if "/parameters" in d.message]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", TARGETS)
 @settings(
     max_examples=40,
@@ -287,6 +288,7 @@ JUNK = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(params=JUNK, target=st.sampled_from(TARGETS))
 def test_any_json_lowers_without_crashing(params, target) -> None:

@@ -54,6 +54,7 @@ def test_json_fixture_lowers_cleanly(path: Path, target: str) -> None:
     lower_ok(tools, target)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("path", ELISP_INPUTS, ids=lambda p: p.name)
 def test_elisp_fixture_lowers_cleanly(path: Path, target: str) -> None:

@@ -181,6 +181,7 @@ def test_root_union_is_flattened_where_refused() -> None:
     assert "anyOf" in kept[0]["parameters"]
 
 
+@pytest.mark.slow
 def test_deep_schema_has_no_recursion_limit() -> None:
     node: dict = {"type": "string"}
     for _ in range(20_000):

@@ -97,6 +97,7 @@ def _call(d, target, args, *extra):
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 def test_call_odd_arguments_and_results(tooldir):
     deep = '{"x":' * 2000 + "1" + "}" * 2000
     code, out, err = _call(tooldir, "deep", deep)
@@ -111,6 +112,7 @@ def test_call_odd_arguments_and_results(tooldir):
     assert _call(tooldir, "noisy", '{"x": 1}', "--from", "gptel")[:2] == (0, "2")
 
 
+@pytest.mark.slow
 def test_nothing_of_plistspec_comes_from_the_modules_directory(tooldir):
     """json.py, jsonschema.py, click.py... beside the module: call, worker and from-py
     (also as `python -m plistspec`, which puts the current directory first) still work."""
@@ -135,6 +137,7 @@ def test_nothing_of_plistspec_comes_from_the_modules_directory(tooldir):
     assert p.returncode == 0 and "HIJACKED" not in p.stderr and "gptel-make-tool" in p.stdout
 
 
+@pytest.mark.slow
 def test_function_must_be_a_symbol(tooldir):
     def run(fn):
         return subprocess.run(
@@ -162,6 +165,7 @@ def _load_program(deps, path):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bridge", ["worker", "process"])
 def test_timeout_stops_the_child_and_a_percent_in_the_path(
     emacs, elisp_deps_dir, tooldir, tmp_path, bridge
@@ -197,6 +201,7 @@ def test_timeout_stops_the_child_and_a_percent_in_the_path(
     assert lines[3] == f"t {msg}"  # async: returned at once, callback called with the error
 
 
+@pytest.mark.slow
 def test_unstartable_python_and_names_that_could_inject(emacs, elisp_deps_dir, tmp_path):
     d = tmp_path / 'x\n(princ "INJECTED")\n;; -*- eval: (princ "VARS") -*-'
     d.mkdir()
@@ -217,6 +222,7 @@ def test_unstartable_python_and_names_that_could_inject(emacs, elisp_deps_dir, t
     assert "\n" not in got  # and the error is one line
 
 
+@pytest.mark.slow
 def test_worker_restarts_when_the_module_changes_or_dies(emacs, elisp_deps_dir, tmp_path):
     (tmp_path / "vers.py").write_text('def version() -> str:\n    """V."""\n    return "one"\n')
     out = tmp_path / "t.el"
@@ -244,6 +250,7 @@ def test_worker_restarts_when_the_module_changes_or_dies(emacs, elisp_deps_dir, 
     assert emacs.run(prog, timeout=120) == "oneone same two two"
 
 
+@pytest.mark.slow
 def test_a_long_answer_arrives_whole(emacs, elisp_deps_dir, tooldir, tmp_path):
     out = tmp_path / "t.el"
     p = subprocess.run(

@@ -12,11 +12,20 @@ import sys
 import pytest
 from tests.conftest import ROOT
 
+from plistspec.elisp.printer import print_string
 from plistspec.pyfunc import from_python
 from plistspec.pyfunc.convert import format_result
-from plistspec.pyfunc.elisp_bridge import runtime
 
 FIXTURE_DIR = ROOT / "fixtures" / "python"
+
+
+def runtime() -> str:
+    """What a generated file starts with: the bridge library (``elisp/`` is on the test
+    Emacs's load-path) and the variable its lambdas read the modules' directory from."""
+    return (
+        "(require 'plistspec-bridge)\n"
+        f"(defvar tools-python-directory {print_string(str(FIXTURE_DIR))})\n"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +87,7 @@ def _program(tools, cases, dialect: str, is_async: bool) -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "dialect,is_async", [("gptel", False), ("gptel", True), ("llm", False), ("llm", True)]
 )

@@ -170,6 +170,7 @@ def _program(deps, path, runs):
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
 def test_gptel_calls_every_kind_of_argument(emacs, elisp_deps_dir, tmp_path, mod, is_async):
     path = _generate(tmp_path, *(["--async"] if is_async else []))

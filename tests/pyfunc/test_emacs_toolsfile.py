@@ -48,6 +48,7 @@ def pytools():
         sys.path.remove(str(FIXTURE_DIR))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("is_async", [False, True])
 def test_tools_file_in_emacs(emacs, elisp_deps_dir, tmp_path, pytools, is_async):
     path = _generate(tmp_path, *(["--async"] if is_async else []))
@@ -92,6 +93,7 @@ def test_tools_file_in_emacs(emacs, elisp_deps_dir, tmp_path, pytools, is_async)
     assert all(is_a == is_async for is_a, _ in by_name.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", ["gptel", "llm"])
 def test_generated_file_byte_compiles_without_warnings(emacs, elisp_deps_dir, tmp_path, dialect):
     out = tmp_path / "tools.el"

@@ -161,6 +161,7 @@ def cli_dir(tmp_path_factory):
     return d
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "module,words",
     [
@@ -180,6 +181,7 @@ def test_broken_module_shows_its_own_traceback(cli_dir, module, words):
     assert "plistspec/" not in err and "importlib" not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "target,code,word",
     [

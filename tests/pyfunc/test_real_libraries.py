@@ -25,6 +25,9 @@ from support import ROOT, elisp_deps_preamble
 FIXTURE_DIR = ROOT / "fixtures" / "python"
 DRIVER = Path(__file__).with_name("drive_libraries.el")
 
+# real Emacs running the real libraries (or every ERT test of the package): seconds each
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def pv():

@@ -18,7 +18,7 @@ from serve_util import UserEmacs, server_env, stdio_session, texts
 
 from support import elisp_deps_preamble
 
-pytestmark = pytest.mark.emacs
+pytestmark = [pytest.mark.emacs, pytest.mark.slow]  # real Emacs servers: seconds each
 
 SETUP = r"""
 (gptel-make-tool :name "dup" :category "cat1" :description "first, in cat1"
@@ -113,7 +113,7 @@ def test_propertized_raw_byte_and_latin1(live, mcp_sdk):
     assert not latin.is_error and texts(latin) == ["café"]
     # the command line says what it skipped, and from-json --from-emacs keeps the rest
     r = subprocess.run(
-        [sys.executable, "-m", "plistspec", "to-json", "-f", "mcp", "--from-emacs", live.socket],
+        [sys.executable, "-m", "plistspec", "to-json", "-t", "mcp", "--from-emacs", live.socket],
         capture_output=True,
         encoding="utf-8",
         env=server_env(),

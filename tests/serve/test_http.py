@@ -14,7 +14,7 @@ import anyio
 import pytest
 from serve_util import TOOLS, server_env, texts, wait_gone
 
-pytestmark = pytest.mark.emacs
+pytestmark = [pytest.mark.emacs, pytest.mark.slow]  # real Emacs servers: seconds each
 
 
 def _free_port() -> int:
@@ -91,7 +91,7 @@ def test_http_end_to_end(http_server):
     tools, (show, wait, slow, fail, invalid) = anyio.run(main)
     want = json.loads(
         subprocess.run(
-            [sys.executable, "-m", "plistspec", "to-json", "-f", "mcp", str(TOOLS)],
+            [sys.executable, "-m", "plistspec", "to-json", "-t", "mcp", str(TOOLS)],
             capture_output=True,
             env=server_env(),
             timeout=120,

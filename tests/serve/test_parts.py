@@ -171,7 +171,7 @@ def test_usage_errors():
     except ImportError:
         has_lowering = False
     if not has_lowering:
-        r = _serve("--lower", "gemini", str(TOOLS))
+        r = _serve("-t", "gemini", str(TOOLS))
         assert r.returncode == 2 and "needs the lowering stage" in r.stderr
         assert "Traceback" not in r.stderr
 

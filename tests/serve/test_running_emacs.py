@@ -13,7 +13,8 @@ import anyio
 import pytest
 from serve_util import TOOLS, server_env, stdio_session, texts
 
-pytestmark = pytest.mark.emacs
+# real Emacs servers, seconds each; one worker starts the module's daemon once
+pytestmark = [pytest.mark.emacs, pytest.mark.slow, pytest.mark.xdist_group("running-emacs")]
 
 
 def _plistspec(*args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -84,7 +85,7 @@ def test_to_json_from_emacs_equals_static_output(user_emacs):
     """For the tools a static reader can read, the JSON from the running Emacs is the
     same, for every provider; the others are there too."""
     static = {
-        t["name"]: t for t in json.loads(_plistspec("to-json", "-f", "ir", str(TOOLS)).stdout)
+        t["name"]: t for t in json.loads(_plistspec("to-json", "-t", "ir", str(TOOLS)).stdout)
     }
     for fmt in ("openai", "anthropic", "gemini", "mcp"):
         live = json.loads(
@@ -94,11 +95,11 @@ def test_to_json_from_emacs_equals_static_output(user_emacs):
                 user_emacs.socket,
                 "--llm-variable",
                 "user-llm-tools",
-                "-f",
+                "-t",
                 fmt,
             ).stdout
         )
-        want = json.loads(_plistspec("to-json", "-f", fmt, str(TOOLS)).stdout)
+        want = json.loads(_plistspec("to-json", "-t", fmt, str(TOOLS)).stdout)
         if fmt == "gemini":
             live, want = live[0]["functionDeclarations"], want[0]["functionDeclarations"]
 
@@ -121,7 +122,9 @@ def test_to_json_from_emacs_equals_static_output(user_emacs):
 
 
 def test_check_and_from_json_from_emacs(user_emacs, emacs, tmp_path):
-    chk = _plistspec("check", "--from-emacs", user_emacs.socket, "--format", "json", check=False)
+    chk = _plistspec(
+        "check", "--from-emacs", user_emacs.socket, "--output-format", "json", check=False
+    )
     assert chk.returncode == 0, chk.stdout + chk.stderr
     found = json.loads(chk.stdout)
     assert isinstance(found, list)

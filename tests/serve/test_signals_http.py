@@ -23,7 +23,7 @@ import anyio
 import pytest
 from serve_util import TOOLS, server_env, stdio_session, texts, wait_gone
 
-pytestmark = pytest.mark.emacs
+pytestmark = [pytest.mark.emacs, pytest.mark.slow]  # real Emacs servers: seconds each
 
 
 def _children_serving() -> list[int]:

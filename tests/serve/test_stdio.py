@@ -20,7 +20,7 @@ from serve_util import TOOLS, direct_results, server_env, stdio_session, texts
 
 from support import ROOT, elisp_deps_preamble
 
-pytestmark = pytest.mark.emacs
+pytestmark = [pytest.mark.emacs, pytest.mark.slow]  # real Emacs servers: seconds each
 
 # (tool, arguments, the result text the function must return)
 CALLS = [
@@ -63,7 +63,7 @@ def _call_all(args: list[str], calls) -> list:
 
 def _to_json_mcp(path) -> list[dict]:
     out = subprocess.run(
-        [sys.executable, "-m", "plistspec", "to-json", "-f", "mcp", str(path)],
+        [sys.executable, "-m", "plistspec", "to-json", "-t", "mcp", str(path)],
         capture_output=True,
         env=server_env(),
         timeout=120,
@@ -327,12 +327,12 @@ def test_init_file_that_fails_stops_cleanly(emacs, tmp_path):
 
 
 def test_lower_serves_what_the_target_accepts_and_calls_still_reach_emacs(emacs, mcp_sdk):
-    """`serve --lower gemini` (for Gemini CLI): the listed schemas are `to-json --lower -f
+    """`serve -t gemini` (for Gemini CLI): the listed schemas are `to-json --lower -t
     gemini`'s and pass gemini's rules; calls under the served names still run the tools."""
     from plistspec.lowering.validate import schema_violations
 
     async def main():
-        async with stdio_session(["--lower", "gemini", str(TOOLS)]) as s:
+        async with stdio_session(["-t", "gemini", str(TOOLS)]) as s:
             tools = (await s.list_tools()).tools
             result = await s.call_tool("greet", {"name": "Ada"})
             return tools, result
@@ -340,7 +340,7 @@ def test_lower_serves_what_the_target_accepts_and_calls_still_reach_emacs(emacs,
     tools, result = anyio.run(main)
     served = {t.name: t.model_dump(by_alias=True, exclude_none=True) for t in tools}
     lowered = subprocess.run(
-        [sys.executable, "-m", "plistspec", "to-json", "-f", "gemini", "--lower", str(TOOLS)],
+        [sys.executable, "-m", "plistspec", "to-json", "-t", "gemini", "--lower", str(TOOLS)],
         capture_output=True,
         env=server_env(),
         timeout=120,

@@ -27,7 +27,7 @@ from serve_util import server_env, stdio_session, texts, wait_gone
 
 from support import ROOT
 
-pytestmark = pytest.mark.emacs
+pytestmark = [pytest.mark.emacs, pytest.mark.slow]  # real Emacs servers: seconds each
 
 NOBODY = 65534
 

@@ -89,7 +89,7 @@ def _check(
 
 
 def diagnostics_json(diags: list[Diagnostic], text: str | None) -> list[dict]:
-    """The JSON objects of ``check --format json``: :meth:`Diagnostic.to_json` plus, for a
+    """The JSON objects of ``check --output-format json``: :meth:`Diagnostic.to_json` plus, for a
     fix, its ``line``/``column``/``end_line``/``end_column`` (1-based, characters, end
     exclusive like the diagnostic's own) computed from ``text``, so an editor can apply
     it without converting offsets."""

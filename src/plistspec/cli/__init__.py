@@ -53,6 +53,14 @@ class LazyGroup(click.Group):
             return None
         return getattr(import_module(spec[0]), spec[1])
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):  # type: ignore[override]
+        """A misspelt command is a usage error with a did-you-mean (``tojson`` → to-json),
+        as a misspelt option is."""
+        name = click.utils.make_str(args[0])
+        if name not in COMMANDS and not name.startswith("-"):
+            ctx.fail(f"No such command {name!r}.{did_you_mean(name, PUBLIC_COMMANDS)}")
+        return super().resolve_command(ctx, args)
+
     def main(self, *args, **kwargs):  # type: ignore[override]
         """Run the command; a failing standard output is one message and exit 1."""
         _guard_std_streams()
@@ -69,6 +77,29 @@ class LazyGroup(click.Group):
             _internal_error(e)
         except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
             _internal_error(e)
+
+
+# what a did-you-mean may suggest (worker is the bridge's, not the user's)
+PUBLIC_COMMANDS = tuple(c for c in COMMANDS if c != "worker")
+
+
+def did_you_mean(word: str, choices) -> str:
+    """`` Did you mean 'X'?`` (or `` (Possible options: ...)``) for the choices close to
+    ``word`` -- ignoring case and the dashes people leave out -- or ``""``."""
+    import difflib
+
+    def key(s: str) -> str:
+        return s.lower().replace("-", "").replace("_", "")
+
+    keyed = {key(c): c for c in choices}
+    if key(word) in keyed:
+        return f" Did you mean {keyed[key(word)]!r}?"
+    close = [keyed[k] for k in difflib.get_close_matches(key(word), list(keyed), n=3, cutoff=0.6)]
+    if not close:
+        return ""
+    if len(close) == 1:
+        return f" Did you mean {close[0]!r}?"
+    return f" (Possible options: {', '.join(close)})"
 
 
 def _internal_error(e: BaseException) -> None:

@@ -184,7 +184,7 @@ def json_not_elisp(name: str, text: str, command: str) -> Diagnostic | None:
         "PS512",
         "warning",
         f"this is JSON, not Emacs Lisp: {command} reads tool forms from .el files; for tool "
-        "JSON use `plistspec from-json` (Elisp) or `plistspec to-json --lower -f TARGET` "
+        "JSON use `plistspec from-json` (Elisp) or `plistspec to-json -t TARGET --lower` "
         "(JSON for one provider)",
         0,
         min(1, len(text)),

@@ -29,7 +29,13 @@ import sys
 import click
 
 from plistspec.cli._from_emacs import from_emacs_options
-from plistspec.cli._options import stdin_filename_option
+from plistspec.cli._options import (
+    Command,
+    deprecated_option,
+    output_format_option,
+    stdin_filename_option,
+    target_option,
+)
 from plistspec.core.formats import REPORT_FORMATS as FORMATS
 from plistspec.core.formats import TARGETS, report_is_empty
 
@@ -53,7 +59,7 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     ctx.exit(serve(check_cmd))
 
 
-@click.command("check")
+@click.command("check", cls=Command)
 @click.argument("files", nargs=-1, metavar="FILE...")
 @click.option(
     "--server",
@@ -64,11 +70,8 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     help="Stay running and answer check requests on stdin (for editors; see "
     "plistspec.cli.check_server for the framing). No FILE is given.",
 )
-@click.option(
-    "-t",
-    "--target",
-    type=click.Choice(TARGETS),
-    default=None,
+@target_option(
+    TARGETS,
     help="Also report what this provider would reject or ignore in the JSON gptel/llm send it.",
 )
 @click.option(
@@ -78,15 +81,8 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     default=None,
     help="Check every tool with this library's rules (default: each form's own).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="gnu",
-    show_default=True,
-    help="gnu: FILE:LINE:COL: severity: message [CODE]; json: one array of objects; "
-    "github: GitHub Actions annotations; sarif: SARIF 2.1.0.",
-)
+@output_format_option()
+@deprecated_option("--format", "--output-format", "output_format", type=click.Choice(FORMATS))
 @stdin_filename_option
 @click.option(
     "--exit-zero",
@@ -134,7 +130,7 @@ def check_cmd(
     files: tuple[str, ...],
     target: str | None,
     dialect: str | None,
-    fmt: str,
+    output_format: str,
     stdin_filename: str | None,
     exit_zero: bool,
     fix: bool,
@@ -196,6 +192,7 @@ def check_cmd(
     texts: dict[str, str | None] = {}
     changed_files = 0
     fixed_total = 0
+    unsafe_left = 0  # findings left with a fix --unsafe-fixes would apply
     fixable: set[str] = set()
     # Every configuration first: an invalid one stops the run before any file is touched.
     config_errors: list[Diagnostic] = []
@@ -251,6 +248,8 @@ def check_cmd(
 
             outcome = fix_text(text, run, unsafe=unsafe_fixes, dialect=settings.dialect)
             more = outcome.remaining
+            if not unsafe_fixes:
+                unsafe_left += sum(1 for d in more if d.fix is not None)
             why = None
             if outcome.changed and not diff and path != "-":
                 why = _write_in_place(path, name, layout.encode(outcome.text))
@@ -295,16 +294,16 @@ def check_cmd(
 
                 if unsafe_fixes or is_safe(d.code, d.severity):
                     fixable.add(d.code)
-    if diff or (not statistics and report_is_empty(len(reported), fmt)):
+    if diff or (not statistics and report_is_empty(len(reported), output_format)):
         out = ""  # nothing to print: not even the report module is loaded
     elif statistics:
         from plistspec.checking.report import render_statistics
 
-        out = render_statistics(reported, fmt, fixable)
+        out = render_statistics(reported, output_format, fixable)
     else:
         from plistspec.checking.report import render
 
-        out = render(reported, fmt, texts)
+        out = render(reported, output_format, texts)
     stdin_fixed = fix and "-" in files
     if output_file is not None:
         from plistspec.cli._io import write_output
@@ -325,7 +324,7 @@ def check_cmd(
         click.echo(
             f"{verb} {fixed_total} finding{'s' * (fixed_total != 1)} in {changed_files} "
             f"file{'s' * (changed_files != 1)}; {len(reported)} left ({left} error"
-            f"{'s' * (left != 1)}).",
+            f"{'s' * (left != 1)}){_unsafe_note(unsafe_left)}.",
             err=True,
         )
     if exit_zero:
@@ -333,6 +332,16 @@ def check_cmd(
     if diff:
         sys.exit(1 if changed_files else 0)
     sys.exit(1 if any(d.severity == "error" for d in reported) else 0)
+
+
+def _unsafe_note(n: int) -> str:
+    """What ruff says of its hidden fixes: how many of the findings left have a fix that
+    changes what gptel/llm send, and the option that applies them."""
+    if not n:
+        return ""
+    if n == 1:
+        return "; 1 fix is unsafe: --unsafe-fixes applies it"
+    return f"; {n} fixes are unsafe: --unsafe-fixes applies them"
 
 
 def _where(d) -> str:

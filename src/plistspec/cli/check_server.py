@@ -15,7 +15,7 @@ Framing (all counts are bytes, text is UTF-8; one request at a time, in order):
 
   - ``{"args": [...], "length": N}`` (``"kind": "check"`` may be given): the N bytes are
     ``check``'s standard input (the buffer); ``args`` are its arguments, e.g.
-    ``["--format", "json", "--exit-zero", "--stdin-filename", "foo.el", "-"]``;
+    ``["--output-format", "json", "--exit-zero", "--stdin-filename", "foo.el", "-"]``;
   - ``{"kind": "lower", "backend": KIND, "length": N}``: the N bytes are the JSON of the
     tools gptel was about to send to a backend of KIND (``openai``, ``ollama``,
     ``anthropic``, ``gemini``, ``bedrock``...); ``"rewrites": true`` adds every rewrite;

@@ -20,7 +20,9 @@ def explain_cmd(code: str | None) -> None:
     try:
         text = explain(key)
     except KeyError:
-        raise click.UsageError(f"unknown code {code!r}; `plistspec explain` lists them") from None
+        raise click.UsageError(
+            f"unknown code {code!r}.{_did_you_mean(key, CODES)} `plistspec explain` lists them"
+        ) from None
     from plistspec.checking.fixes import SAFETY
     from plistspec.core.code_examples import render_example
 
@@ -33,3 +35,19 @@ def explain_cmd(code: str | None) -> None:
     if example:
         text += "\n" + example
     click.echo(text, nl=False)
+
+
+def _did_you_mean(key: str, codes) -> str:
+    """`` Did you mean 'PS333'?`` for ``333``, ``ps333``, ``PS3333``, ``PS33`` (a missing
+    prefix, a digit too many or too few), or ``""``."""
+    import difflib
+
+    digits = key.removeprefix("PS")
+    if f"PS{digits}" in codes:
+        return f" Did you mean 'PS{digits}'?"
+    close = difflib.get_close_matches(f"PS{digits}", list(codes), n=3, cutoff=0.75)
+    if not close:
+        return ""
+    if len(close) == 1:
+        return f" Did you mean {close[0]!r}?"
+    return f" Did you mean one of {', '.join(close)}?"

@@ -18,13 +18,19 @@ from typing import TYPE_CHECKING
 
 import click
 
-from plistspec.cli._options import diagnostics_format_option, stdin_filename_option
+from plistspec.cli._options import (
+    Command,
+    deprecated_option,
+    output_format_option,
+    stdin_filename_option,
+)
+from plistspec.core.formats import REPORT_FORMATS
 
 if TYPE_CHECKING:
     from plistspec.cli._io import InputError, Layout
 
 
-@click.command("fmt")
+@click.command("fmt", cls=Command)
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 and name the files that would change."
@@ -41,7 +47,10 @@ if TYPE_CHECKING:
 @click.option(
     "-q", "--quiet", is_flag=True, help="Do not print info diagnostics (forms left unchanged)."
 )
-@diagnostics_format_option
+@output_format_option()
+@deprecated_option(
+    "--diagnostics-format", "--output-format", "output_format", type=click.Choice(REPORT_FORMATS)
+)
 def fmt_cmd(
     files: tuple[str, ...],
     check: bool,
@@ -49,7 +58,7 @@ def fmt_cmd(
     dialect: str | None,
     stdin_filename: str | None,
     quiet: bool,
-    diagnostics_format: str,
+    output_format: str,
 ) -> None:
     """Rewrite the tool forms of FILE... (- for stdin) in the canonical layout."""
     from plistspec.cli._io import (
@@ -117,7 +126,7 @@ def fmt_cmd(
         except InputError as e:
             click.echo(str(e), err=True)
             status = 1
-    print_diagnostics(all_diags, diagnostics_format)
+    print_diagnostics(all_diags, output_format)
     if check and changed_files:
         for name in changed_files:
             click.echo(f"would reformat {name}", err=True)

@@ -13,8 +13,15 @@ import click
 
 from plistspec.cli._elisp_file import feature_option, variable_option
 from plistspec.cli._from_emacs import from_emacs_options
-from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
-from plistspec.core.formats import ELISP_TARGETS
+from plistspec.cli._options import (
+    Command,
+    deprecated_option,
+    output_format_option,
+    output_option,
+    stdin_filename_option,
+    target_option,
+)
+from plistspec.core.formats import ELISP_TARGETS, REPORT_FORMATS
 from plistspec.core.formats import FORMATS as FROM_FORMATS
 
 
@@ -31,7 +38,7 @@ def _load_json(text: str, name: str):
     return value, None, dups
 
 
-@click.command("from-json")
+@click.command("from-json", cls=Command)
 @click.argument("file", metavar="FILE|-", required=False)
 @click.option(
     "-d",
@@ -62,16 +69,24 @@ def _load_json(text: str, name: str):
 )
 @feature_option
 @variable_option
-@click.option(
-    "--target",
-    type=click.Choice(ELISP_TARGETS),
-    default=None,
+@target_option(
+    ELISP_TARGETS,
     help="Lower the tools first so that what gptel/llm send this provider is accepted "
     "(every change is reported).",
 )
+@click.option(
+    "--category",
+    default=None,
+    metavar="NAME",
+    help="gptel's :category of every tool written (default: none, which gptel files under "
+    '"misc").',
+)
 @output_option
 @stdin_filename_option
-@diagnostics_format_option
+@output_format_option()
+@deprecated_option(
+    "--diagnostics-format", "--output-format", "output_format", type=click.Choice(REPORT_FORMATS)
+)
 @from_emacs_options
 def from_json_cmd(
     file: str,
@@ -83,10 +98,11 @@ def from_json_cmd(
     variable: str | None,
     out: str | None,
     stdin_filename: str | None,
-    diagnostics_format: str,
+    output_format: str,
     from_emacs: str | None,
     llm_variable: str | None,
     target: str | None = None,
+    category: str | None = None,
 ) -> None:
     """Write an Emacs Lisp file defining the tools in FILE (- for stdin).
 
@@ -105,6 +121,8 @@ def from_json_cmd(
 
     if (file is None) == (from_emacs is None):
         raise click.UsageError("give FILE or --from-emacs")
+    if category is not None and dialect != "gptel":
+        raise click.UsageError("--category is gptel's: llm tools have no category")
     text: str | None = None
     tool_at: dict[str, tuple[str, Any]] = {}
     if from_emacs is not None:  # the tools registered in a running Emacs, written alike
@@ -156,13 +174,19 @@ def from_json_cmd(
             forms_only=forms_only,
             feature=feature,
             variable=variable,
+            category=category,
         )
         diags.extend(more)
         if target is not None and elisp is not None:
             from plistspec.pipeline.lowered import verify_elisp
 
             diags.extend(verify_elisp(elisp, target, dialect))
+        if elisp is not None and dialect == "gptel":
+            from plistspec.checking.silence import silence, untyped
+
+            if untyped(tools):  # written as the JSON says: check must not call it a slip
+                elisp = silence(elisp)
     if text is not None:  # JSON input: diagnostics placed at FILE:LINE:COL
         place_diagnostics(diags, text, tool_at)
         locate(diags, text, name)
-    finish(diags, diagnostics_format, elisp, out)
+    finish(diags, output_format, elisp, out)

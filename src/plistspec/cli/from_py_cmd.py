@@ -27,8 +27,14 @@ import sys
 import click
 
 from plistspec.cli._elisp_file import feature_option, variable_option
-from plistspec.cli._options import diagnostics_format_option, output_option
-from plistspec.core.formats import FORMATS
+from plistspec.cli._options import (
+    Command,
+    deprecated_option,
+    output_format_option,
+    output_option,
+    target_option,
+)
+from plistspec.core.formats import FORMATS, REPORT_FORMATS
 
 ELISP_FORMATS = ("elisp",)
 # a name Emacs reads as one symbol (not a number): what --function may name
@@ -36,19 +42,19 @@ _SYMBOL = re.compile(r"(?!-?[0-9]+\.?[0-9]*$)[\w\-+*/<>=!$%&^~@|{}:.]+\Z")
 JSON_FORMATS = FORMATS
 
 
-@click.command("from-py")
-@click.argument("targets", nargs=-1, required=True, metavar="TARGET...")
+@click.command("from-py", cls=Command)
+@click.argument("targets", nargs=-1, required=True, metavar="MODULE[:NAME]...")
 @click.option(
     "-d", "--dialect", type=click.Choice(["gptel", "llm"]), default="gptel", show_default=True
 )
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(ELISP_FORMATS + JSON_FORMATS),
+@target_option(
+    ELISP_FORMATS + JSON_FORMATS,
     default="elisp",
-    show_default=True,
-    help="elisp (a file of tool forms), ir, or a provider's tools array.",
+    help="elisp (a file of tool forms), ir, or the provider whose tools array to print.",
+)
+@deprecated_option("-f", "-t", "target", type=click.Choice(ELISP_FORMATS + JSON_FORMATS))
+@deprecated_option(
+    "--format", "--target", "target", type=click.Choice(ELISP_FORMATS + JSON_FORMATS)
 )
 @output_option
 @feature_option
@@ -58,7 +64,9 @@ JSON_FORMATS = FORMATS
     "python",
     default=None,
     metavar="PYTHON",
-    help="Interpreter the generated :function runs (default: this one).",
+    help="Interpreter the generated :function runs, written into the file (default: none "
+    "is written; Emacs runs plistspec-bridge-python, else the nearest .venv above the "
+    "modules, else python3).",
 )
 @click.option(
     "--async", "async_", is_flag=True, help="Write :async t tools that never block Emacs."
@@ -96,11 +104,14 @@ JSON_FORMATS = FORMATS
     metavar="NAME",
     help="Keep a parameter (by name or type name) out of the schema; it needs a default.",
 )
-@diagnostics_format_option
+@output_format_option()
+@deprecated_option(
+    "--diagnostics-format", "--output-format", "output_format", type=click.Choice(REPORT_FORMATS)
+)
 def from_py_cmd(
     targets: tuple[str, ...],
     dialect: str,
-    fmt: str,
+    target: str,
     out: str | None,
     feature: str | None,
     variable: str | None,
@@ -112,12 +123,12 @@ def from_py_cmd(
     strict_types: bool,
     lenient_defaults: bool,
     skip: tuple[str, ...],
-    diagnostics_format: str,
+    output_format: str,
 ) -> None:
     """Tool specs from Python callables.
 
-    TARGET is module:function, module:Class, module:Class.method, module:obj.method, or a
-    module alone (its public functions, or __all__); module may be a path to a .py file.
+    MODULE[:NAME] is module:function, module:Class, module:Class.method, module:obj.method,
+    or a module alone (its public functions, or __all__); module may be a path to a .py file.
     The module is imported as `python -m` would, from the current directory.
     """
     import contextlib
@@ -128,8 +139,10 @@ def from_py_cmd(
             param_hint="'--function'",
         )
 
+    from plistspec.emit_elisp import feature_name
     from plistspec.pyfunc import from_python
 
+    root = f"{feature_name(out if out != '-' else None, feature)}-python-directory"
     # whatever the user's module prints while it is imported must not end up in the output
     with contextlib.redirect_stdout(sys.stderr):
         tools, diags = from_python(
@@ -143,19 +156,42 @@ def from_py_cmd(
             skip=skip,
             bridge=bridge,
             timeout=timeout,
+            root=root,
         )
     text = None
     if not any(d.is_error for d in diags):
-        text, more = _render(tools, fmt, dialect, out, feature, variable)
+        text, more = _render(tools, target, dialect, out, feature, variable, root)
         diags.extend(more)
+        if target == "elisp" and python is None and _calls_python(tools):
+            from plistspec.pyfunc.interpreter import python_warning
+
+            warning = python_warning(os.getcwd())
+            if warning is not None:
+                diags.append(warning)
     from plistspec.cli._io import finish
 
-    finish(diags, diagnostics_format, text, out, failed=text is None)
+    finish(diags, output_format, text, out, failed=text is None)
 
 
-def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None):
+def _calls_python(tools) -> bool:
+    return any("(plistspec-bridge-call" in t["metadata"].get("function", "") for t in tools)
+
+
+def _modules_from(out: str | None) -> str:
+    """Where the modules are imported from (the current directory), relative to the
+    directory of the file written (``out``; standard output: the current directory)."""
+    here = os.getcwd()
+    where = os.path.dirname(os.path.abspath(out)) if out and out != "-" else here
+    try:
+        rel = os.path.relpath(here, where)
+    except ValueError:  # another drive (Windows): no relative path exists
+        return here
+    return rel.replace(os.sep, "/")
+
+
+def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None, root=None):
     if fmt == "elisp":
-        from plistspec.pyfunc.elisp_bridge import elisp_tools, with_notes, with_runtime
+        from plistspec.pyfunc.elisp_bridge import elisp_tools, with_bridge, with_notes
 
         etools = elisp_tools(tools)
         from plistspec.emit_elisp import to_elisp
@@ -168,8 +204,8 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
             variable=variable,
         )
         text = with_notes(text, etools, dialect)
-        if any("plistspec-bridge-v1-call" in t["metadata"].get("function", "") for t in tools):
-            text = with_runtime(text)
+        if _calls_python(tools):
+            text = with_bridge(text, root, _modules_from(out))
         return text, diags
     from plistspec.core.jsonout import dumps
 
@@ -184,7 +220,7 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
 
 
 @click.command("call")
-@click.argument("target", metavar="TARGET")
+@click.argument("target", metavar="MODULE:NAME")
 @click.option(
     "--from",
     "from_elisp",
@@ -196,7 +232,7 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
     "--args", "args_text", default=None, metavar="JSON", help="Arguments (default: stdin)."
 )
 def call_cmd(target: str, from_elisp: str | None, args_text: str | None) -> None:
-    """Call TARGET (module:function) with the JSON object on standard input.
+    """Call MODULE:NAME (a Python function) with the JSON object on standard input.
 
     Prints the result (a string as is, anything else as JSON). Invalid arguments or an
     exception print one `Error: ...` line on standard output; exit 2 / 1 (3: not loadable).

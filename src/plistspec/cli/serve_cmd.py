@@ -11,10 +11,10 @@ import sys
 
 import click
 
-from plistspec.cli._options import stdin_filename_option
+from plistspec.cli._options import Command, deprecated_option, stdin_filename_option
 
 
-@click.command("serve")
+@click.command("serve", cls=Command)
 @click.argument("files", nargs=-1, metavar="[FILE.el]...")
 @click.option(
     "--emacs",
@@ -70,12 +70,14 @@ from plistspec.cli._options import stdin_filename_option
     "(notifications/tools/list_changed); 0: only when a client lists or calls.",
 )
 @click.option(
-    "--lower",
+    "-t",
+    "--target",
     "lower_target",
     default=None,
     metavar="TARGET",
     help="Lower the schemas for one client (e.g. gemini for Gemini CLI).",
 )
+@deprecated_option("--lower", "--target", "lower_target", metavar="TARGET")
 @click.option(
     "--timeout",
     type=float,
@@ -140,7 +142,7 @@ def serve_cmd(
 ) -> None:
     """Serve the tools of FILE.el... (or of a running Emacs) to MCP clients.
 
-    tools/list gives the tools compiled as `to-json -f mcp` does (plus MCP annotations,
+    tools/list gives the tools compiled as `to-json -t mcp` does (plus MCP annotations,
     _meta and client-safe names); tools/call runs each tool's real :function in Emacs:
     an Emacs plistspec starts for FILE.el... (and stops when the server stops), or with
     --emacs the user's own. --http binds 127.0.0.1 unless --host says otherwise; off

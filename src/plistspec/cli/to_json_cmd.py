@@ -9,25 +9,33 @@ from __future__ import annotations
 import click
 
 from plistspec.cli._from_emacs import from_emacs_options
-from plistspec.cli._options import diagnostics_format_option, output_option, stdin_filename_option
-from plistspec.core.formats import FORMATS, LOWER_TARGETS
-
-
-@click.command("to-json")
-@click.argument("files", nargs=-1, metavar="FILE...")
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS + tuple(t for t in LOWER_TARGETS if t not in FORMATS)),
-    default="ir",
-    show_default=True,
-    help="ir (plistspec's JSON Schema IR) or the provider whose tools array to print.",
+from plistspec.cli._options import (
+    Command,
+    deprecated_option,
+    output_format_option,
+    output_option,
+    stdin_filename_option,
+    target_option,
 )
+from plistspec.core.formats import FORMATS, LOWER_TARGETS, REPORT_FORMATS
+
+_TARGETS = FORMATS + tuple(t for t in LOWER_TARGETS if t not in FORMATS)
+
+
+@click.command("to-json", cls=Command)
+@click.argument("files", nargs=-1, metavar="FILE...")
+@target_option(
+    _TARGETS,
+    default="ir",
+    help="ir (plistspec's JSON Schema IR) or the provider whose tools array to print; "
+    f"{', '.join(t for t in _TARGETS if t not in FORMATS)} exist only lowered (--lower implied).",
+)
+@deprecated_option("-f", "-t", "target", type=click.Choice(_TARGETS))
+@deprecated_option("--format", "--target", "target", type=click.Choice(_TARGETS))
 @click.option(
     "--lower",
     is_flag=True,
-    help="Rewrite the tools into what the -f target accepts, reporting every change "
+    help="Rewrite the tools into what the -t target accepts, reporting every change "
     "(FILE may then be tool JSON ending in .json).",
 )
 @click.option(
@@ -40,15 +48,18 @@ from plistspec.core.formats import FORMATS, LOWER_TARGETS
 )
 @output_option
 @stdin_filename_option
-@diagnostics_format_option
+@output_format_option()
+@deprecated_option(
+    "--diagnostics-format", "--output-format", "output_format", type=click.Choice(REPORT_FORMATS)
+)
 @from_emacs_options
 def to_json_cmd(
     files: tuple[str, ...],
-    fmt: str,
+    target: str,
     dialect: str | None,
     out: str | None,
     stdin_filename: str | None,
-    diagnostics_format: str,
+    output_format: str,
     from_emacs: str | None,
     llm_variable: str | None,
     lower: bool = False,
@@ -62,10 +73,11 @@ def to_json_cmd(
     from plistspec.core.diagnostics import locate
     from plistspec.pipeline.tools import read_tools, to_provider
 
-    if fmt not in FORMATS and not lower:
-        raise click.UsageError(f"-f {fmt} is a lowering target: add --lower")
+    fmt = target
+    if fmt not in FORMATS:
+        lower = True  # a target that exists only lowered (openai-strict, mcp-2025-06-18...)
     if lower and fmt not in LOWER_TARGETS:
-        raise click.UsageError(f"--lower needs a target ({', '.join(LOWER_TARGETS)})")
+        raise click.UsageError(f"--lower needs -t TARGET, one of {', '.join(LOWER_TARGETS)}")
     inputs = []
     places: dict[str, list[tuple[str, str]]] = {}  # JSON inputs: where each tool is
     tools = []
@@ -93,8 +105,10 @@ def to_json_cmd(
             from plistspec.cli._io import json_not_elisp
 
             hint = json_not_elisp(name, text, "to-json")
-            if hint is not None:  # said, then read as Elisp all the same (no tool in it)
+            if hint is not None:  # no tool form in it: an error, nothing is printed
+                hint.severity = "error"
                 diags.extend(locate([hint], text, name))
+                continue
         if len(files) == 1 and from_emacs is None and not lower and hint is None:
             from plistspec.pipeline.stream import provider_json_bytes
 
@@ -103,7 +117,7 @@ def to_json_cmd(
                 from plistspec.cli._io import finish
 
                 data, sdiags = streamed
-                finish(sdiags, diagnostics_format, data, out, failed=data is None)
+                finish(sdiags, output_format, data, out, failed=data is None)
                 return
         if lower:
             from plistspec.pipeline.lowered import read_for_lowering
@@ -126,4 +140,4 @@ def to_json_cmd(
     from plistspec.cli._io import finish
     from plistspec.core.jsonout import dumps
 
-    finish(diags, diagnostics_format, lambda: dumps(value), out, failed)
+    finish(diags, output_format, lambda: dumps(value), out, failed)

@@ -21,8 +21,8 @@ class Example(NamedTuple):
     right: str
     kind: str = "arg"
     target: str | None = None
-    # what reports the code: check, fmt, to-json (-f target) or lower (to-json --lower -f
-    # target: the Elisp, or for kind json the tool JSON, lowered for the target)
+    # what reports the code: check, fmt, to-json (-t target) or lower (to-json -t
+    # target --lower: the Elisp, or for kind json the tool JSON, lowered for the target)
     via: str = "check"
 
 
@@ -221,6 +221,15 @@ EXAMPLES: dict[str, Example] = {
         ' :args (list \'(:name "callback" :type string :description "C")))',
         '(gptel-make-tool\n :name "t" :description "What it does" :function #\'f :async t\n'
         ' :args (list \'(:name "q" :type string :description "Q")))',
+        "tool",
+    ),
+    "PS337": Example(
+        '(gptel-make-tool\n :name "t" :description "What it does" :async t\n'
+        ' :function (lambda (city) (format "%s" city))\n'
+        ' :args (list \'(:name "city" :type string :description "C")))',
+        '(gptel-make-tool\n :name "t" :description "What it does" :async t\n'
+        " :function (lambda (callback city) (funcall callback city))\n"
+        ' :args (list \'(:name "city" :type string :description "C")))',
         "tool",
     ),
     # --- PS4xx ------------------------------------------------------------------------
@@ -554,6 +563,11 @@ EXAMPLES: dict[str, Example] = {
         "tool",
         via="fmt",
     ),
+    "PS531": Example(
+        "plistspec from-json ir.json --category github  # a tool whose IR says category web",
+        "plistspec from-json ir.json  # or: --category web, the tool's own",
+        "shell",
+    ),
     # --- PS6xx: Python --------------------------------------------------------------------
     "PS601": Example("plistspec from-py tols:weather", "plistspec from-py tools:weather", "shell"),
     "PS602": Example(
@@ -603,6 +617,11 @@ EXAMPLES: dict[str, Example] = {
         "def f(x: Optional[bool] = None) -> str: ...  # -d llm: nil is false or null",
         "def f(x: bool = False) -> str: ...",
         "python",
+    ),
+    "PS616": Example(
+        "~/venvs/tools/bin/plistspec from-py mytools -o my-tools.el  # the venv is elsewhere",
+        "plistspec from-py mytools -o my-tools.el --python ~/venvs/tools/bin/python",
+        "shell",
     ),
     # --- PS7xx: plistspec-gptel-mode ---------------------------------------------------------
     "PS701": Example(
@@ -663,8 +682,8 @@ EXAMPLES: dict[str, Example] = {
         "shell",
     ),
     "PS806": Example(
-        "plistspec serve --lower TARGET tools.el  # a lowering that splits a tool",
-        "plistspec serve --lower gemini tools.el",
+        "plistspec serve -t TARGET tools.el  # a lowering that splits a tool",
+        "plistspec serve -t gemini tools.el",
         "shell",
     ),
     "PS807": Example(
@@ -756,7 +775,7 @@ def render_example(code: str) -> str:
     }.get(ex.kind, ex.kind)
     target = f", with --target {ex.target}" if ex.target else ""
     if ex.via == "lower":  # reported by the lowering stage, not by check --target
-        target = f", with to-json --lower -f {ex.target}"
+        target = f", with to-json -t {ex.target} --lower"
 
     def block(s: str) -> str:
         return "".join("    " + line + "\n" for line in s.splitlines())

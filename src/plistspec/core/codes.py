@@ -349,6 +349,16 @@ CODES: dict[str, Code] = {
         "it must not appear in `:args`, or the model is asked to supply it. Example: "
         '`:async t :args (list \'(:name "callback" :type string))`.',
     ),
+    "PS337": Code(
+        "error",
+        "`:function` takes the wrong number of arguments",
+        "gptel and llm call a tool's function with one value per element of `:args` (`nil` for "
+        "an argument the model left out) and, for an `:async` tool, the callback first; a function "
+        "that takes another number fails with `wrong-number-of-arguments` (gptel: a sync tool "
+        "returns that error to the model, an async one never calls back; llm: the call fails). "
+        "Judged for a literal lambda and for `#'NAME` when the file defines NAME. Example: two "
+        "`:args` and `(lambda (a) ...)`, or `:async t` with `(lambda (city) ...)` (no callback).",
+    ),
     # --- PS4xx: provider lints -----------------------------------------------------
     "PS401": Code(
         "error",
@@ -492,7 +502,7 @@ CODES: dict[str, Code] = {
     "PS425": Code(
         "warning",
         "optional property made required and nullable",
-        "OpenAI strict mode needs every property in `required`: an optional property becomes required with `null` allowed, so the model sends `null` instead of leaving it out. Example: `:optional t` with `--lower -f openai-strict`.",
+        "OpenAI strict mode needs every property in `required`: an optional property becomes required with `null` allowed, so the model sends `null` instead of leaving it out. Example: `:optional t` with `-t openai-strict`.",
     ),
     "PS426": Code(
         "warning",
@@ -615,8 +625,9 @@ CODES: dict[str, Code] = {
         "no tools in the input",
         'The JSON is a valid container but holds no tool. Example: `{"tools": []}`. '
         "`to-json` and `check` say it too when given JSON (a `.json` file, or JSON on stdin): they read "
-        "tool forms from Emacs Lisp, and JSON holds none; `from-json` writes Elisp from tool "
-        "JSON and `to-json --lower -f TARGET` lowers it for one provider.",
+        "tool forms from Emacs Lisp, and JSON holds none (for `to-json` an error: nothing is "
+        "printed, exit 1); `from-json` writes Elisp from tool JSON and `to-json -t TARGET "
+        "--lower` lowers it for one provider.",
     ),
     "PS513": Code(
         "warning",
@@ -716,6 +727,14 @@ CODES: dict[str, Code] = {
         "would change are left as they are, with the reason (at the comment, for a comment). "
         "Comments before or after slots, args, keys and vector elements are kept and move with "
         'them. Example: `:description (concat "a" ;; note` (inside an evaluated value).',
+    ),
+    "PS531": Code(
+        "info",
+        "`--category` replaced a tool's own `:category`",
+        "`from-json --category NAME` gives every gptel tool it writes the `:category` NAME (gptel "
+        'files a tool without one under "misc"); a tool that came with another one (IR input) '
+        "has it replaced, and this says which. Example: `from-json --category github "
+        'tools.json` where the IR of a tool says `"category": "web"`.',
     ),
     # --- PS6xx: Python -------------------------------------------------------------
     "PS601": Code(
@@ -829,6 +848,17 @@ CODES: dict[str, Code] = {
         "named in the message. Example: `def f(x: Optional[bool] = None)` with `-d llm`: nil is "
         "read as false. Use a type without the second value (`bool`, `dict`) to avoid it.",
     ),
+    "PS616": Code(
+        "warning",
+        "the generated tools will run another Python",
+        "A file `from-py` writes names no interpreter (so it can be committed and used "
+        "elsewhere): when a tool is called, Emacs runs `plistspec-bridge-python`, else the "
+        "nearest `.venv/bin/python` above the modules' directory, else `python3` on its "
+        "`exec-path`; that Python needs plistspec (and the module's own imports). This says "
+        "the one found from here is not the Python that ran `from-py`. Set "
+        "`plistspec-bridge-python`, or pass `--python PY` (then its path is written into the "
+        "file). Example: `from-py` run from a virtual environment kept outside the project.",
+    ),
     # --- PS7xx: plistspec-gptel-mode ----------------------------------------------
     "PS701": Code(
         "warning",
@@ -918,7 +948,7 @@ CODES: dict[str, Code] = {
     "PS806": Code(
         "warning",
         "lowering did not keep one tool for one",
-        "`plistspec serve --lower TARGET` routes each call back to the Emacs tool by its "
+        "`plistspec serve -t TARGET` routes each call back to the Emacs tool by its "
         "position; a lowering stage that adds or drops tools makes that impossible, so the "
         "tools are served as they are. Example: a lowering that splits one tool in two.",
     ),

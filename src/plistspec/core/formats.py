@@ -22,7 +22,7 @@ FORMATS = (
     "mcp",
 )
 
-# How `check --format` prints its findings (plistspec.checking.report renders each).
+# How `--output-format` prints its findings (plistspec.checking.report renders each).
 REPORT_FORMATS = ("gnu", "json", "github", "sarif")
 # the report formats that are one line per diagnostic and nothing else
 _LINE_FORMATS = ("gnu", "github")

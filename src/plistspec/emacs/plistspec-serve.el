@@ -897,7 +897,7 @@ same the static path gives."
           (with-temp-buffer
             (let ((status (apply #'call-process (car cmd) nil t nil
                                  (append (cdr cmd)
-                                         (list "to-json" "-f" format "-o"
+                                         (list "to-json" "-t" format "-o"
                                                (expand-file-name file) src)))))
               (unless (eql status 0)
                 (error "Plistspec to-json failed: %s" (string-trim (buffer-string))))))

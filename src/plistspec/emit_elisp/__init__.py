@@ -69,9 +69,17 @@ keep).
 
 from __future__ import annotations
 
-from plistspec.emit_elisp.file import to_elisp
+from plistspec.emit_elisp.file import feature_name, to_elisp
 from plistspec.emit_elisp.forms import tool_form, tool_form_text
 from plistspec.emit_elisp.layout import FILL, MAX_INDENT
 from plistspec.emit_elisp.reindent import reindent
 
-__all__ = ["to_elisp", "tool_form_text", "tool_form", "reindent", "FILL", "MAX_INDENT"]
+__all__ = [
+    "to_elisp",
+    "feature_name",
+    "tool_form_text",
+    "tool_form",
+    "reindent",
+    "FILL",
+    "MAX_INDENT",
+]

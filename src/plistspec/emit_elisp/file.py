@@ -17,7 +17,7 @@ from plistspec.core.jsontext import brief
 from plistspec.emit_elisp.forms import HEADS, label, write_form
 from plistspec.emit_elisp.layout import Writer
 
-__all__ = ["to_elisp"]
+__all__ = ["to_elisp", "feature_name"]
 
 
 def _comments(tool: Tool, w: Writer) -> list[str]:
@@ -123,6 +123,12 @@ def _names(
     return stem, feature, variable
 
 
+def feature_name(file_name: str | None, feature: str | None) -> str:
+    """The feature a file named ``file_name`` provides (``feature``, else the file name
+    without ``.el``, else ``tools``): what :func:`to_elisp` writes in ``(provide ...)``."""
+    return _names(file_name, feature, None)[1]
+
+
 def _depth_warning(tool: Tool, text: str, w: Writer) -> None:
     """PS204 (as a warning: the file is still written) when the written form nests deeper
     than gptel/llm are known to convert (their recursive code fails past about
@@ -169,6 +175,7 @@ def to_elisp(
     forms_only: bool = False,
     feature: str | None = None,
     variable: str | None = None,
+    category: str | None = None,
 ) -> tuple[str, list[Diagnostic]]:
     """A whole ``.el`` file defining ``tools`` (gptel or llm), and diagnostics.
 
@@ -182,7 +189,8 @@ def to_elisp(
     needs a prefix, or the byte compiler warns). ``forms_only``
     gives only the tool forms (each with its ``;;`` comments), separated by blank lines:
     no header, Commentary, ``require``, ``defvar``, ``provide`` or footer (what an editor
-    inserts into a buffer).
+    inserts into a buffer). ``category`` is gptel's ``:category`` of every gptel tool
+    (replacing a tool's own, with a PS531 info).
     """
     if dialect is not None and dialect not in HEADS:
         raise ValueError(f"unknown dialect {dialect!r}")
@@ -205,6 +213,7 @@ def to_elisp(
         if k in inner:
             continue
         w = Writer(dia, label(tool), diags)
+        w.category = category
         comments = [" " * indent + c for c in _comments(tool, w)]
         write_form(w, tool, indent)
         text = " " * indent + "".join(w.out)

@@ -55,7 +55,24 @@ def _slot_literal(w: Writer, v: Any) -> str:
 
 
 def _slots(w: Writer, tool: Tool, props: list[str]) -> list[tuple[str, str, int | None]]:
-    """The non-schema slots as ``(key, text, source column)``."""
+    """The non-schema slots as ``(key, text, source column)``; with the writer's
+    ``category`` (``from-json --category``), gptel's ``:category`` is that one (a
+    different one the tool had is replaced, with a PS531 info saying so)."""
+    out = _own_slots(w, tool, props)
+    if w.category is None or w.dialect != "gptel":
+        return out
+    text = w.pstr(w.category)
+    for i, (key, old, _col) in enumerate(out):
+        if key == ":category":
+            if old != text:
+                w.warn("PS531", f"its :category {old} is replaced by {text}", "info")
+            out[i] = (key, text, None)
+            return out
+    return out + [(":category", text, None)]
+
+
+def _own_slots(w: Writer, tool: Tool, props: list[str]) -> list[tuple[str, str, int | None]]:
+    """The tool's own non-schema slots as ``(key, text, source column)``."""
     meta = tool.get("metadata") or {}
     slots = meta.get("slots")
     if isinstance(slots, list):

@@ -62,6 +62,8 @@ class Writer:
         self.plan = plan if plan else None
         self.pending: list[str] = []
         self.written: set[tuple[str, int]] = set()
+        # from-json --category: gptel's :category of every tool (None: the tool's own)
+        self.category: str | None = None
 
     # -- low level ---------------------------------------------------------------------
     def put(self, s: str) -> None:

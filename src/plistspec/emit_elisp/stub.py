@@ -6,7 +6,7 @@ NAME is not implemented yet: write its :function" when called.
 
 Parameter names: gptel and llm pass arguments by position, so the names are free. Each is
 the property name with a ``_`` in front when the name is a plain symbol (``city`` →
-``_city``), else ``_argN``; duplicates get ``-2``, ``-3``... The ``_`` keeps a property
+``_city``, ``file_path`` → ``_file_path``), else ``_argN``; duplicates get ``-2``, ``-3``... The ``_`` keeps a property
 called ``load-path``, ``obarray``, ``nil``, ``t`` or any other global variable's name from
 binding (shadowing) that global inside the lambda, and tells the byte compiler the
 argument is unused, so the file byte-compiles without a warning.
@@ -21,7 +21,7 @@ from plistspec.elisp.printer import print_string, print_symbol
 
 __all__ = ["stub", "param_names"]
 
-_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9-]*\Z")
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")  # file_path and file-path alike
 
 
 def param_names(props: list[str]) -> list[str]:

@@ -137,6 +137,12 @@ def find_tools(
             extend(_quoted_containers(r))
         else:  # outside quoted data only lists are walked (see above)
             extend(_lists(r))
+    if defuns and tools:  # what a :function #'NAME of the file takes
+        from plistspec.extract.functions import file_functions
+
+        functions = file_functions(datums)
+        for t in tools:
+            t.functions = functions
     return tools, diags
 
 

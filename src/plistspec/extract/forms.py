@@ -55,10 +55,22 @@ class ToolForm:
     every keyword/value pair in order (repeated keys kept: the libraries use the first),
     ``text`` the whole source text (to slice ``form`` spans from), and ``dangling`` the
     key of an odd trailing keyword without a value, if any. ``datum``: the list the form
-    was read from when it is a call (its span is the form's), else None.
+    was read from when it is a call (its span is the form's), else None. ``functions``:
+    the arity of each function the file defines (:func:`plistspec.extract.functions.file_functions`),
+    for a ``:function #'NAME``; None when the file defines none.
     """
 
-    __slots__ = ("head", "dialect", "start", "end", "slots", "text", "dangling", "datum")
+    __slots__ = (
+        "head",
+        "dialect",
+        "start",
+        "end",
+        "slots",
+        "text",
+        "dangling",
+        "datum",
+        "functions",
+    )
 
     def __init__(
         self,
@@ -78,6 +90,7 @@ class ToolForm:
         self.text = text
         self.dangling = dangling
         self.datum: Datum | None = None
+        self.functions: dict[str, tuple[int, int | None]] | None = None
 
     def slot(self, key: str) -> Slot | None:
         """The first slot named ``key`` (e.g. ``":args"``), as Emacs's plist lookup finds it."""

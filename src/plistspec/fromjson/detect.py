@@ -35,7 +35,7 @@ from plistspec.core.jsontext import brief
 from plistspec.fromjson.common import Mismatch, describe, diag, jptr
 from plistspec.fromjson.convert import convert, normalize_parameters
 
-__all__ = ["from_json", "detect_format", "FORMATS", "normalize_parameters"]
+__all__ = ["from_json", "detect_format", "not_tool_json", "FORMATS", "normalize_parameters"]
 
 FORMATS = ("ir", "openai", "openai-responses", "anthropic", "gemini", "bedrock", "mcp")
 
@@ -255,6 +255,27 @@ def detect_format(value: Any) -> str:
     return fmts.pop() if len(fmts) == 1 else "mixed"
 
 
+def not_tool_json(value: Any) -> Diagnostic | None:
+    """The PS500 error :func:`from_json` gives ``value`` when it is no tool JSON in any
+    format (a ``package.json``...), else None: what ``to-json --lower`` refuses too, so
+    the two commands agree on what tool JSON is."""
+    try:
+        _elements(value, None, [])
+    except Mismatch as m:
+        return diag("PS500", "error", _mismatch_message(m, None))
+    return None
+
+
+def _mismatch_message(m: Mismatch, forced: str | None) -> str:
+    where = m.pointer or "/"
+    if forced:
+        return f"not {forced} tool JSON: at {where}: {m.reason}"
+    return (
+        f"not a tool definition in any known format: at {where}: {m.reason}. "
+        f"Expected one of: {_EXPECTED}"
+    )
+
+
 # --------------------------------------------------------------------------------------
 
 
@@ -309,12 +330,7 @@ def from_json(
     try:
         elems = _elements(value, forced, diags)
     except Mismatch as m:
-        where = m.pointer or "/"
-        if forced:
-            msg = f"not {forced} tool JSON: at {where}: {m.reason}"
-        else:
-            msg = f"not a tool definition in any known format: at {where}: {m.reason}. Expected one of: {_EXPECTED}"
-        diags.append(diag("PS500", "error", msg))
+        diags.append(diag("PS500", "error", _mismatch_message(m, forced)))
         return [], diags
     if not elems:
         diags.append(diag("PS512", "warning", "the input holds no tool definitions"))

@@ -90,6 +90,11 @@ def raw_tools(
     ``places``, when given, gets per tool the JSON pointers in ``value`` of the object
     holding its name and of its parameter schema (what the IR's ``/name`` and
     ``/parameters`` came from)."""
+    from plistspec.fromjson.detect import not_tool_json
+
+    bad = not_tool_json(value)  # what from-json refuses is refused here too
+    if bad is not None:
+        return [], [bad]
     tools: list[dict[str, Any]] = []
     diags: list[Diagnostic] = []
     for i, (at, v) in enumerate(_elements(value)):

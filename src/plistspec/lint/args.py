@@ -14,9 +14,9 @@ from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
 from plistspec.lint._util import Sink, brief, elisp_string, is_plist
 from plistspec.lint.schema import walk_arg
 
-__all__ = ["args_slot"]
+__all__ = ["args_slot", "CALLBACK_NAMES"]
 
-_CALLBACK_NAMES = ("callback", "cb", "callback-fn", "callback_fn", "cont", "continuation")
+CALLBACK_NAMES = ("callback", "cb", "callback-fn", "callback_fn", "cont", "continuation")
 
 
 def args_slot(sink: Sink, value: Datum, dialect: str, is_async: bool) -> None:
@@ -68,7 +68,7 @@ def args_slot(sink: Sink, value: Datum, dialect: str, is_async: bool) -> None:
             continue
         assert isinstance(arg, List)
         name = _arg_name(sink, arg)
-        if name is not None and is_async and name[0].lower() in _CALLBACK_NAMES:
+        if name is not None and is_async and name[0].lower() in CALLBACK_NAMES:
             sink.add(
                 "PS336",
                 "warning",

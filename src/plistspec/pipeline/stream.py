@@ -121,7 +121,7 @@ def batches(text: str, *, checked: bool = False) -> Iterator[list[Datum]]:
 def provider_json_bytes(
     text: str, fmt: str, path: str | None = None, dialect: str | None = None
 ) -> tuple[list[bytes] | None, list[Diagnostic]] | None:
-    """What ``to-json -f fmt`` writes for ``text`` (UTF-8 bytes in chunks, never joined:
+    """What ``to-json -t fmt`` writes for ``text`` (UTF-8 bytes in chunks, never joined:
     one growing buffer can be copied whole as it grows; None when an error
     prevents it) and its diagnostics, exactly as the whole-file path
     (:func:`plistspec.api.to_json` then :func:`plistspec.core.jsonout.dumps`) gives them; or

@@ -69,10 +69,14 @@ def from_python(
     skip: Any = (),
     bridge: str = "worker",
     timeout: float | None = None,
+    root: str | None = None,
 ) -> tuple[list[Tool], list[Diagnostic]]:
     """IR tools for ``target`` (or several); never raises for a user mistake.
 
-    ``python`` is the interpreter the generated ``:function`` runs (default: this one),
+    ``python`` is the interpreter the generated ``:function`` runs (default: the one
+    ``plistspec-bridge.el`` finds when the tool is called: nothing absolute is written),
+    ``root`` the variable the lambdas read the modules' directory from (default
+    ``tools-python-directory``; the file defines it, :func:`.elisp_bridge.with_bridge`),
     ``async_`` writes the non-blocking ``make-process`` form, ``function`` writes
     ``#'FUNCTION`` instead of a lambda, ``dialect`` is ``gptel`` or ``llm``, ``cwd`` is the
     directory the module is imported from (default: the current one), ``bridge`` is
@@ -94,4 +98,5 @@ def from_python(
         skip=skip,
         bridge=bridge,
         timeout=timeout,
+        root=root,
     )

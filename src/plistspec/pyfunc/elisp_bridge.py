@@ -5,13 +5,14 @@ Owns:
 
 * :func:`lambda_text` — a lambda whose parameters follow ``:args`` (gptel and llm call tools
   positionally, ``nil`` for a missing optional argument) and which hands EVERY argument, ``nil``
-  included, to ``plistspec-bridge-v1-call`` with the tool's spec. ``--async`` lambdas take the
+  included, to ``plistspec-bridge-call`` with the tool's spec. ``--async`` lambdas take the
   library's callback first and never block Emacs.
-* :func:`runtime` / :func:`with_runtime` — ``bridge_runtime.el``, written once in each
-  generated file: a persistent ``python -P -m plistspec worker`` per module (default) or one
-  ``python -P -m plistspec call`` per call (``--bridge process``), a timeout
-  (``plistspec-bridge-timeout``, or ``--timeout``) after which the Python child is stopped,
-  and an ``Error:`` line (never a ``format`` string built from a path) whenever anything fails.
+* :func:`with_bridge` — what makes a generated file relocatable: ``(require
+  'plistspec-bridge)`` (the runtime, ``elisp/plistspec-bridge.el`` of the Emacs package: a
+  persistent ``python -P -m plistspec worker`` per module or one ``python -P -m plistspec
+  call`` per call, a timeout, an ``Error:`` line whenever anything fails) and the
+  ``defvar`` of the directory the modules are imported from, resolved from the file's own
+  place when it is loaded. No absolute path is written unless given (``--python``).
 * :func:`elisp_parameters` — the schema a gptel/llm user would write: an optional
   ``Optional[X]`` becomes ``X`` + ``:optional t``; an argument whose ``nil`` would be
   ambiguous is made required (:mod:`.nilvalue`); recursive ``$defs`` (which gptel cannot send)
@@ -38,8 +39,8 @@ __all__ = [
     "elisp_string",
     "arg_symbol",
     "RESERVED",
-    "runtime",
-    "with_runtime",
+    "with_bridge",
+    "DEFAULT_ROOT_VARIABLE",
 ]
 
 # Symbols that are constants or global special variables with no '-' in their name: a
@@ -81,13 +82,17 @@ def _args_alist(params: list[tuple[str, bool]]) -> str:
 
 BRIDGE_MODES = ("worker", "process")
 
+# The variable a generated file's lambdas find their modules' directory in, when the
+# caller names none (the CLI names FEATURE-python-directory).
+DEFAULT_ROOT_VARIABLE = "tools-python-directory"
+
 
 def lambda_text(
     params: list[tuple[str, bool]],
     target: str,
     *,
-    python: str,
-    cwd: str,
+    root: str = DEFAULT_ROOT_VARIABLE,
+    python: str | None = None,
     dialect: str = "gptel",
     async_: bool = False,
     mode: str = "worker",
@@ -96,46 +101,73 @@ def lambda_text(
 ) -> str:
     """The ``:function`` lambda for a tool whose ``:args`` are ``params`` ``(name, optional)``.
 
-    It calls ``plistspec-bridge-v1-call`` (:data:`RUNTIME`, written once per file) with the
-    tool's spec ``(PYTHON DIRECTORY MODULE-FILE TARGET DIALECT MODE TIMEOUT)`` and every
-    argument; ``--async`` lambdas take gptel's/llm's callback first."""
-    cwd_dir = cwd if cwd.endswith("/") else cwd + "/"
-    spec = " ".join(
-        [
-            print_string(python),
-            print_string(cwd_dir),
-            print_string(module_file) if module_file else "nil",
-            print_string(target),
-            print_string(dialect),
-            mode if mode in BRIDGE_MODES else "worker",
-            print_number(timeout) if timeout is not None else "nil",
-        ]
-    )
-    call = f"(plistspec-bridge-v1-call\n   '({spec})\n   {_args_alist(params)}"
+    It calls ``plistspec-bridge-call`` (``elisp/plistspec-bridge.el``) with the tool's spec,
+    a quoted plist in which no path is absolute: ``:root`` names the variable holding the
+    directory Python imports from (set when the file is loaded, :func:`with_bridge`),
+    ``:module-file`` and a path ``target`` are relative to it, and ``:python`` is there
+    only when given (else the library finds one when the tool is called). ``--async``
+    lambdas take gptel's/llm's callback first."""
+    spec = [f":root {print_symbol(root)}"]
+    if module_file:
+        spec.append(f":module-file {print_string(module_file)}")
+    spec.append(f":target {print_string(target)}")
+    spec.append(f":dialect {print_string(dialect)}")
+    if mode == "process":
+        spec.append(":bridge process")
+    if timeout is not None:
+        spec.append(f":timeout {print_number(timeout)}")
+    if python:
+        spec.append(f":python {print_string(python)}")
+    quoted = f"'({' '.join(spec)})"
+    if len(quoted) > 64:  # one key a line, as a data plist is laid out: ( :key value
+        quoted = "'( " + "\n      ".join(spec) + ")"
+    call = f"(plistspec-bridge-call\n   {quoted}\n   {_args_alist(params)}"
     if async_:
         return f"(lambda {_lambda_list(params, True)}\n  {call}\n   callback))"
     return f"(lambda {_lambda_list(params, False)}\n  {call}))"
 
 
-def runtime() -> str:
-    """The Elisp the generated ``:function`` lambdas call, written once in each file."""
-    from importlib.resources import files
-
-    return files("plistspec.pyfunc").joinpath("bridge_runtime.el").read_text(encoding="utf-8")
-
-
-def with_runtime(text: str) -> str:
-    """``text`` (a generated file) with :func:`runtime` before its first tool: after the
-    ``(require ...)`` lines that follow ``;;; Code:``, else at the top."""
+def with_bridge(text: str, variable: str, root: str) -> str:
+    """``text`` (a generated file) with ``(require 'plistspec-bridge)`` and the ``defvar``
+    of ``variable`` after the ``(require ...)`` lines that follow ``;;; Code:`` (else at
+    the top), and what they mean at the end of the Commentary. ``variable`` is the
+    directory Python imports the tools' modules from: ``root`` (a relative path) resolved
+    against the directory of the file when it is loaded (through symbolic links, as a
+    dotfiles repository links it), so the file and its modules can move together; a user
+    sets the variable to move them apart."""
     lines = text.split("\n")
+    sym = print_symbol(variable)
+    where = "this file's own directory" if root == "." else f"{root} from this file's directory"
+    note = [
+        ";; The tools call Python through plistspec-bridge.el, of the plistspec Emacs",
+        ";; package (its elisp/ folder on `load-path', or the package installed).  Python",
+        ";; imports their modules from " + comment_text(f"`{variable}'") + ",",
+        ";; by default " + comment_text(where) + ".  They run",
+        ";; `plistspec-bridge-python', else the nearest .venv/bin/python above that",
+        ";; directory, else python3: that Python needs plistspec installed.",
+    ]
+    code = next((i for i, ln in enumerate(lines) if ln.startswith(";;; Code:")), None)
+    if code is not None:
+        while code > 0 and not lines[code - 1].strip():
+            code -= 1
+        lines[code:code] = ["", *note]
     at = next((i + 1 for i, ln in enumerate(lines) if ln.startswith(";;; Code:")), 0)
     j = at
     while j < len(lines) and (not lines[j].strip() or lines[j].startswith("(require ")):
         if lines[j].startswith("(require "):
             at = j + 1
         j += 1
-    block = runtime().rstrip("\n").split("\n")
-    lines[at:at] = ["", *block]
+    block = [
+        "(require 'plistspec-bridge)",
+        "",
+        f"(defvar {sym}",
+        "  (let ((file (or load-file-name buffer-file-name default-directory)))",
+        f"    (expand-file-name {print_string(root)} (file-name-directory (file-truename file))))",
+        "  \"The directory Python imports these tools' modules from (plistspec from-py).",
+        "By default the one the file was written for, relative to this file's",
+        'directory; set it (before or after loading) if the modules are elsewhere.")',
+    ]
+    lines[at:at] = block
     return "\n".join(lines)
 
 

@@ -77,9 +77,10 @@ def tool_from_object(
     bridge: str = "worker",
     timeout: float | None = None,
     module_file: str | None = None,
+    root: str | None = None,
 ) -> tuple[Tool | None, list[Diagnostic]]:
     from plistspec.pyfunc.build import build
-    from plistspec.pyfunc.elisp_bridge import elisp_parameters, lambda_text
+    from plistspec.pyfunc.elisp_bridge import DEFAULT_ROOT_VARIABLE, elisp_parameters, lambda_text
     from plistspec.pyfunc.errors import PyFuncError
 
     name = qualname.rsplit(".", 1)[-1]
@@ -103,7 +104,6 @@ def tool_from_object(
     except Exception as e:  # a bug of ours or a very unusual object: one line, no traceback
         return None, [_internal(call_target, f"{type(e).__name__}: {e}")]
     cwd = os.path.abspath(cwd or os.getcwd())
-    python = python or sys.executable
     eparams, notes = elisp_parameters(b.parameters, dialect)
     notes.update(_nil_notes(b.parameters, dialect, notes))
     props = eparams.get("properties", {})
@@ -118,12 +118,12 @@ def tool_from_object(
         fn_text = lambda_text(
             arg_list,
             call_target,
+            root=root or DEFAULT_ROOT_VARIABLE,
             python=python,
-            cwd=cwd,
             dialect=dialect,
             async_=async_,
             mode=bridge,
-            module_file=module_file,
+            module_file=_relative(module_file, cwd),
             timeout=timeout,
         )
         is_async = async_
@@ -141,7 +141,7 @@ def tool_from_object(
             "target": call_target,
             "qualname": qualname,
             "cwd": cwd,
-            "python": python,
+            "python": python or sys.executable,
             "kind": b.kind,
             "async_def": b.is_async,
         },
@@ -151,6 +151,15 @@ def tool_from_object(
         metadata["python"]["returns"] = b.returns
     tool = make_tool(b.name, b.description, b.parameters, metadata)  # type: ignore[arg-type]
     return tool, list(b.warnings) + nil_diagnostics(b.name, b.parameters, dialect, call_target)
+
+
+def _relative(path: str | None, cwd: str) -> str | None:
+    """``path`` relative to ``cwd`` when it lies inside it (what a generated file may
+    hold: its modules move with it); None otherwise (an installed module: not watched)."""
+    if path is None:
+        return None
+    rel = os.path.relpath(path, cwd)
+    return None if rel == os.pardir or rel.startswith(os.pardir + os.sep) else rel
 
 
 def _module_file(module: Any) -> str | None:
@@ -240,6 +249,7 @@ def tools_from_targets(
     skip: Any = (),
     bridge: str = "worker",
     timeout: float | None = None,
+    root: str | None = None,
 ) -> tuple[list[Tool], list[Diagnostic]]:
     from plistspec.pyfunc.errors import PyFuncError
     from plistspec.pyfunc.target import load, parse_target
@@ -265,7 +275,10 @@ def tools_from_targets(
                     "PS603", "error", f"{t.module} defines no public function (and no __all__)"
                 )
             )
-        module_text = os.path.abspath(os.path.join(cwd, t.module)) if t.is_path else t.module
+        module_text = t.module
+        if t.is_path:  # relative to the directory the bridge imports from, when inside it
+            path = os.path.abspath(os.path.join(cwd, t.module))
+            module_text = _relative(path, cwd) or path
         for qualname, obj, owner in found:
             tool, ds = tool_from_object(
                 obj,
@@ -283,6 +296,7 @@ def tools_from_targets(
                 bridge=bridge,
                 timeout=timeout,
                 module_file=_module_file(_module),
+                root=root,
             )
             for d in ds:
                 if d.path is None:

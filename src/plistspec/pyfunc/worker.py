@@ -1,7 +1,7 @@
 """``plistspec worker``: the persistent Python end of the bridge, one per module.
 
-Owns: the loop the generated Elisp runtime talks to (``bridge_runtime.el``). One request per
-line on standard input: ``[ID, TARGET, DIALECT]`` as JSON, a TAB, then the tool's arguments as
+Owns: the loop the Elisp runtime of generated tools (``elisp/plistspec-bridge.el``) talks
+to. One request per line on standard input: ``[ID, TARGET, DIALECT]`` as JSON, a TAB, then the tool's arguments as
 a JSON object (what ``plistspec call --from DIALECT`` reads). One answer per line on the
 original standard output: ``{"id": ID, "code": C, "text": T}`` in ASCII-only JSON, where ``C``
 and ``T`` are exactly what ``plistspec call`` would exit with and print. Loaded tools are kept

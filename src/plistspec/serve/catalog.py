@@ -1,8 +1,8 @@
 """What ``plistspec serve`` lists: IR tools → MCP ``Tool`` entries, and back from a name.
 
 Owns: the served catalogue. Entries are made by the provider emitter
-(``plistspec.emit_json.emit(tools, "mcp")``, exactly what ``to-json -f mcp`` prints),
-after the optional lowering stage for one client (``--lower TARGET``), plus what the
+(``plistspec.emit_json.emit(tools, "mcp")``, exactly what ``to-json -t mcp`` prints),
+after the optional lowering stage for one client (``-t TARGET``), plus what the
 spec says about the tool that MCP can express:
 
 * ``:confirm t`` → ``annotations: {"destructiveHint": true, "readOnlyHint": false}``
@@ -194,7 +194,7 @@ def build_catalog(
                 Diagnostic(
                     "PS806",
                     "warning",
-                    f"--lower {lower_target} changed the number of tools; serving them unlowered",
+                    f"-t {lower_target} changed the number of tools; serving them unlowered",
                 )
             )
     entries, more = emit(tools, "mcp")

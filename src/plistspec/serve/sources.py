@@ -13,7 +13,7 @@ server can send ``notifications/tools/list_changed``.
   category and name (so a name found in two categories is the one gptel would use among
   those served), plus an llm variable.
 * :class:`FileSource` (``serve FILE.el``): the tools read statically from the files
-  (with their positions, exactly ``to-json -f mcp``), each name at the definition that
+  (with their positions, exactly ``to-json -t mcp``), each name at the definition that
   plistspec's own Emacs recorded as the one it calls; tools that only Emacs saw (made by
   a macro or at load time) are read back from it, as is a tool redefined at run time.
   A tool whose file failed to load before defining it keeps its file's load error; the
