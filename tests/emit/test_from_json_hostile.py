@@ -29,6 +29,12 @@ FUNCTIONS = [
     '(lambda () (cl-macrolet ((m () (with-temp-file "@MARK@") nil)) (m)))',
     '#\'(lambda () (rx (eval (progn (with-temp-file "@MARK@") "a"))))',
     '(lambda () (load-time-value (with-temp-file "@MARK@")))',
+    '(lambda (a) (let-when-compile ((x (with-temp-file "@MARK@"))) a))',
+    '(lambda (a) (define-ccl-program x (progn (with-temp-file "@MARK@") [1 [0]])) a)',
+    '(lambda (a) (funcall \'eval-when-compile (with-temp-file "@MARK@")) a)',
+    '(lambda (a) (funcall #\'eval-and-compile (with-temp-file "@MARK@")) a)',
+    '(lambda (a) (macroexp--funcall-if-compiled (lambda () (with-temp-file "@MARK@"))) a)',
+    '(lambda (a) (static-if (with-temp-file "@MARK@") a a))',
     '#\'ignore) (with-temp-file "@MARK@") (list',
     '#\'ignore\n(with-temp-file "@MARK@")',
     '#\'ignore ;; c\r(with-temp-file "@MARK@")',
@@ -237,3 +243,14 @@ def test_malformed_metadata_slots_are_errors_not_tracebacks(tmp_path: Path) -> N
     src.write_text(json.dumps([_ir("t", 3)]), encoding="utf-8")
     r = _cli("from-json", str(src))
     assert r.exit_code == 1 and "PS514" in r.stderr
+
+
+@pytest.mark.parametrize("fn", ["nil", "t", ":kw", "'nil", "#':x", '"fn"', "12", "[f]"])
+def test_a_function_that_names_no_function_is_refused(tmp_path: Path, fn: str) -> None:
+    src = tmp_path / "in.json"
+    for ir in (_ir("t", fn), _ir("t", slots=[{"key": ":function", "text": fn, "column": 1}])):
+        src.write_text(json.dumps([ir]), encoding="utf-8")
+        for trust in ([], ["--trust-functions"]):
+            r = _cli("from-json", *trust, str(src))
+            assert r.exit_code == 1 and "PS525" in r.stderr
+            assert "is not a function" in r.stderr and not r.stdout

@@ -152,8 +152,21 @@ def test_function_must_be_a_symbol(tooldir):
     for bad in ("ignore) (progn", "a b", "#'(x)", "", "12", 'x"y', "x;y"):
         p = run(bad)
         assert p.returncode == 2 and "is not a symbol name" in p.stderr, bad
+    for bad in ("nil", "t", ":kw", "#'nil", "#':x", ":"):
+        p = run(bad)
+        assert p.returncode == 2 and "names no function" in p.stderr, bad
+        assert "Traceback" not in p.stderr and not p.stdout
     p = run("my/tool-fn")
     assert p.returncode == 0 and ":function #'my/tool-fn" in p.stdout
+
+
+def test_function_naming_no_function_is_an_error_of_the_library(tooldir, monkeypatch):
+    import plistspec
+
+    monkeypatch.chdir(tooldir)
+    for bad in ("nil", "#'t", ":kw"):
+        r = plistspec.from_python("tool:noisy", function=bad)
+        assert r.tools == [] and [d.code for d in r.diagnostics] == ["PS525"], bad
 
 
 def _load_program(deps, path):

@@ -15,7 +15,8 @@ lambdas pass) anything the user's code writes to stdout/stderr is discarded, so 
 reaches Emacs; without it, the user's own output goes to standard error.
 
 ``worker`` answers the same calls one per line for as long as Emacs keeps it
-(:mod:`plistspec.pyfunc.worker`). ``--function`` must be a symbol name (else exit 2).
+(:mod:`plistspec.pyfunc.worker`). ``--function`` must be a symbol name other than
+``nil``, ``t`` or a keyword (else exit 2).
 """
 
 from __future__ import annotations
@@ -133,11 +134,20 @@ def from_py_cmd(
     """
     import contextlib
 
-    if function is not None and not _SYMBOL.match(function.removeprefix("#'")):
-        raise click.BadParameter(
-            f"{function!r} is not a symbol name (letters, digits and -_+*/<>=!$%&^~@|{{}}:.)",
-            param_hint="'--function'",
-        )
+    if function is not None:
+        name = function.removeprefix("#'")
+        if not _SYMBOL.match(name):
+            raise click.BadParameter(
+                f"{function!r} is not a symbol name (letters, digits and -_+*/<>=!$%&^~@|{{}}:.)",
+                param_hint="'--function'",
+            )
+        if name in ("nil", "t") or name.startswith(":"):
+            what = "a keyword" if name.startswith(":") else f"`{name}'"
+            raise click.BadParameter(
+                f"{function!r} names no function ({what} cannot be called): give the "
+                "name of the Emacs function the tool calls",
+                param_hint="'--function'",
+            )
 
     from plistspec.emit_elisp import feature_name
     from plistspec.pyfunc import from_python

@@ -557,6 +557,7 @@ EXAMPLES: dict[str, Example] = {
         '{"name": "x", "inputSchema": {"type": "object"}}',
         "json",
     ),
+    "PS525": Example('"function": ":my-tool"', '"function": "#\'my-tool"', "json"),
     "PS530": Example(
         _t(f':name "t" :description (concat "a" ;; why\n "b") {_F}'),
         _t(f':name "t" ;; why\n :description (concat "a" "b") {_F}'),

@@ -654,11 +654,15 @@ CODES: dict[str, Code] = {
     "PS516": Code(
         "warning",
         "IR slot would run code when the file is loaded",
-        "A `:function` other than a symbol, `'X`, `#'SYMBOL` or a `lambda` (whose body holds no "
-        "macro that evaluates when expanded, such as `eval-when-compile`, and no "
-        "`(:documentation FORM)`), or another slot that is not a literal, symbol or quoted "
-        "data, would run when the generated file is loaded; it is dropped (a stub is written "
-        "for `:function`) unless `--trust-functions`. Example: "
+        "A `:function` is written from IR JSON only when every form of it is known not to run "
+        "when the generated file is loaded or byte-compiled: a symbol, `'X`, `#'SYMBOL`, or a "
+        "`lambda` whose body holds only special forms and vetted macros (in the shapes they "
+        "take), calls of functions of Emacs 28.2, gptel and llm, and quoted data "
+        "(`grammars/elisp-load-safety.json`). Anything else (a macro that evaluates its "
+        "arguments when expanded, such as `let-when-compile`; a call of a function plistspec "
+        "does not know, which could be such a macro in the Emacs that loads the file), or "
+        "another slot that is not a literal, symbol or quoted data, is dropped (a stub is "
+        "written for `:function`) unless `--trust-functions`. Example: "
         '`"function": "(progn (shell-command \\"x\\") #\'ignore)"`.',
     ),
     "PS517": Code(
@@ -717,6 +721,15 @@ CODES: dict[str, Code] = {
         "MCP `outputSchema` not written",
         "gptel/llm tools have no slot for an output schema; it stays in the IR metadata only. "
         'Example: an MCP tool with `"outputSchema": {"type": "object", ...}`.',
+    ),
+    "PS525": Code(
+        "error",
+        "`:function` that names no function",
+        "`nil`, `t`, a keyword (bare, quoted or with `#'`), a string, a number or a vector "
+        "given as a tool's `:function` (IR `metadata.function` or a `:function` slot of "
+        "`from-json`, `from-py --function` or `function=` of the library) cannot be called: "
+        "the command stops (exit 1; `from-py --function` is a usage error, exit 2). Example: "
+        '`"function": "nil"`.',
     ),
     "PS530": Code(
         "info",
