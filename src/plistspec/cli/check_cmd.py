@@ -252,10 +252,11 @@ def check_cmd(
                 unsafe_left += sum(1 for d in more if d.fix is not None)
             why = None
             if outcome.changed and not diff and path != "-":
-                why = _write_in_place(path, name, layout.encode(outcome.text))
+                why = _write_in_place(path, name, layout.encode(outcome.text), layout.state)
             if why is not None:  # nothing written: report the file as it is
                 more = run(text)
-                reported.append(Diagnostic("PS902", "error", f"not fixed: {why}", path=name))
+                code, why = why
+                reported.append(Diagnostic(code, "error", f"not fixed: {why}", path=name))
                 outcome.text = text
             elif outcome.changed:
                 fixed_total += len(outcome.applied)
@@ -378,14 +379,18 @@ def _print_diff(name: str, before: str, after: str) -> None:
     out.flush()
 
 
-def _write_in_place(path: str, name: str, text: str) -> str | None:
-    """Rewrite the input ``path`` with ``text`` as ``fmt -i`` does
-    (:func:`plistspec.cli._io.rewrite_file`); why not, when it cannot be."""
-    from plistspec.cli._io import InputError, check_rewritable, rewrite_file
+def _write_in_place(path: str, name: str, text: str, state) -> tuple[str, str] | None:
+    """Rewrite the input ``path`` (read as ``state``) with ``text`` as ``fmt -i`` does
+    (:func:`plistspec.cli._rewrite.rewrite_file`); ``(code, why not)`` when it cannot be
+    (PS904: the file changed since it was read)."""
+    from plistspec.cli._io import InputError
+    from plistspec.cli._rewrite import check_rewritable, rewrite_file
 
     try:
         check_rewritable(path, name)
-        rewrite_file(path, name, text)
-    except (InputError, OSError) as e:
-        return getattr(e, "reason", None) or str(e)
+        rewrite_file(path, name, text, state)
+    except InputError as e:
+        return e.code, e.reason or str(e)
+    except OSError as e:
+        return "PS902", e.strerror or str(e)
     return None

@@ -61,14 +61,8 @@ def fmt_cmd(
     output_format: str,
 ) -> None:
     """Rewrite the tool forms of FILE... (- for stdin) in the canonical layout."""
-    from plistspec.cli._io import (
-        InputError,
-        check_rewritable,
-        print_diagnostics,
-        read_text_layout,
-        rewrite_file,
-        write_output,
-    )
+    from plistspec.cli._io import InputError, print_diagnostics, read_text_layout, write_output
+    from plistspec.cli._rewrite import check_rewritable, rewrite_file
 
     if in_place and check:
         raise click.UsageError("--check and --in-place do not go together")
@@ -118,7 +112,7 @@ def fmt_cmd(
                 if changed:
                     if error is not None:
                         raise error
-                    rewrite_file(path, name, data)
+                    rewrite_file(path, name, data, layout.state)
             else:
                 if error is not None:
                     raise error

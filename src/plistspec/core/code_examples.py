@@ -729,6 +729,11 @@ EXAMPLES: dict[str, Example] = {
         "PLISTSPEC_TRACEBACK=1 plistspec to-json tools.el  # the traceback, for a bug report",
         "shell",
     ),
+    "PS904": Example(
+        "plistspec check --fix tools.el & (sleep 0.1; echo ';; x' >> tools.el)",
+        "plistspec check --fix tools.el; echo ';; x' >> tools.el",
+        "shell",
+    ),
     "PS920": Example(
         '(gptel-make-tool\n :name "t" :description "What it does" :function #\'f\n'
         ' :args (list \'(:name "q" :type string :description "Q"))) ; plistspec: ignore[PS333]',

@@ -1029,6 +1029,17 @@ CODES: dict[str, Code] = {
         "and the command exits 1. Set `PLISTSPEC_TRACEBACK=1` to see the traceback for a bug "
         "report. Example: `plistspec: error: internal error (TypeError: ...); please report it`.",
     ),
+    "PS904": Code(
+        "error",
+        "file changed while plistspec worked on it",
+        "`fmt -i` and `check --fix` rewrite a file only when, just before the new text is "
+        "renamed over it, it is still the file they read: same directory, device and inode, "
+        "size, modification time and content (SHA-256), and not replaced by a symbolic link "
+        "(a link that appeared after the read is never followed). Otherwise nothing is "
+        "written, the file is named and the command exits 1: an edit saved meanwhile is "
+        "never lost; run the command again. Example: an editor saves `tools.el` while "
+        "`plistspec check --fix tools.el` runs.",
+    ),
     # --- PS920-PS959: choosing and silencing rules, configuration (check) ----------
     "PS920": Code(
         "warning",
