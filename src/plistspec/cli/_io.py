@@ -22,6 +22,7 @@ from plistspec.core.diagnostics import Diagnostic
 __all__ = [
     "InputError",
     "Layout",
+    "note_input",
     "read_source",
     "read_buffer",
     "read_text",
@@ -71,6 +72,17 @@ class Layout:
 
 # (st_dev, st_ino) of every input file read in this run: -o never overwrites one.
 _INPUTS: set[tuple[int, int]] = set()
+
+
+def note_input(path: str) -> None:
+    """Count the file ``path`` among this run's inputs (one read another way than
+    :func:`read_buffer`, such as a module ``from-py`` imports): ``-o`` never replaces it."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(st.st_mode):
+        _INPUTS.add((st.st_dev, st.st_ino))
 
 
 def show_path(path: str) -> str:

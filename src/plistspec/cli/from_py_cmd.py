@@ -168,6 +168,7 @@ def from_py_cmd(
             timeout=timeout,
             root=root,
         )
+    _note_modules(targets)
     text = None
     if not any(d.is_error for d in diags):
         text, more = _render(tools, target, dialect, out, feature, variable, root)
@@ -197,6 +198,22 @@ def _modules_from(out: str | None) -> str:
     except ValueError:  # another drive (Windows): no relative path exists
         return here
     return rel.replace(os.sep, "/")
+
+
+def _note_modules(targets: tuple[str, ...]) -> None:
+    """Count the file of each module the targets name (``mod:f``, ``pkg.mod``,
+    ``path/to/m.py:f``) among the run's inputs, so ``-o`` never replaces it."""
+    from plistspec.cli._io import note_input
+
+    for t in targets:
+        module = t.split(":", 1)[0] if not os.path.exists(t) else t
+        if module.endswith(".py") or os.sep in module:
+            note_input(module)
+            continue
+        m = sys.modules.get(module)
+        f = getattr(m, "__file__", None) if m is not None else None
+        if isinstance(f, str):
+            note_input(f)
 
 
 def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None, root=None):

@@ -558,6 +558,11 @@ EXAMPLES: dict[str, Example] = {
         "json",
     ),
     "PS525": Example('"function": ":my-tool"', '"function": "#\'my-tool"', "json"),
+    "PS526": Example(
+        '"properties": {"admin\\u202e": {"type": "string"}}',
+        '"properties": {"admin": {"type": "string"}}',
+        "json",
+    ),
     "PS530": Example(
         _t(f':name "t" :description (concat "a" ;; why\n "b") {_F}'),
         _t(f':name "t" ;; why\n :description (concat "a" "b") {_F}'),

@@ -731,6 +731,18 @@ CODES: dict[str, Code] = {
         "the command stops (exit 1; `from-py --function` is a usage error, exit 2). Example: "
         '`"function": "nil"`.',
     ),
+    "PS526": Code(
+        "error",
+        "a name Emacs Lisp cannot write visibly",
+        "A bidirectional control character (U+202A..U+202E, U+2066..U+2069, U+200E/F, "
+        "U+061C) changes the order in which the text around it is shown, so a file holding "
+        "one can show something else than it does. In strings plistspec writes it as a "
+        "`\\uXXXX` escape; a symbol has no escape for it, so a JSON object key holding one "
+        "(keys become plist keywords) is refused by `from-json`, and so is a feature name "
+        "taken from an `-o` file name that holds one, a control character, a space or a "
+        "byte that is not UTF-8 (give `--feature`). Example: a property named "
+        '`"admin\\u202e"`.',
+    ),
     "PS530": Code(
         "info",
         "tool form left unchanged by `fmt`",

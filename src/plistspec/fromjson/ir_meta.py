@@ -55,7 +55,7 @@ def reprint(d: Any, text: str) -> tuple[str, bool]:
     Returns ``(text, a comment was dropped)``. Raises ValueError for an unprintable
     string or symbol (a character Emacs has but the printer cannot write)."""
     from plistspec.elisp.datum import List, Symbol, Vector
-    from plistspec.elisp.printer import print_datum
+    from plistspec.elisp.printer import BIDI, print_datum
 
     out: list[str] = []
     dropped = False
@@ -110,6 +110,11 @@ def reprint(d: Any, text: str) -> tuple[str, bool]:
             for k in range(len(x.items) - 1, -1, -1):
                 work.append(("d", x.items[k], k == 0))
         else:
+            if t is Symbol and BIDI.search(x.name):
+                raise ValueError(
+                    "a symbol holds a bidirectional control character (such as U+202E), "
+                    "which Emacs Lisp cannot write visibly in a symbol"
+                )
             empty = t is Symbol and x.name == "nil" and text[start : start + 1] == "("
             out.append("()" if empty else print_datum(x))  # `()` reads as nil: kept as written
             prev[0] = x.end if start >= 0 else -1
@@ -230,6 +235,8 @@ def _key(raw: Any) -> str | None:
 
     d, _ = _read_one(raw)
     if type(d) is not Symbol or not d.name.startswith(":") or len(d.name) < 2:
+        return None
+    if not d.name.isprintable():  # a bidi control or raw byte: no visible way to write it
         return None
     return d.name
 
