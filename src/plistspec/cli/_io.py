@@ -27,6 +27,7 @@ __all__ = [
     "read_buffer",
     "read_text",
     "read_text_layout",
+    "read_elisp",
     "write_output",
     "write_atomic",
     "encode_bytes",
@@ -179,6 +180,20 @@ def read_text_layout(path: str, *, stdin_name: str | None = None) -> tuple[str, 
         raise InputError(diag.render())
     assert text is not None
     return name, text, layout
+
+
+def read_elisp(
+    path: str, *, stdin_name: str | None = None
+) -> tuple[str, str, Layout, list[Diagnostic]]:
+    """``(display_name, text, layout, warnings)`` of an Emacs Lisp input: as
+    :func:`read_text_layout`, but text that is not valid UTF-8 is read as Emacs reads it
+    (each invalid byte a raw byte, :mod:`plistspec.elisp.source`) with its PS001
+    *warning*. Raises :class:`InputError` only when the file cannot be read."""
+    name, text, diag, layout = read_buffer(path, stdin_name)
+    if text is None:
+        assert diag is not None
+        raise InputError(diag.render())
+    return name, text, layout, [diag] if diag is not None else []
 
 
 def json_not_elisp(name: str, text: str, command: str) -> Diagnostic | None:

@@ -262,8 +262,8 @@ def check_cmd(
                 fixed_total += len(outcome.applied)
                 changed_files += 1
                 _summarize(name, outcome, diff)
-                if diff:
-                    _print_diff(name, text, outcome.text)
+                if diff:  # the file's own bytes: its BOM, line endings and raw bytes
+                    _print_diff(name, layout.encode(text), layout.encode(outcome.text))
             for w in outcome.withheld:
                 click.echo(
                     f"{_where(w)}: {w.code} fix not applied: it would change what "
@@ -361,22 +361,35 @@ def _summarize(name: str, outcome, diff: bool) -> None:
         click.echo(f"{_where(d)}: {verb} {d.code}: {one_line(d.message)}", err=True)
 
 
+def _lines(text: str) -> list[str]:
+    """``text`` cut after each ``\\n`` only, as ``git apply`` and ``patch`` count lines: a
+    CR, form feed, vertical tab, U+0085 or U+2028 stays inside its line."""
+    parts = text.split("\n")
+    out = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        out.append(parts[-1])
+    return out
+
+
 def _print_diff(name: str, before: str, after: str) -> None:
+    """A unified diff ``git apply`` and ``patch -p1`` accept: ``before``/``after`` are the
+    file's text as stored (BOM, CRLF, raw bytes), written to stdout as those bytes."""
     import difflib
 
-    from plistspec.checking.report import one_line
+    from plistspec.cli._io import write_stdout
+    from plistspec.core.lines import one_line
 
     label = one_line(name)
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=f"a/{label}",
-        tofile=f"b/{label}",
+        _lines(before), _lines(after), fromfile=f"a/{label}", tofile=f"b/{label}"
     )
-    out = sys.stdout
+    chunks = []
     for line in lines:
-        out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    out.flush()
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        chunks.append(line.encode("utf-8", "surrogateescape"))
+    sys.stdout.flush()
+    write_stdout(chunks)
 
 
 def _write_in_place(path: str, name: str, text: str, state) -> tuple[str, str] | None:
