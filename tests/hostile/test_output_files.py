@@ -294,3 +294,24 @@ def test_o_name_that_gives_no_feature_is_a_clear_error(tmp_path: Path, cmd, name
     written = (tmp_path / os.fsdecode(name)).read_bytes()
     assert b"(provide 'my-tools)" in written and b"\x85" not in written
     assert "\u202e".encode() not in written
+
+
+def test_mixed_line_endings_are_never_rewritten(tmp_path: Path) -> None:
+    """A -dos cookie on a file with bare LFs: encoding the text would turn every LF into
+    CRLF, so neither check --fix nor fmt rewrites it, and both print its bytes unchanged."""
+    data = (
+        b";; -*- coding: utf-8-dos -*-\r\n;; a bare LF here\n"
+        b'(gptel-make-tool :name "a" :function #\'ignore :description "d"'
+        b' :args (list \'(:name "x" :type "string" :description "x")))\n'
+    )
+    f = tmp_path / "mixed.el"
+    f.write_bytes(data)
+    r = run("check", "--fix", str(f))
+    assert_no_traceback(r)
+    assert r.returncode == 1 and b"mixed line endings" in r.stdout and f.read_bytes() == data
+    r = run("check", "--fix", "-", stdin=data)
+    assert r.stdout == data and b"mixed line endings" in r.stderr
+    r = run("fmt", str(f))
+    assert r.returncode == 1 and r.stdout == data
+    r = run("fmt", "-i", str(f))
+    assert r.returncode == 1 and f.read_bytes() == data

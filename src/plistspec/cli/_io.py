@@ -52,13 +52,15 @@ class InputError(Exception):
 class Layout:
     """How a file's text was stored: what :func:`read_source` undid and fmt puts back."""
 
-    __slots__ = ("bom", "eol", "exact", "state")
+    __slots__ = ("bom", "eol", "exact", "state", "raw")
 
     def __init__(self, bom: bool = False, eol: str = "unix") -> None:
         self.bom = bom
         self.eol = eol
         # the file as it was read (plistspec.cli._rewrite.FileState), for rewriting it
         self.state = None
+        # the bytes read, kept only when encoding the text does not give them back
+        self.raw: bytes | None = None
         # False when encoding the decoded text does not give the file back (a coding
         # cookie forcing -dos on a file with bare LFs): fmt then does not rewrite it.
         self.exact = True
@@ -157,6 +159,8 @@ def read_buffer(
     buf = buffer_text(data)
     text, diag = buf.text, buf.warning
     layout.bom, layout.eol, layout.exact = buf.bom, buf.eol, buf.exact
+    if not buf.exact:
+        layout.raw = data
     if diag is not None:
         diag = locate([diag], text, name)[0]
     return name, text, diag, layout

@@ -251,7 +251,13 @@ def check_cmd(
             if not unsafe_fixes:
                 unsafe_left += sum(1 for d in more if d.fix is not None)
             why = None
-            if outcome.changed and not diff and path != "-":
+            if outcome.changed and not layout.exact:  # as fmt: never rewrite other lines
+                why = (
+                    "PS902",
+                    "cannot keep this file's mixed line endings (its coding cookie names an "
+                    "EOL type the file does not use consistently)",
+                )
+            elif outcome.changed and not diff and path != "-":
                 why = _write_in_place(path, name, layout.encode(outcome.text), layout.state)
             if why is not None:  # nothing written: report the file as it is
                 more = run(text)
@@ -271,9 +277,12 @@ def check_cmd(
                     err=True,
                 )
             if path == "-" and fix:
-                sys.stdout.buffer.write(
-                    layout.encode(outcome.text).encode("utf-8", "surrogateescape")
-                )
+                if outcome.text is text and layout.raw is not None:
+                    sys.stdout.buffer.write(layout.raw)  # unchanged: the bytes as they came
+                else:
+                    sys.stdout.buffer.write(
+                        layout.encode(outcome.text).encode("utf-8", "surrogateescape")
+                    )
             texts[name] = outcome.text if not diff else text
         else:
             more = run(text)

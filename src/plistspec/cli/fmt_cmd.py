@@ -102,8 +102,12 @@ def fmt_cmd(
                 err=True,
             )
             status = 1
-            if not in_place and not check:
-                data, error = _encode_all([text], layout, target)  # the file as it was
+            if not in_place and not check:  # the file as it was, byte for byte
+                data, error = (
+                    ([layout.raw], None)
+                    if layout.raw is not None
+                    else (_encode_all([text], layout, target))
+                )
             changed = False
         if check:
             if changed:
