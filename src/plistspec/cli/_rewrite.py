@@ -154,10 +154,12 @@ def rewrite_file(
     if state is None:
         raise _changed(name, "it changed while it was read")
     directory, base = os.path.split(state.target)
-    try:
-        dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
+    try:  # O_PATH: a directory one may write but not list is still held
+        dfd = os.open(directory, getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY)
+    except FileNotFoundError:
         raise _changed(name, "its directory was moved or removed") from None
+    except OSError as e:
+        raise _refuse(name, e.strerror or str(e), "rewrite") from None
     tmp: str | None = None
     try:
         st = _verify(path, dfd, base, name, state)

@@ -121,12 +121,21 @@ class _Walk:
         self.stack: list[tuple[str, Any]] = []
 
     def run(self) -> str | None:
+        from plistspec.core.gcpause import paused
+
         stack = self.stack
-        while stack:
-            kind, d = stack.pop()
-            why = getattr(self, "_" + kind.replace("-", "_").replace("*", "_star"))(d)
-            if why is not None:
-                return why
+        handlers: dict[str, Any] = {}
+        with paused():  # small acyclic tuples by the thousand: no collector walks
+            while stack:
+                kind, d = stack.pop()
+                h = handlers.get(kind)
+                if h is None:
+                    h = handlers[kind] = getattr(
+                        self, "_" + kind.replace("-", "_").replace("*", "_star")
+                    )
+                why = h(d)
+                if why is not None:
+                    return why
         return None
 
     # -- data: not evaluated; only its symbols are looked at
