@@ -57,7 +57,7 @@ class Layout:
     def __init__(self, bom: bool = False, eol: str = "unix") -> None:
         self.bom = bom
         self.eol = eol
-        # the file as it was read (plistspec.cli._rewrite.FileState), for rewriting it
+        # the file as it was read (plistspec.cli._filestate.FileState), for rewriting it
         self.state = None
         # the bytes read, kept only when encoding the text does not give them back
         self.raw: bytes | None = None
@@ -151,7 +151,7 @@ def read_buffer(
             msg = f"cannot read: {getattr(e, 'strerror', None) or e}"
             return name, None, Diagnostic("PS901", "error", msg, path=name), layout
         _INPUTS.add((st.st_dev, st.st_ino))
-        from plistspec.cli._rewrite import file_state
+        from plistspec.cli._filestate import file_state
 
         layout.state = file_state(path, st, data)
     from plistspec.elisp.source import buffer_text

@@ -1,10 +1,8 @@
 """Rewriting an input file in place (``fmt -i``, ``check --fix``), never over an edit or a
 file that is not the one read.
 
-Owns: :class:`FileState` (what a file was when it was read: its real path, whether the
-path given was a symbolic link, its directory's and its own device and inode, size,
-modification time and content hash), :func:`file_state`, :func:`check_rewritable` and
-:func:`rewrite_file`.
+Owns: :func:`check_rewritable` and :func:`rewrite_file`, which compares the file with
+the :class:`plistspec.cli._filestate.FileState` recorded when it was read.
 
 Between reading a file and writing it back plistspec works for a while; an editor may
 save the file meanwhile, or someone may replace it by a symbolic link to another file.
@@ -24,49 +22,11 @@ import hashlib
 import os
 import secrets
 import stat
-from typing import NamedTuple
 
+from plistspec.cli._filestate import FileState
 from plistspec.cli._io import InputError, _refuse, _write_all, encode_bytes
 
-__all__ = ["FileState", "file_state", "check_rewritable", "rewrite_file"]
-
-
-class FileState(NamedTuple):
-    """A regular file as it was read (see the module doc)."""
-
-    target: str  # the real path of the file read
-    linked: bool  # the path given was a symbolic link
-    dir_id: tuple[int, int]  # (st_dev, st_ino) of target's directory
-    file_id: tuple[int, int]
-    size: int
-    mtime_ns: int
-    digest: bytes
-
-
-def file_state(path: str, st: os.stat_result, data: bytes) -> FileState | None:
-    """The state of the file ``path`` just read as ``data`` through a descriptor whose
-    ``fstat`` is ``st``; None when the path does not name that file any more (it
-    changed while it was read) or is not a regular file."""
-    if not stat.S_ISREG(st.st_mode):
-        return None
-    try:
-        linked = stat.S_ISLNK(os.lstat(path).st_mode)
-        target = os.path.realpath(path)
-        now = os.stat(target, follow_symlinks=False)
-        dst = os.stat(os.path.dirname(target))
-    except (OSError, ValueError):
-        return None
-    if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
-        return None
-    return FileState(
-        target,
-        linked,
-        (dst.st_dev, dst.st_ino),
-        (st.st_dev, st.st_ino),
-        st.st_size,
-        st.st_mtime_ns,
-        hashlib.sha256(data).digest(),
-    )
+__all__ = ["check_rewritable", "rewrite_file"]
 
 
 def check_rewritable(path: str, name: str) -> None:
