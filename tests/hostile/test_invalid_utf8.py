@@ -22,7 +22,7 @@ TOOL = (
 FILES = {
     "comment": b";; caf\xe9\n" + TOOL + b";; \xff\xfe end\n",
     "cookie": COOKIE + b";; caf\xe9\n" + TOOL + b";; \xff\n",
-    "body": b'(gptel-make-tool :name "t" :description "D." :function (lambda () "caf\xe9")'
+    "body": b'(gptel-make-tool :name "t" :description "D." :function (lambda (_a) "caf\xe9")'
     b' :args (list \'(:name "a" :type "string" :description "A.")))\n',
 }
 
@@ -39,13 +39,13 @@ def test_every_command_reads_the_tools_with_a_warning(tmp_path: Path, case: str)
     clean.write_bytes(
         FILES[case].replace(b"\xe9", b"e").replace(b"\xff", b"").replace(b"\xfe", b"")
     )
-    r = _run("check", "--format", "json", str(f))
+    r = _run("check", "--output-format", "json", str(f))
     found = json.loads(r.stdout)
     assert [d["code"] for d in found] == ["PS001", "PS315"] and r.exit_code == 0
     assert found[0]["severity"] == "warning" and "raw byte" in found[0]["message"]
-    r = _run("to-json", "-f", "openai", str(f))
+    r = _run("to-json", "-t", "openai", str(f))
     assert r.exit_code == 0 and "PS001" in r.stderr and "warning" in r.stderr
-    assert json.loads(r.stdout) == json.loads(_run("to-json", "-f", "openai", str(clean)).stdout)
+    assert json.loads(r.stdout) == json.loads(_run("to-json", "-t", "openai", str(clean)).stdout)
     r = _run("fmt", str(f))
     assert r.exit_code == 0 and "PS001" in r.stderr
     out = r.stdout_bytes
@@ -70,7 +70,7 @@ def test_rewrites_keep_the_raw_bytes(tmp_path: Path, case: str) -> None:
     start, end = data.index(b"(gptel-make-tool"), data.index(b")))\n") + 4
     assert new.startswith(data[:start]) and new.endswith(data[end:])  # only the form moved
     if case == "body":
-        assert b'(lambda () "caf\xe9")' in new
+        assert b'(lambda (_a) "caf\xe9")' in new
 
 
 @pytest.mark.emacs

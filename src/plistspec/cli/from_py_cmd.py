@@ -149,10 +149,17 @@ def from_py_cmd(
                 param_hint="'--function'",
             )
 
-    from plistspec.emit_elisp import feature_name
+    from plistspec.emit_elisp import feature_name, feature_problem
     from plistspec.pyfunc import from_python
 
-    root = f"{feature_name(out if out != '-' else None, feature)}-python-directory"
+    file_name = out if out != "-" else None
+    problem = feature_problem(file_name, feature)
+    if problem is not None:  # the bridge's variable is named after the feature too
+        from plistspec.cli._io import finish
+        from plistspec.core.diagnostics import Diagnostic
+
+        finish([Diagnostic("PS526", "error", problem)], output_format, None, out, failed=True)
+    root = f"{feature_name(file_name, feature)}-python-directory"
     # whatever the user's module prints while it is imported must not end up in the output
     with contextlib.redirect_stdout(sys.stderr):
         tools, diags = from_python(

@@ -129,6 +129,13 @@ def feature_name(file_name: str | None, feature: str | None) -> str:
     return _names(file_name, feature, None)[1]
 
 
+def feature_problem(file_name: str | None, feature: str | None) -> str | None:
+    """Why the feature :func:`feature_name` gives cannot be written as a visible symbol
+    (a file name that is not UTF-8, or holds a control, bidirectional or space character),
+    or None: the PS526 message :func:`to_elisp` reports."""
+    return _unwritable(feature_name(file_name, feature), None, feature, file_name)
+
+
 def _depth_warning(tool: Tool, text: str, w: Writer) -> None:
     """PS204 (as a warning: the file is still written) when the written form nests deeper
     than gptel/llm are known to convert (their recursive code fails past about
