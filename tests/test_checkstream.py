@@ -141,13 +141,23 @@ def test_small_file_declines() -> None:
         '(de\\fconst my-args \'((:name "x" :type string)))\n'
         '(gptel-make-tool :name "a" :description "A." :args my-args :function #\'f)\n',
         TOOL + '(gptel-make-tool :name "b" :description "B." :function #\'ignore',
-        TOOL + "\udcff\n",  # an undecodable byte
     ],
 )
 def test_declines_where_the_whole_file_is_needed(any_size, text: str) -> None:
     assert checkstream.check_streamed(text, "f.el", None, None) is None
     # and check_text still gives what the whole-file path gives
     assert key(checker.check_text(text, "f.el")) == whole(text)
+
+
+def test_raw_bytes_read_as_on_the_whole_file_path(any_size) -> None:
+    """Invalid UTF-8 (raw bytes, as Emacs reads them): the same findings on both paths."""
+    for text in (
+        TOOL + "\udcff\n",
+        TOOL + ";; caf\udce9\n" + TOOL.replace('"a"', '"b"'),
+        TOOL.replace('"A."', '"A\udce9."'),
+    ):
+        got = streamed(text)
+        assert got is not None and got == whole(text), text
 
 
 def test_across_forms(any_size) -> None:

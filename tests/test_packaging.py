@@ -7,6 +7,7 @@ fails on its first ``--lower`` (it did: ``FileNotFoundError: grammars/providers/
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -34,6 +35,9 @@ def test_the_wheel_carries_the_grammars_and_lowers(tmp_path: Path) -> None:
     for data in (
         "plistspec/grammars/providers/rules.json",
         "plistspec/grammars/ir.schema.json",
+        "plistspec/grammars/elisp-load-safety.json",
+        "plistspec/grammars/elisp-functions.txt",
+        "plistspec/grammars/elisp-macros.txt",
         "plistspec/emacs/plistspec-serve.el",
         "plistspec/py.typed",
     ):
@@ -51,6 +55,20 @@ def test_the_wheel_carries_the_grammars_and_lowers(tmp_path: Path) -> None:
         timeout=120,
     )
     assert run.returncode == 0 and '"functionDeclarations"' in run.stdout, run.stderr
+    # from-json reads the load-safety allow-list from the wheel's grammars too
+    ir = tmp_path / "ir.json"
+    fn = "(lambda (a) (upcase a))"
+    tool = {"type": "function", "name": "t", "description": "d", "metadata": {"function": fn}}
+    ir.write_text(json.dumps([{**tool, "parameters": {"type": "object"}}]), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "plistspec", "from-json", "--from", "ir", str(ir)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert run.returncode == 0 and ":function (lambda (a) (upcase a))" in run.stdout, run.stderr
     probe = subprocess.run(
         [sys.executable, "-c", "import plistspec; print(plistspec.__file__)"],
         capture_output=True,

@@ -64,6 +64,9 @@ def test_errors_match(any_size) -> None:
         ";; nothing\n",
         ok + '(llm-make-tool :name "d" :description "D." :function #\'ignore '
         ':args \'((:name "q" :type string :description "Q.")))\n',
+        # raw bytes (a file that is not UTF-8): read as Emacs reads them, on both paths
+        ok + ok + ";; an invalid byte \udce9 in a comment after the tools\n",
+        ok + '(gptel-make-tool :name "r\udce9" :description "D." :function #\'ignore)\n',
     ]
     for text in cases:
         for fmt in sorted(streaming.STREAMED_FORMATS):
@@ -83,7 +86,6 @@ def test_declines_where_forms_depend_on_each_other(any_size) -> None:
         tool + '(gptel-make-tool :name "b" :description "unterminated)\n',  # syntax error
         tool + "(setq h #s(hash-table data (a 1)))\n",  # refused syntax
         tool + '(gptel-make-tool :name "apply" :description "B." :function #\'f)\n',
-        tool + tool + ";; an invalid byte \udce9 in a comment after the tools\n",
     ):
         assert streaming.provider_json_bytes(text, "openai", "f.el") is None, text
     assert streaming.provider_json_bytes(tool, "gemini", "f.el") is None

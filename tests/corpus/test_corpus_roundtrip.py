@@ -54,9 +54,22 @@ def test_vector_args_keep_their_required_names():
 
 
 def test_nested_tools_are_written_once():
+    """The outer lambda calls `my-run', a function plistspec does not know (it could be a
+    macro that runs code when the file is loaded): from JSON it becomes a stub and the
+    tools made inside it are written as tools of their own; trusted, it is written as it
+    is, the nested tools inside it. Either way each tool is written once."""
+    from plistspec.fromjson.detect import from_json
+
     text = (CORPUS / "roundtrip.el").read_text(encoding="utf-8")
     el, back = _round_trip(text, "roundtrip.el", "gptel")
     names = [t["function"]["name"] for t in json.loads(back["openai"])]
     assert names == ["vec_args", "delegate", "helper", "leaf", "sibling"]
     assert el.count(':name "leaf"') == 1 and el.count(':name "helper"') == 1
-    assert ";; 3 tools written by plistspec." in el
+    assert ";; 5 tools written by plistspec." in el and "(my-run" not in el
+    ir = json.loads(dumps(to_json(text, "ir", "roundtrip.el", "gptel").value))
+    tools, _ = from_json(ir, "ir", trust_functions=True)
+    el, _ = to_elisp(tools, "gptel")
+    assert el.count(':name "leaf"') == 1 and el.count(':name "helper"') == 1
+    assert ";; 3 tools written by plistspec." in el and "(my-run" in el
+    names = [t["function"]["name"] for t in to_json(el, "openai", "rt.el", "gptel").value]
+    assert names == ["vec_args", "delegate", "helper", "leaf", "sibling"]

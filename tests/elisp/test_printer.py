@@ -33,11 +33,32 @@ def back(text: str) -> Datum:
         ("\udce9", '"\\351"'),
         ("\udce91", '"\\3511"'),  # three octal digits: the 1 stays a character
         ("\\x41", '"\\\\x41"'),
+        # bidirectional controls and line separators: escaped, so the file shows them
+        ("admin\u202e\u2066 // x\u2069", '"admin\\u202E\\u2066 // x\\u2069"'),
+        ("\u061c\u200e\u200f\u202a\u2028\u2029", '"\\u061C\\u200E\\u200F\\u202A\\u2028\\u2029"'),
     ],
 )
 def test_print_string(value: str, text: str) -> None:
     assert print_string(value) == text
     assert back(text) == String(value)
+
+
+BIDI_TEXTS = ["\u202eevil", "a\u2066b\u2069c", "x\u200e\u200f\u061c", "\u202a\u202b\u202c\u202d"]
+
+
+def test_printed_strings_hold_no_bidi_control() -> None:
+    from plistspec.elisp.printer import BIDI
+
+    for value in BIDI_TEXTS:
+        text = print_string(value)
+        assert BIDI.search(text) is None and text.isascii(), text
+
+
+@pytest.mark.emacs
+def test_emacs_reads_escaped_bidi_controls_back_exactly(emacs_read) -> None:
+    texts = [print_string(v) for v in BIDI_TEXTS]
+    mine = [py_dump(String(v)) for v in BIDI_TEXTS]
+    assert [dump for _, dump in emacs_read(texts)] == mine
 
 
 @pytest.mark.parametrize(
@@ -153,6 +174,7 @@ def test_unprintable_surrogates_are_refused() -> None:
 
 _TRICKY_CHARS = st.sampled_from(
     list("\"\\\n\t\r\x00\x01\x1b\x7f \u00a0é😀ß0123456789abcdefABCDEFxuUN{}()[];'`,#?.:-+")
+    + list("\u061c\u200e\u200f\u202a\u202e\u2066\u2069\u2028")
     + [chr(0xDC80 + i) for i in (0, 0x69, 0x7F)]
 )
 _strings = st.text(_TRICKY_CHARS | st.characters(blacklist_categories=("Cs",)), max_size=12)

@@ -320,14 +320,18 @@ def test_fast_string_unescape_agrees_with_the_full_reader() -> None:
 
 
 def test_lone_surrogate_found_past_the_first_chunk() -> None:
-    """The surrogate check encodes the text in chunks: the error offset is still exact."""
+    """The surrogate check encodes the text in chunks: the error offset is still exact.
+    A raw byte (U+DC80..U+DCFF, invalid UTF-8 read with surrogateescape) is a character,
+    as in Emacs; any other surrogate is not."""
     head = '(a "é")\n' * 20_000  # 160 000 characters, several chunks
-    text = head + "(b \udce9)"
+    text = head + "(b \ud800)"
     with pytest.raises(ReadError) as info:
         read_all(text)
     assert info.value.pos == len(head) + 3 and info.value.line == 20_001
     d, end = read_one(text)  # the first form is fine on its own
     assert d == List([Symbol("a"), String("é")]) and end == 7
+    raw = read_all(head + '(b\udce9 "\udcff" ;; \udcfe\n)')
+    assert raw[-1] == List([Symbol("b\udce9"), String("\udcff")])
 
 
 @pytest.mark.slow

@@ -135,8 +135,9 @@ def test_the_command_writes_the_same_bytes(tmp_path, monkeypatch, bom: bool, eol
     assert runner.invoke(main, ["fmt", "--check", str(f)]).exit_code == 0  # idempotent
 
 
-def test_invalid_utf8_is_the_same_error(tmp_path, monkeypatch) -> None:
-    """A file that is not valid UTF-8 gets the same error and output on both paths."""
+def test_invalid_utf8_is_the_same_warning(tmp_path, monkeypatch) -> None:
+    """A file that is not valid UTF-8 is read as Emacs reads it (raw bytes) with the same
+    warning and output on both paths; the raw bytes are written back as they were."""
     data = _big().encode() + b";; caf\xe9\n" + _big(8).encode()
     f = tmp_path / "tools.el"
     f.write_bytes(data)
@@ -144,9 +145,11 @@ def test_invalid_utf8_is_the_same_error(tmp_path, monkeypatch) -> None:
     whole_out = runner.invoke(main, ["fmt", "-q", str(f)])
     monkeypatch.setattr(streaming, "MIN_SIZE", 0)
     stream_out = runner.invoke(main, ["fmt", "-q", str(f)])
-    assert (stream_out.exit_code, whole_out.exit_code) == (1, 1)
-    assert "invalid UTF-8" in stream_out.output
-    assert stream_out.output == whole_out.output
+    assert (stream_out.exit_code, whole_out.exit_code) == (0, 0)
+    assert "invalid UTF-8" in stream_out.stderr and "PS001" in stream_out.stderr
+    assert stream_out.stdout_bytes == whole_out.stdout_bytes
+    assert b";; caf\xe9\n" in stream_out.stdout_bytes
+    assert stream_out.stderr == whole_out.stderr
 
 
 def test_forms_sharing_a_line_are_left_as_they_are_and_fmt_is_idempotent(small_batches) -> None:

@@ -29,6 +29,12 @@ FUNCTIONS = [
     '(lambda () (cl-macrolet ((m () (with-temp-file "@MARK@") nil)) (m)))',
     '#\'(lambda () (rx (eval (progn (with-temp-file "@MARK@") "a"))))',
     '(lambda () (load-time-value (with-temp-file "@MARK@")))',
+    '(lambda (a) (let-when-compile ((x (with-temp-file "@MARK@"))) a))',
+    '(lambda (a) (define-ccl-program x (progn (with-temp-file "@MARK@") [1 [0]])) a)',
+    '(lambda (a) (funcall \'eval-when-compile (with-temp-file "@MARK@")) a)',
+    '(lambda (a) (funcall #\'eval-and-compile (with-temp-file "@MARK@")) a)',
+    '(lambda (a) (macroexp--funcall-if-compiled (lambda () (with-temp-file "@MARK@"))) a)',
+    '(lambda (a) (static-if (with-temp-file "@MARK@") a a))',
     '#\'ignore) (with-temp-file "@MARK@") (list',
     '#\'ignore\n(with-temp-file "@MARK@")',
     '#\'ignore ;; c\r(with-temp-file "@MARK@")',
@@ -237,3 +243,72 @@ def test_malformed_metadata_slots_are_errors_not_tracebacks(tmp_path: Path) -> N
     src.write_text(json.dumps([_ir("t", 3)]), encoding="utf-8")
     r = _cli("from-json", str(src))
     assert r.exit_code == 1 and "PS514" in r.stderr
+
+
+@pytest.mark.parametrize("fn", ["nil", "t", ":kw", "'nil", "#':x", '"fn"', "12", "[f]"])
+def test_a_function_that_names_no_function_is_refused(tmp_path: Path, fn: str) -> None:
+    src = tmp_path / "in.json"
+    for ir in (_ir("t", fn), _ir("t", slots=[{"key": ":function", "text": fn, "column": 1}])):
+        src.write_text(json.dumps([ir]), encoding="utf-8")
+        for trust in ([], ["--trust-functions"]):
+            r = _cli("from-json", *trust, str(src))
+            assert r.exit_code == 1 and "PS525" in r.stderr
+            assert "is not a function" in r.stderr and not r.stdout
+
+
+# --- bidirectional controls ("Trojan Source"): a reader of the file sees what is there --
+BIDI = "\u202e\u2066\u2069\u200e\u200f\u061c\u202a\u2028"
+
+
+@pytest.mark.parametrize("dialect", ["gptel", "llm"])
+def test_bidi_controls_are_escaped_and_read_back_exactly(emacs, tmp_path, dialect) -> None:
+    from plistspec.elisp.printer import BIDI as BIDI_RE
+
+    name = f"admin{BIDI[0]}nimda"
+    desc = f"Safe {BIDI} tool"
+    tool = {
+        "name": name,
+        "description": desc,
+        "title": f"T{BIDI[0]}",
+        "annotations": {"readOnlyHint": True, "note": BIDI},
+        "inputSchema": {
+            "type": "object",
+            "properties": {"x": {"type": "string", "enum": [f"a{BIDI[1]}b"], "description": BIDI}},
+        },
+    }
+    src = tmp_path / "in.json"
+    src.write_text(json.dumps({"tools": [tool]}), encoding="utf-8")
+    out = tmp_path / "bidi.el"
+    r = _cli("from-json", "-d", dialect, str(src), "-o", str(out))
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    assert BIDI_RE.search(text) is None and "\u2028" not in text
+    assert "\\u202E" in text
+    head = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}[dialect]
+    got = emacs.run(
+        f"(defvar seen nil)\n(defun {head} (&rest spec) (push spec seen) spec)\n"
+        f"(provide '{dialect})\n"
+        f"(load {json.dumps(str(out))} nil t)\n"
+        '(dolist (s seen) (princ (concat (plist-get s :name) "\\n" (plist-get s :description)'
+        ' "\\n")))'
+    )
+    assert got == f"{name}\n{desc}\n"
+
+
+def test_a_key_holding_a_bidi_control_is_refused(tmp_path) -> None:
+    src = tmp_path / "in.json"
+    props = {"o": {"type": "object", "properties": {f"a{BIDI[0]}b": {"type": "string"}}}}
+    tool = {"name": "t", "description": "d", "parameters": {"type": "object", "properties": props}}
+    src.write_text(json.dumps([{"type": "function", "function": tool}]), encoding="utf-8")
+    r = _cli("from-json", str(src))
+    assert r.exit_code == 1 and "PS526" in r.stderr and not r.stdout
+    assert BIDI[0] not in r.stderr and "\\u202e" in r.stderr  # the message shows it too
+
+
+def test_a_symbol_holding_a_bidi_control_in_a_slot_text_is_dropped(tmp_path) -> None:
+    src = tmp_path / "in.json"
+    fn = f"(lambda (a) (ignore 'x{BIDI[0]}y) a)"
+    src.write_text(json.dumps([_ir("t", fn)]), encoding="utf-8")
+    r = _cli("from-json", str(src))
+    assert r.exit_code == 0 and "PS515" in r.stderr and "bidirectional" in r.stderr
+    assert BIDI[0] not in r.stdout and "not implemented yet" in r.stdout

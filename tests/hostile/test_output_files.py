@@ -245,3 +245,73 @@ def test_o_never_replaces_the_module_from_py_reads(tmp_path: Path) -> None:
         assert r.returncode == 1 and b"input file" in r.stderr
     assert mod.read_text() == src
     assert run("from-py", "m.py:f", "-o", "out.el", cwd=tmp_path).returncode == 0
+
+
+def test_from_py_never_replaces_a_module_named_by_its_import_name(tmp_path: Path) -> None:
+    """``mod:f``, ``mod``, ``pkg.mod:f``: the module file is an input of the run too."""
+    src = 'def f(x: int) -> int:\n    """Doc."""\n    return x\n'
+    (tmp_path / "mod.py").write_text(src)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "sub.py").write_text(src)
+    for target, out in (
+        ("mod:f", "mod.py"),
+        ("mod", "./mod.py"),
+        ("pkg.sub:f", "pkg/sub.py"),
+        ("pkg.sub", str(tmp_path / "pkg" / "sub.py")),
+    ):
+        r = run("from-py", target, "-o", out, cwd=tmp_path)
+        assert_no_traceback(r)
+        assert r.returncode == 1 and b"input file" in r.stderr, (target, r.stderr)
+    assert (tmp_path / "mod.py").read_text() == src
+    assert (tmp_path / "pkg" / "sub.py").read_text() == src
+    assert run("from-py", "mod:f", "-o", "tools.el", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize("cmd", ["from-json", "from-py"])
+@pytest.mark.parametrize("name", [b"x\x85.el", b"x\xe2\x80\xae.el", b"x\n.el"])
+def test_o_name_that_gives_no_feature_is_a_clear_error(tmp_path: Path, cmd, name) -> None:
+    """A name that is not UTF-8 (or holds a bidi control or a newline) gives no feature
+    symbol Emacs Lisp can write visibly: one clear error naming it, nothing written;
+    --feature makes it work."""
+    import json
+    import subprocess
+    import sys
+
+    (tmp_path / "mod.py").write_text('def f(x: int) -> int:\n    """Doc."""\n    return x\n')
+    tool = {"name": "a", "description": "d", "parameters": {"type": "object"}}
+    (tmp_path / "in.json").write_text(json.dumps([{"type": "function", "function": tool}]))
+    src = {"from-json": b"in.json", "from-py": b"mod:f"}[cmd]
+    args = [sys.executable.encode(), b"-m", b"plistspec", cmd.encode(), src, b"-o", name]
+    r = subprocess.run(args, cwd=tmp_path, capture_output=True, timeout=120)
+    assert_no_traceback(r)
+    err = r.stderr.decode("utf-8", "replace")
+    assert r.returncode == 1 and "PS526" in err and "--feature" in err and "PS903" not in err
+    assert err.count("\n") == 1
+    assert sorted(os.listdir(tmp_path)) == ["in.json", "mod.py"]
+    r = subprocess.run(args + [b"--feature", b"my-tools"], cwd=tmp_path, capture_output=True)
+    assert r.returncode == 0, r.stderr
+    written = (tmp_path / os.fsdecode(name)).read_bytes()
+    assert b"(provide 'my-tools)" in written and b"\x85" not in written
+    assert "\u202e".encode() not in written
+
+
+def test_mixed_line_endings_are_never_rewritten(tmp_path: Path) -> None:
+    """A -dos cookie on a file with bare LFs: encoding the text would turn every LF into
+    CRLF, so neither check --fix nor fmt rewrites it, and both print its bytes unchanged."""
+    data = (
+        b";; -*- coding: utf-8-dos -*-\r\n;; a bare LF here\n"
+        b'(gptel-make-tool :name "a" :function #\'ignore :description "d"'
+        b' :args (list \'(:name "x" :type "string" :description "x")))\n'
+    )
+    f = tmp_path / "mixed.el"
+    f.write_bytes(data)
+    r = run("check", "--fix", str(f))
+    assert_no_traceback(r)
+    assert r.returncode == 1 and b"mixed line endings" in r.stdout and f.read_bytes() == data
+    r = run("check", "--fix", "-", stdin=data)
+    assert r.stdout == data and b"mixed line endings" in r.stderr
+    r = run("fmt", str(f))
+    assert r.returncode == 1 and r.stdout == data
+    r = run("fmt", "-i", str(f))
+    assert r.returncode == 1 and f.read_bytes() == data

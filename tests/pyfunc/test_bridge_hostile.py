@@ -152,8 +152,21 @@ def test_function_must_be_a_symbol(tooldir):
     for bad in ("ignore) (progn", "a b", "#'(x)", "", "12", 'x"y', "x;y"):
         p = run(bad)
         assert p.returncode == 2 and "is not a symbol name" in p.stderr, bad
+    for bad in ("nil", "t", ":kw", "#'nil", "#':x", ":"):
+        p = run(bad)
+        assert p.returncode == 2 and "names no function" in p.stderr, bad
+        assert "Traceback" not in p.stderr and not p.stdout
     p = run("my/tool-fn")
     assert p.returncode == 0 and ":function #'my/tool-fn" in p.stdout
+
+
+def test_function_naming_no_function_is_an_error_of_the_library(tooldir, monkeypatch):
+    import plistspec
+
+    monkeypatch.chdir(tooldir)
+    for bad in ("nil", "#'t", ":kw"):
+        r = plistspec.from_python("tool:noisy", function=bad)
+        assert r.tools == [] and [d.code for d in r.diagnostics] == ["PS525"], bad
 
 
 def _load_program(deps, path):
@@ -269,3 +282,32 @@ def test_a_long_answer_arrives_whole(emacs, elisp_deps_dir, tooldir, tmp_path):
     want = ("ab\nü" * n)[:n]
     assert int(length) == n and digest == hashlib.md5(want.encode()).hexdigest()
     assert float(secs) < 20
+
+
+def test_worker_reads_lines_of_any_length_across_reads() -> None:
+    """Lines split across reads, many lines in one read, a long line, a last line without
+    a newline: each comes out whole (the reader searches each byte once)."""
+    import io
+
+    from plistspec.pyfunc.worker import _readline
+
+    lines = [b"a", b"", b"x" * 200_000, b"[1, 2]\tb", b"z" * 65_536]
+    f = io.BytesIO(b"\n".join(lines) + b"\nlast")
+    buf = bytearray()
+    assert [_readline(f, buf) for _ in lines] == lines
+    assert _readline(f, buf) is None and bytes(buf) == b"last"
+
+
+def test_worker_answers_a_huge_request_line(tooldir) -> None:
+    """A request of several megabytes gets its answer (no quadratic reading)."""
+    big = json.dumps({"x": 1, "pad": "y" * 4_000_000}).encode()
+    p = subprocess.run(
+        [sys.executable, "-m", "plistspec", "worker"],
+        input=b'[1, "tool:noisy", "gptel"]\t' + big + b'\n[2, "tool:noisy", "gptel"]\t{"x": 1}\n',
+        cwd=tooldir,
+        capture_output=True,
+        env=_env(),
+        timeout=120,
+    )
+    answers = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [a["id"] for a in answers] == [1, 2] and answers[1]["text"] == "2"

@@ -55,7 +55,16 @@ class ConfigError(Exception):
 class Config(Record):
     """What one configuration file says (an empty one when there is none)."""
 
-    __slots__ = ("path", "base", "layer", "per_file_ignores", "dialect", "target")
+    __slots__ = (
+        "path",
+        "base",
+        "layer",
+        "per_file_ignores",
+        "dialect",
+        "target",
+        "_matchers",
+        "_ignores",
+    )
 
     def __init__(
         self,
@@ -74,11 +83,30 @@ class Config(Record):
         )
         self.dialect = dialect
         self.target = target
+        self._matchers: Any = None
+        self._ignores: dict[str, list[str]] = {}
+
+    def _index(self) -> dict[tuple[bool, str], list[tuple[int, str]]]:
+        """The globs by ``(matched against the path, literal prefix)``: the text before the
+        first wildcard. A file is compared only with the globs whose prefix starts its
+        path (or name), so N globs cost about the path's length per file, not N."""
+        if self._matchers is None:
+            index: dict[tuple[bool, str], list[tuple[int, str]]] = {}
+            for i, (glob, _) in enumerate(self.per_file_ignores):
+                g = glob[2:] if glob.startswith("./") else glob
+                cut = min((g.index(c) for c in "*?[" if c in g), default=len(g))
+                index.setdefault(("/" in g, g[:cut]), []).append((i, g))
+            self._matchers = index
+        return self._matchers
 
     def ignores_for(self, path: str | None) -> list[str]:
-        """The per-file-ignores selectors that apply to ``path``."""
+        """The per-file-ignores selectors that apply to ``path`` (in the file's order),
+        kept per path: a check asks once per code."""
         if not self.per_file_ignores or not path:
             return []
+        cached = self._ignores.get(path)
+        if cached is not None:
+            return cached
         from fnmatch import fnmatchcase
 
         try:
@@ -87,11 +115,18 @@ class Config(Record):
             rel = path
         rel = rel.replace(os.sep, "/")
         name = rel.rsplit("/", 1)[-1]
+        index = self._index()
+        hits: list[int] = []
+        for is_path, s in ((True, rel), (False, name)):
+            for k in range(len(s) + 1):
+                for i, g in index.get((is_path, s[:k]), ()):
+                    if g == s or fnmatchcase(s, g):
+                        hits.append(i)
         out: list[str] = []
-        for glob, sels in self.per_file_ignores:
-            g = glob[2:] if glob.startswith("./") else glob
-            if fnmatchcase(rel, g) if "/" in g else fnmatchcase(name, g):
-                out.extend(sels)
+        for i in sorted(hits):
+            out.extend(self.per_file_ignores[i][1])
+        if len(self._ignores) < 4096:
+            self._ignores[path] = out
         return out
 
     def per_file_off(self, path: str | None, code: str) -> bool:
@@ -110,39 +145,54 @@ def _section_name(raw: str) -> str:
     return ".".join(parts)
 
 
+_KEY_LINE = re.compile(r"""^(\s*)(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=""")
+
+
+class _Positions:
+    """Where each ``key =`` line of a TOML text is, by (table, key): found in one pass
+    over the text, so looking up every key of a big file stays linear."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.keys: dict[tuple[str | None, str], tuple[int, int, int]] = {}
+        current: str | None = None
+        offset = 0
+        for i, line in enumerate(text.split("\n"), 1):
+            m = _HEADER.match(line)
+            if m and not line.lstrip().startswith("[["):
+                current = _section_name(m.group(1))
+            else:
+                k = _KEY_LINE.match(line)
+                if k:
+                    key = next(g for g in k.groups()[1:] if g is not None)
+                    col = len(k.group(1)) + 1
+                    self.keys.setdefault((current, key), (i, col, offset + col - 1))
+            offset += len(line) + 1
+
+    def find(
+        self, section: str | None, key: str, after_value: str | None = None
+    ) -> tuple[int, int]:
+        """1-based (line, column) of ``key`` in table ``section`` (None: the top level),
+        or of the string ``after_value`` after it when given; (1, 1) when not found."""
+        found = self.keys.get((section, key))
+        if found is None:
+            return 1, 1
+        line, col, offset = found
+        if after_value is not None:
+            text = self.text
+            for quoted in (f'"{after_value}"', f"'{after_value}'"):
+                j = text.find(quoted, offset)
+                if j >= 0:
+                    return text.count("\n", 0, j) + 1, j - (text.rfind("\n", 0, j) + 1) + 1
+        return line, col
+
+
 def _key_position(
-    text: str, section: str | None, key: str, after_value: str | None = None
+    text: str | _Positions, section: str | None, key: str, after_value: str | None = None
 ) -> tuple[int, int]:
-    """1-based (line, column) of ``key`` in table ``section`` (None: the top level), or
-    of the string ``after_value`` after it when given; (1, 1) when not found."""
-    current: str | None = None
-    pattern = re.compile(
-        r"^(\s*)(" + re.escape(key) + r'|"' + re.escape(key) + r"\"|'" + re.escape(key) + r"')\s*="
-    )
-    lines = text.splitlines()
-    found: tuple[int, int] | None = None
-    for i, line in enumerate(lines, 1):
-        m = _HEADER.match(line)
-        if m and not line.lstrip().startswith("[["):
-            current = _section_name(m.group(1))
-            if found is None and section is not None and current == section and key == "":
-                return i, 1
-            continue
-        if current == section:
-            k = pattern.match(line)
-            if k:
-                found = (i, len(k.group(1)) + 1)
-                break
-    if found is None:
-        return 1, 1
-    if after_value is not None:
-        offset = sum(len(x) + 1 for x in lines[: found[0] - 1]) + found[1] - 1
-        for quoted in (f'"{after_value}"', f"'{after_value}'"):
-            j = text.find(quoted, offset)
-            if j >= 0:
-                line = text.count("\n", 0, j) + 1
-                return line, j - (text.rfind("\n", 0, j) + 1) + 1
-    return found
+    """:meth:`_Positions.find` (``text`` may be the index already)."""
+    pos = text if isinstance(text, _Positions) else _Positions(text)
+    return pos.find(section, key, after_value)
 
 
 def _shown(path: str) -> str:
@@ -178,7 +228,7 @@ def _norm(key: str) -> str:
 
 
 def _selectors(
-    value: Any, path: str, text: str, section: str | None, key: str, raw_key: str
+    value: Any, path: str, text: str | _Positions, section: str | None, key: str, raw_key: str
 ) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         line, col = _key_position(text, section, raw_key)
@@ -217,6 +267,10 @@ def load_config(path: str) -> Config:
         raise _error(path, 1, 1, f"configuration is not valid UTF-8 ({e.reason})") from None
     try:
         doc = tomllib.loads(text)
+    except RecursionError:
+        raise _error(
+            path, 1, 1, "invalid configuration: values nested too deeply to read"
+        ) from None
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e)) or "invalid TOML"
@@ -239,9 +293,10 @@ def load_config(path: str) -> Config:
             raise _error(path, 1, 1, "tool.plistspec: expected a table")
     cfg = Config(path=path, base=os.path.dirname(os.path.abspath(path)))
     seen: dict[str, str] = {}
+    pos = _Positions(text)  # every key found in one pass
     for raw_key, value in table.items():
         key = _norm(raw_key)
-        line, col = _key_position(text, section, raw_key)
+        line, col = _key_position(pos, section, raw_key)
         if key not in KEYS:
             from difflib import get_close_matches
 
@@ -252,11 +307,11 @@ def load_config(path: str) -> Config:
             raise _error(path, line, col, f"{raw_key!r} repeats {seen[key]!r}")
         seen[key] = raw_key
         if key == "select":
-            cfg.layer.select = _selectors(value, path, text, section, key, raw_key)
+            cfg.layer.select = _selectors(value, path, pos, section, key, raw_key)
         elif key == "extend-select":
-            cfg.layer.extend_select = _selectors(value, path, text, section, key, raw_key)
+            cfg.layer.extend_select = _selectors(value, path, pos, section, key, raw_key)
         elif key == "ignore":
-            cfg.layer.ignore = _selectors(value, path, text, section, key, raw_key)
+            cfg.layer.ignore = _selectors(value, path, pos, section, key, raw_key)
         elif key == "dialect":
             if value not in ("gptel", "llm"):
                 raise _error(path, line, col, f'dialect: expected "gptel" or "llm", got {value!r}')
@@ -279,7 +334,7 @@ def load_config(path: str) -> Config:
                 )
             sub = f"{section}.{raw_key}" if section else raw_key
             for glob, sels in value.items():
-                gl, gc = _key_position(text, sub, glob)
+                gl, gc = _key_position(pos, sub, glob)
                 if (gl, gc) == (1, 1):
                     gl, gc = line, col
                 if not isinstance(sels, list) or not all(isinstance(s, str) for s in sels):

@@ -22,14 +22,14 @@ from plistspec.core.diagnostics import Diagnostic
 __all__ = [
     "InputError",
     "Layout",
+    "note_input",
     "read_source",
     "read_buffer",
     "read_text",
     "read_text_layout",
+    "read_elisp",
     "write_output",
     "write_atomic",
-    "check_rewritable",
-    "rewrite_file",
     "encode_bytes",
     "write_stdout",
     "show_path",
@@ -43,19 +43,24 @@ class InputError(Exception):
     """An input could not be read, or an output written: already a full message;
     ``reason`` is its short why (``the file is read-only``) where there is one."""
 
-    def __init__(self, message: str, reason: str | None = None) -> None:
+    def __init__(self, message: str, reason: str | None = None, code: str = "PS902") -> None:
         super().__init__(message)
         self.reason = reason
+        self.code = code
 
 
 class Layout:
     """How a file's text was stored: what :func:`read_source` undid and fmt puts back."""
 
-    __slots__ = ("bom", "eol", "exact")
+    __slots__ = ("bom", "eol", "exact", "state", "raw")
 
     def __init__(self, bom: bool = False, eol: str = "unix") -> None:
         self.bom = bom
         self.eol = eol
+        # the file as it was read (plistspec.cli._filestate.FileState), for rewriting it
+        self.state = None
+        # the bytes read, kept only when encoding the text does not give them back
+        self.raw: bytes | None = None
         # False when encoding the decoded text does not give the file back (a coding
         # cookie forcing -dos on a file with bare LFs): fmt then does not rewrite it.
         self.exact = True
@@ -70,6 +75,17 @@ class Layout:
 
 # (st_dev, st_ino) of every input file read in this run: -o never overwrites one.
 _INPUTS: set[tuple[int, int]] = set()
+
+
+def note_input(path: str) -> None:
+    """Count the file ``path`` among this run's inputs (one read another way than
+    :func:`read_buffer`, such as a module ``from-py`` imports): ``-o`` never replaces it."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(st.st_mode):
+        _INPUTS.add((st.st_dev, st.st_ino))
 
 
 def show_path(path: str) -> str:
@@ -135,11 +151,16 @@ def read_buffer(
             msg = f"cannot read: {getattr(e, 'strerror', None) or e}"
             return name, None, Diagnostic("PS901", "error", msg, path=name), layout
         _INPUTS.add((st.st_dev, st.st_ino))
+        from plistspec.cli._filestate import file_state
+
+        layout.state = file_state(path, st, data)
     from plistspec.elisp.source import buffer_text
 
     buf = buffer_text(data)
     text, diag = buf.text, buf.warning
     layout.bom, layout.eol, layout.exact = buf.bom, buf.eol, buf.exact
+    if not buf.exact:
+        layout.raw = data
     if diag is not None:
         diag = locate([diag], text, name)[0]
     return name, text, diag, layout
@@ -163,6 +184,20 @@ def read_text_layout(path: str, *, stdin_name: str | None = None) -> tuple[str, 
         raise InputError(diag.render())
     assert text is not None
     return name, text, layout
+
+
+def read_elisp(
+    path: str, *, stdin_name: str | None = None
+) -> tuple[str, str, Layout, list[Diagnostic]]:
+    """``(display_name, text, layout, warnings)`` of an Emacs Lisp input: as
+    :func:`read_text_layout`, but text that is not valid UTF-8 is read as Emacs reads it
+    (each invalid byte a raw byte, :mod:`plistspec.elisp.source`) with its PS001
+    *warning*. Raises :class:`InputError` only when the file cannot be read."""
+    name, text, diag, layout = read_buffer(path, stdin_name)
+    if text is None:
+        assert diag is not None
+        raise InputError(diag.render())
+    return name, text, layout, [diag] if diag is not None else []
 
 
 def json_not_elisp(name: str, text: str, command: str) -> Diagnostic | None:
@@ -378,55 +413,6 @@ def write_atomic(
                 os.unlink(tmp)
             except OSError:
                 pass
-
-
-def check_rewritable(path: str, name: str) -> None:
-    """Refuse to rewrite what is not a writable regular file (before any work)."""
-    st = os.stat(path)  # read_text_layout just opened it
-    if not stat.S_ISREG(st.st_mode):
-        raise _refuse(name, "not a regular file", "rewrite")
-    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
-        raise _refuse(name, "the file is read-only", "rewrite")
-
-
-def rewrite_file(path: str, name: str, text: str | bytes | bytearray | list[bytes]) -> None:
-    """Replace the file ``path`` (after symbolic links) by ``text``, keeping what the
-    file is: its mode (setuid/setgid too), owner and group where allowed, its BOM and
-    line endings (``text`` already carries them), and its hard links.
-
-    A file with one link is replaced atomically (temporary file + rename, through
-    :func:`write_atomic`); a symbolic link keeps pointing at its target,
-    whose content is replaced. A file with several hard links is written in place through
-    the same inode (so every name sees the new text), and so is a file owned by another
-    user (a replacement could not be given back its owner); if that write fails the old
-    content is written back. ``text`` may be the bytes already (:func:`encode_bytes`),
-    or a list of such chunks."""
-    data = text if not isinstance(text, str) else encode_bytes(text, name)
-    target = os.path.realpath(path)
-    st = os.stat(target)
-    euid = os.geteuid()
-    if st.st_nlink <= 1 and (euid == 0 or st.st_uid == euid):
-        write_atomic(target, data, name, keep=st)
-        return
-    # Several links, or another user's file (a new file could not get its owner back):
-    # the same inode is rewritten, which keeps links, owner, group and mode.
-    try:
-        with open(target, "r+b") as f:
-            old = f.read()
-            try:
-                f.seek(0)
-                _write_all(f, data)
-                f.truncate()
-                f.flush()
-                os.fsync(f.fileno())
-            except OSError:
-                f.seek(0)
-                f.write(old)
-                f.truncate()
-                f.flush()
-                raise
-    except OSError as e:
-        raise _refuse(name, e.strerror or str(e), "rewrite") from None
 
 
 def print_diagnostics(diags: Iterable[Diagnostic], fmt: str = "gnu", stream=None) -> None:

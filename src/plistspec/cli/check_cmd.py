@@ -251,18 +251,25 @@ def check_cmd(
             if not unsafe_fixes:
                 unsafe_left += sum(1 for d in more if d.fix is not None)
             why = None
-            if outcome.changed and not diff and path != "-":
-                why = _write_in_place(path, name, layout.encode(outcome.text))
+            if outcome.changed and not layout.exact:  # as fmt: never rewrite other lines
+                why = (
+                    "PS902",
+                    "cannot keep this file's mixed line endings (its coding cookie names an "
+                    "EOL type the file does not use consistently)",
+                )
+            elif outcome.changed and not diff and path != "-":
+                why = _write_in_place(path, name, layout.encode(outcome.text), layout.state)
             if why is not None:  # nothing written: report the file as it is
                 more = run(text)
-                reported.append(Diagnostic("PS902", "error", f"not fixed: {why}", path=name))
+                code, why = why
+                reported.append(Diagnostic(code, "error", f"not fixed: {why}", path=name))
                 outcome.text = text
             elif outcome.changed:
                 fixed_total += len(outcome.applied)
                 changed_files += 1
                 _summarize(name, outcome, diff)
-                if diff:
-                    _print_diff(name, text, outcome.text)
+                if diff:  # the file's own bytes: its BOM, line endings and raw bytes
+                    _print_diff(name, layout.encode(text), layout.encode(outcome.text))
             for w in outcome.withheld:
                 click.echo(
                     f"{_where(w)}: {w.code} fix not applied: it would change what "
@@ -270,9 +277,12 @@ def check_cmd(
                     err=True,
                 )
             if path == "-" and fix:
-                sys.stdout.buffer.write(
-                    layout.encode(outcome.text).encode("utf-8", "surrogateescape")
-                )
+                if outcome.text is text and layout.raw is not None:
+                    sys.stdout.buffer.write(layout.raw)  # unchanged: the bytes as they came
+                else:
+                    sys.stdout.buffer.write(
+                        layout.encode(outcome.text).encode("utf-8", "surrogateescape")
+                    )
             texts[name] = outcome.text if not diff else text
         else:
             more = run(text)
@@ -360,32 +370,49 @@ def _summarize(name: str, outcome, diff: bool) -> None:
         click.echo(f"{_where(d)}: {verb} {d.code}: {one_line(d.message)}", err=True)
 
 
+def _lines(text: str) -> list[str]:
+    """``text`` cut after each ``\\n`` only, as ``git apply`` and ``patch`` count lines: a
+    CR, form feed, vertical tab, U+0085 or U+2028 stays inside its line."""
+    parts = text.split("\n")
+    out = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        out.append(parts[-1])
+    return out
+
+
 def _print_diff(name: str, before: str, after: str) -> None:
+    """A unified diff ``git apply`` and ``patch -p1`` accept: ``before``/``after`` are the
+    file's text as stored (BOM, CRLF, raw bytes), written to stdout as those bytes."""
     import difflib
 
-    from plistspec.checking.report import one_line
+    from plistspec.cli._io import write_stdout
+    from plistspec.core.lines import one_line
 
     label = one_line(name)
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=f"a/{label}",
-        tofile=f"b/{label}",
+        _lines(before), _lines(after), fromfile=f"a/{label}", tofile=f"b/{label}"
     )
-    out = sys.stdout
+    chunks = []
     for line in lines:
-        out.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
-    out.flush()
+        if not line.endswith("\n"):
+            line += "\n\\ No newline at end of file\n"
+        chunks.append(line.encode("utf-8", "surrogateescape"))
+    sys.stdout.flush()
+    write_stdout(chunks)
 
 
-def _write_in_place(path: str, name: str, text: str) -> str | None:
-    """Rewrite the input ``path`` with ``text`` as ``fmt -i`` does
-    (:func:`plistspec.cli._io.rewrite_file`); why not, when it cannot be."""
-    from plistspec.cli._io import InputError, check_rewritable, rewrite_file
+def _write_in_place(path: str, name: str, text: str, state) -> tuple[str, str] | None:
+    """Rewrite the input ``path`` (read as ``state``) with ``text`` as ``fmt -i`` does
+    (:func:`plistspec.cli._rewrite.rewrite_file`); ``(code, why not)`` when it cannot be
+    (PS904: the file changed since it was read)."""
+    from plistspec.cli._io import InputError
+    from plistspec.cli._rewrite import check_rewritable, rewrite_file
 
     try:
         check_rewritable(path, name)
-        rewrite_file(path, name, text)
-    except (InputError, OSError) as e:
-        return getattr(e, "reason", None) or str(e)
+        rewrite_file(path, name, text, state)
+    except InputError as e:
+        return e.code, e.reason or str(e)
+    except OSError as e:
+        return "PS902", e.strerror or str(e)
     return None

@@ -61,14 +61,8 @@ def fmt_cmd(
     output_format: str,
 ) -> None:
     """Rewrite the tool forms of FILE... (- for stdin) in the canonical layout."""
-    from plistspec.cli._io import (
-        InputError,
-        check_rewritable,
-        print_diagnostics,
-        read_text_layout,
-        rewrite_file,
-        write_output,
-    )
+    from plistspec.cli._io import InputError, print_diagnostics, read_elisp, write_output
+    from plistspec.cli._rewrite import check_rewritable, rewrite_file
 
     if in_place and check:
         raise click.UsageError("--check and --in-place do not go together")
@@ -79,7 +73,7 @@ def fmt_cmd(
     all_diags = []
     for path in files:
         try:
-            name, text, layout = read_text_layout(path, stdin_name=stdin_filename)
+            name, text, layout, decoding = read_elisp(path, stdin_name=stdin_filename)
             if in_place:
                 check_rewritable(path, name)
         except InputError as e:
@@ -93,6 +87,8 @@ def fmt_cmd(
         else:
             target = "<stdout>"
         data, changed, diags, error = _format_one(text, name, layout, dialect, target)
+        # invalid UTF-8: read as Emacs does (raw bytes, written back as they were), said once
+        diags = decoding + [d for d in diags if not any(_same(d, w) for w in decoding)]
         if any(d.is_error for d in diags):
             status = 1
         if quiet:
@@ -106,8 +102,12 @@ def fmt_cmd(
                 err=True,
             )
             status = 1
-            if not in_place and not check:
-                data, error = _encode_all([text], layout, target)  # the file as it was
+            if not in_place and not check:  # the file as it was, byte for byte
+                data, error = (
+                    ([layout.raw], None)
+                    if layout.raw is not None
+                    else (_encode_all([text], layout, target))
+                )
             changed = False
         if check:
             if changed:
@@ -118,7 +118,7 @@ def fmt_cmd(
                 if changed:
                     if error is not None:
                         raise error
-                    rewrite_file(path, name, data)
+                    rewrite_file(path, name, data, layout.state)
             else:
                 if error is not None:
                     raise error
@@ -196,3 +196,7 @@ class _Encoder:
         except InputError as e:
             self.error = e
             self.data = None
+
+
+def _same(d, w) -> bool:
+    return d.code == w.code and d.start == w.start

@@ -15,7 +15,8 @@ lambdas pass) anything the user's code writes to stdout/stderr is discarded, so 
 reaches Emacs; without it, the user's own output goes to standard error.
 
 ``worker`` answers the same calls one per line for as long as Emacs keeps it
-(:mod:`plistspec.pyfunc.worker`). ``--function`` must be a symbol name (else exit 2).
+(:mod:`plistspec.pyfunc.worker`). ``--function`` must be a symbol name other than
+``nil``, ``t`` or a keyword (else exit 2).
 """
 
 from __future__ import annotations
@@ -133,16 +134,32 @@ def from_py_cmd(
     """
     import contextlib
 
-    if function is not None and not _SYMBOL.match(function.removeprefix("#'")):
-        raise click.BadParameter(
-            f"{function!r} is not a symbol name (letters, digits and -_+*/<>=!$%&^~@|{{}}:.)",
-            param_hint="'--function'",
-        )
+    if function is not None:
+        name = function.removeprefix("#'")
+        if not _SYMBOL.match(name):
+            raise click.BadParameter(
+                f"{function!r} is not a symbol name (letters, digits and -_+*/<>=!$%&^~@|{{}}:.)",
+                param_hint="'--function'",
+            )
+        if name in ("nil", "t") or name.startswith(":"):
+            what = "a keyword" if name.startswith(":") else f"`{name}'"
+            raise click.BadParameter(
+                f"{function!r} names no function ({what} cannot be called): give the "
+                "name of the Emacs function the tool calls",
+                param_hint="'--function'",
+            )
 
-    from plistspec.emit_elisp import feature_name
+    from plistspec.emit_elisp import feature_name, feature_problem
     from plistspec.pyfunc import from_python
 
-    root = f"{feature_name(out if out != '-' else None, feature)}-python-directory"
+    file_name = out if out != "-" else None
+    problem = feature_problem(file_name, feature)
+    if problem is not None:  # the bridge's variable is named after the feature too
+        from plistspec.cli._io import finish
+        from plistspec.core.diagnostics import Diagnostic
+
+        finish([Diagnostic("PS526", "error", problem)], output_format, None, out, failed=True)
+    root = f"{feature_name(file_name, feature)}-python-directory"
     # whatever the user's module prints while it is imported must not end up in the output
     with contextlib.redirect_stdout(sys.stderr):
         tools, diags = from_python(
@@ -158,6 +175,7 @@ def from_py_cmd(
             timeout=timeout,
             root=root,
         )
+    _note_modules(targets)
     text = None
     if not any(d.is_error for d in diags):
         text, more = _render(tools, target, dialect, out, feature, variable, root)
@@ -187,6 +205,22 @@ def _modules_from(out: str | None) -> str:
     except ValueError:  # another drive (Windows): no relative path exists
         return here
     return rel.replace(os.sep, "/")
+
+
+def _note_modules(targets: tuple[str, ...]) -> None:
+    """Count the file of each module the targets name (``mod:f``, ``pkg.mod``,
+    ``path/to/m.py:f``) among the run's inputs, so ``-o`` never replaces it."""
+    from plistspec.cli._io import note_input
+
+    for t in targets:
+        module = t.split(":", 1)[0] if not os.path.exists(t) else t
+        if module.endswith(".py") or os.sep in module:
+            note_input(module)
+            continue
+        m = sys.modules.get(module)
+        f = getattr(m, "__file__", None) if m is not None else None
+        if isinstance(f, str):
+            note_input(f)
 
 
 def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variable=None, root=None):

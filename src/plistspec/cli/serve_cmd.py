@@ -148,7 +148,7 @@ def serve_cmd(
     --emacs the user's own. --http binds 127.0.0.1 unless --host says otherwise; off
     loopback it needs --auth-token-file, and Host/Origin are checked for every bind.
     """
-    from plistspec.cli._io import InputError, fail, print_diagnostics, read_text
+    from plistspec.cli._io import InputError, fail, print_diagnostics, read_elisp
 
     if bool(files) == bool(emacs_server):
         fail("plistspec serve: give FILE.el... or --emacs [SERVER-NAME], not both or neither", 2)
@@ -217,13 +217,16 @@ def serve_cmd(
     try:
         if files:
             texts = []
+            decoding = []  # invalid UTF-8: read as Emacs does, with a warning
             for path in files:
                 try:
-                    name, text = read_text(path, stdin_name=stdin_filename)
+                    name, text, _, warnings = read_elisp(path, stdin_name=stdin_filename)
                 except InputError as e:
                     fail(str(e), 1)
+                decoding.extend(warnings)
                 texts.append((name if path != "-" else "-", text))
             state, diags = serve_files(texts, opts)
+            diags = decoding + diags
         else:
             state, diags = serve_emacs(emacs_server, opts)
         print_diagnostics([d for d in diags if d.severity != "info"] if state else diags)

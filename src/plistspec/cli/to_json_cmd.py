@@ -92,14 +92,15 @@ def to_json_cmd(
         if lower:  # lowered like JSON input: each diagnostic names the Emacs, by pointer
             inputs.append((f"emacs:{from_emacs}", "", list(tools), False))
     for path in files:
-        from plistspec.cli._io import read_text
+        from plistspec.cli._io import read_elisp
 
         try:
-            name, text = read_text(path, stdin_name=stdin_filename)
+            name, text, _, decoding = read_elisp(path, stdin_name=stdin_filename)
         except InputError as e:
             click.echo(str(e), err=True)
             failed = True
             continue
+        diags.extend(decoding)  # invalid UTF-8: read as Emacs does, with a warning
         hint = None
         if not lower:
             from plistspec.cli._io import json_not_elisp
@@ -117,6 +118,7 @@ def to_json_cmd(
                 from plistspec.cli._io import finish
 
                 data, sdiags = streamed
+                sdiags = decoding + [d for d in sdiags if not _same(d, decoding)]
                 finish(sdiags, output_format, data, out, failed=data is None)
                 return
         if lower:
@@ -141,3 +143,8 @@ def to_json_cmd(
     from plistspec.core.jsonout import dumps
 
     finish(diags, output_format, lambda: dumps(value), out, failed)
+
+
+def _same(d, decoding) -> bool:
+    """``d`` is the reader's word for the decoding warning already said (same place)."""
+    return any(d.code == w.code and d.start == w.start for w in decoding)

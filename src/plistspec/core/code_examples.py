@@ -557,6 +557,12 @@ EXAMPLES: dict[str, Example] = {
         '{"name": "x", "inputSchema": {"type": "object"}}',
         "json",
     ),
+    "PS525": Example('"function": ":my-tool"', '"function": "#\'my-tool"', "json"),
+    "PS526": Example(
+        '"properties": {"admin\\u202e": {"type": "string"}}',
+        '"properties": {"admin": {"type": "string"}}',
+        "json",
+    ),
     "PS530": Example(
         _t(f':name "t" :description (concat "a" ;; why\n "b") {_F}'),
         _t(f':name "t" ;; why\n :description (concat "a" "b") {_F}'),
@@ -726,6 +732,11 @@ EXAMPLES: dict[str, Example] = {
     "PS903": Example(
         "PLISTSPEC_TRACEBACK= plistspec to-json tools.el  # a bug: one line, exit 1",
         "PLISTSPEC_TRACEBACK=1 plistspec to-json tools.el  # the traceback, for a bug report",
+        "shell",
+    ),
+    "PS904": Example(
+        "plistspec check --fix tools.el & (sleep 0.1; echo ';; x' >> tools.el)",
+        "plistspec check --fix tools.el; echo ';; x' >> tools.el",
         "shell",
     ),
     "PS920": Example(

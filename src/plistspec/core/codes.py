@@ -654,11 +654,15 @@ CODES: dict[str, Code] = {
     "PS516": Code(
         "warning",
         "IR slot would run code when the file is loaded",
-        "A `:function` other than a symbol, `'X`, `#'SYMBOL` or a `lambda` (whose body holds no "
-        "macro that evaluates when expanded, such as `eval-when-compile`, and no "
-        "`(:documentation FORM)`), or another slot that is not a literal, symbol or quoted "
-        "data, would run when the generated file is loaded; it is dropped (a stub is written "
-        "for `:function`) unless `--trust-functions`. Example: "
+        "A `:function` is written from IR JSON only when every form of it is known not to run "
+        "when the generated file is loaded or byte-compiled: a symbol, `'X`, `#'SYMBOL`, or a "
+        "`lambda` whose body holds only special forms and vetted macros (in the shapes they "
+        "take), calls of functions of Emacs 28.2, gptel and llm, and quoted data "
+        "(`grammars/elisp-load-safety.json`). Anything else (a macro that evaluates its "
+        "arguments when expanded, such as `let-when-compile`; a call of a function plistspec "
+        "does not know, which could be such a macro in the Emacs that loads the file), or "
+        "another slot that is not a literal, symbol or quoted data, is dropped (a stub is "
+        "written for `:function`) unless `--trust-functions`. Example: "
         '`"function": "(progn (shell-command \\"x\\") #\'ignore)"`.',
     ),
     "PS517": Code(
@@ -717,6 +721,27 @@ CODES: dict[str, Code] = {
         "MCP `outputSchema` not written",
         "gptel/llm tools have no slot for an output schema; it stays in the IR metadata only. "
         'Example: an MCP tool with `"outputSchema": {"type": "object", ...}`.',
+    ),
+    "PS525": Code(
+        "error",
+        "`:function` that names no function",
+        "`nil`, `t`, a keyword (bare, quoted or with `#'`), a string, a number or a vector "
+        "given as a tool's `:function` (IR `metadata.function` or a `:function` slot of "
+        "`from-json`, `from-py --function` or `function=` of the library) cannot be called: "
+        "the command stops (exit 1; `from-py --function` is a usage error, exit 2). Example: "
+        '`"function": "nil"`.',
+    ),
+    "PS526": Code(
+        "error",
+        "a name Emacs Lisp cannot write visibly",
+        "A bidirectional control character (U+202A..U+202E, U+2066..U+2069, U+200E/F, "
+        "U+061C) changes the order in which the text around it is shown, so a file holding "
+        "one can show something else than it does. In strings plistspec writes it as a "
+        "`\\uXXXX` escape; a symbol has no escape for it, so a JSON object key holding one "
+        "(keys become plist keywords) is refused by `from-json`, and so is a feature name "
+        "taken from an `-o` file name that holds one, a control character, a space or a "
+        "byte that is not UTF-8 (give `--feature`). Example: a property named "
+        '`"admin\\u202e"`.',
     ),
     "PS530": Code(
         "info",
@@ -1015,6 +1040,17 @@ CODES: dict[str, Code] = {
         "exhausted). It is reported as one line naming the exception, never as a traceback, "
         "and the command exits 1. Set `PLISTSPEC_TRACEBACK=1` to see the traceback for a bug "
         "report. Example: `plistspec: error: internal error (TypeError: ...); please report it`.",
+    ),
+    "PS904": Code(
+        "error",
+        "file changed while plistspec worked on it",
+        "`fmt -i` and `check --fix` rewrite a file only when, just before the new text is "
+        "renamed over it, it is still the file they read: same directory, device and inode, "
+        "size, modification time and content (SHA-256), and not replaced by a symbolic link "
+        "(a link that appeared after the read is never followed). Otherwise nothing is "
+        "written, the file is named and the command exits 1: an edit saved meanwhile is "
+        "never lost; run the command again. Example: an editor saves `tools.el` while "
+        "`plistspec check --fix tools.el` runs.",
     ),
     # --- PS920-PS959: choosing and silencing rules, configuration (check) ----------
     "PS920": Code(

@@ -186,8 +186,26 @@ def _indented_deep(value: Any, indent: str = "") -> str:
     return "".join(out)
 
 
+def _no_surrogates(out: str) -> str:
+    """``out`` with each lone surrogate (a raw byte of a file that is not UTF-8, as the
+    reader holds it) written as a ``\\udcff`` escape: the same JSON value, valid UTF-8."""
+    if out.isascii():
+        return out
+    import re
+
+    surrogate = re.compile("[\ud800-\udfff]")
+    if surrogate.search(out) is None:
+        return out
+    return surrogate.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+
+
 def dumps(value: Any) -> str:
-    """``value`` printed as the expected files are: indent 2, non-ASCII raw, final newline."""
+    """``value`` printed as the expected files are: indent 2, non-ASCII raw (but lone
+    surrogates, escaped), final newline."""
+    return _no_surrogates(_dumps(value))
+
+
+def _dumps(value: Any) -> str:
     try:
         return _indented(value)
     except RecursionError:
@@ -206,10 +224,11 @@ def dumps_nested(value: Any, indent: str) -> str:
     if not indent:
         return dumps(value)[:-1]
     try:
-        return _indented(value, indent)
+        out = _indented(value, indent)
     except RecursionError:
-        return _indented_deep(value, indent)
+        out = _indented_deep(value, indent)
     except TypeError:
         import json
 
-        return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+        out = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+    return _no_surrogates(out)

@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-__all__ = ["load_json", "JsonError", "find_surrogates", "brief"]
+__all__ = ["load_json", "JsonError", "find_surrogates", "find_keys", "brief"]
 
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
@@ -180,6 +180,25 @@ def find_surrogates(value: Any, limit: int = 5) -> list[tuple[str, str]]:
             for i in range(len(v) - 1, -1, -1):
                 todo.append(((where, i), v[i]))
     return out
+
+
+def find_keys(value: Any, pattern: re.Pattern[str], limit: int = 5) -> list[str]:
+    """JSON pointers of up to ``limit`` object keys that ``pattern`` finds something in,
+    in document order (any depth, no recursion)."""
+    out: list[str] = []
+    todo: list[tuple[Any, Any]] = [("", value)]
+    while todo and len(out) < limit:
+        where, v = todo.pop()
+        if isinstance(v, dict):
+            for k in reversed(list(v)):
+                p = (where, k)
+                if isinstance(k, str) and not k.isascii() and pattern.search(k):
+                    out.append(_ptr(p))
+                todo.append((p, v[k]))
+        elif isinstance(v, list):
+            for i in range(len(v) - 1, -1, -1):
+                todo.append(((where, i), v[i]))
+    return out[:limit]
 
 
 def brief(v: Any, limit: int = 80, ascii: bool = True) -> str:

@@ -32,10 +32,11 @@ def _unsafe() -> re.Pattern[str]:
     return re.compile(_UNSAFE)
 
 
-# C0 controls, DEL, C1 controls, line/paragraph separators, lone surrogates (compiled on
-# first use: a class with the surrogate range costs start-up time, and a printable string,
-# the usual one, never needs it)
-_UNSAFE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
+# C0 controls, DEL, C1 controls, line/paragraph separators, bidirectional controls (they
+# reorder how the rest of the line is shown), lone surrogates (compiled on first use: a class
+# with the surrogate range costs start-up time, and a printable string, the usual one, never
+# needs it)
+_UNSAFE = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

@@ -6,7 +6,10 @@ one-line :func:`print_datum`. Layout (line breaks, indentation) belongs to the w
 issue 3, which calls these functions.
 
 * Strings: only ``"`` and ``\\`` are escaped, plus ``\\n``, ``\\t`` and ``\\r``; other
-  control characters and DEL as ``\\uXXXX``; non-ASCII raw; a raw byte (lone surrogate
+  control characters, DEL, the bidirectional controls (:data:`BIDI`: U+061C, U+200E/F,
+  U+202A..U+202E, U+2066..U+2069, which reorder how the text around them is shown) and
+  the line and paragraph separators U+2028/U+2029 as ``\\uXXXX``, so a reader of the
+  file sees what is there; other non-ASCII raw; a raw byte (lone surrogate
   ``U+DC80..U+DCFF``) as a three-digit octal escape ``\\351`` (three digits, so a following
   digit can never extend it).
 * Symbols: every character outside letters, digits and ``-_+*/<>=!$%&^~@|{}:`` is
@@ -24,13 +27,22 @@ from json.encoder import encode_basestring as _json_string
 
 from plistspec.elisp.datum import Datum, Float, Integer, List, String, Symbol, Vector
 
-__all__ = ["print_string", "print_symbol", "print_number", "print_datum"]
+__all__ = ["print_string", "print_symbol", "print_number", "print_datum", "BIDI"]
 
-_STRING_SPECIAL = re.compile(r'["\\\x00-\x1f\x7f\ud800-\udfff]')
+#: the bidirectional formatting characters (Unicode's Bidi_Control): they change the order
+#: in which the text around them is shown ("Trojan Source"); strings get them escaped, and
+#: a symbol, which has no escape for them, is refused by the callers that write untrusted
+#: names (from-json)
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_STRING_SPECIAL = re.compile(
+    r'["\\\x00-\x1f\x7f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]'
+)
 _STRING_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 # what print_string escapes besides " \ newline tab return: where none of these occurs, JSON's
 # string escaping (done in C) gives the same text
-_STRING_OTHER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+_STRING_OTHER = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 # a name of only the characters kept as they are, not starting like a number
 _PLAIN_SYMBOL = re.compile(r"[A-Za-z_*/<>=!$%&^~@|{}:][A-Za-z0-9_*/<>=!$%&^~@|{}:+-]*\Z")
 _SHORTHANDS = {"quote": "'", "function": "#'", "`": "`", ",": ",", ",@": ",@"}

@@ -32,8 +32,9 @@ Design (speed and safety; about 18 MB/s and 6.5x the input's size in peak memory
 * The collector is off while reading, and a big read's datums go straight to its oldest
   generation (see :func:`_read`).
 * The text is the decoded buffer: the CLI drops a BOM and decodes CRLF/CR line endings
-  as Emacs does before reading (:mod:`plistspec.elisp.eol`). A lone surrogate (invalid
-  UTF-8 decoded with ``surrogateescape``) is an error.
+  as Emacs does before reading (:mod:`plistspec.elisp.eol`). A raw byte (invalid UTF-8
+  decoded with ``surrogateescape``: U+DC80..U+DCFF) is a character, as in Emacs; any
+  other lone surrogate is an error.
 * Importing is cheap (the CLI imports this module on every run): only the scanner's
   regex is compiled at import; the rest compile on first use.
 
@@ -382,19 +383,24 @@ _SURROGATE_CHUNK = 1 << 16
 
 
 def _check_surrogates(text: str, start: int, end: int) -> None:
-    """Refuse a lone surrogate (what ``surrogateescape`` makes of invalid UTF-8).
+    """Refuse a lone surrogate that is not a raw byte.
 
-    Encoding to UTF-8 finds one several times faster than a regex search; chunks keep
+    A raw byte (U+DC80..U+DCFF: what ``surrogateescape`` makes of a byte of invalid
+    UTF-8) is a character of the buffer, as Emacs holds the raw bytes of a file it
+    decodes as UTF-8: it reads in comments, strings and symbols as Emacs reads it. Any
+    other surrogate (only a ``str`` given to the library can hold one) is no character
+    of Emacs. Encoding finds one several times faster than a regex search; chunks keep
     the bytes small; an ASCII text (the common case) needs no scan at all."""
     if text.isascii():
         return
     step = _SURROGATE_CHUNK
     for i in range(start, end, step):
         try:
-            text[i : min(i + step, end)].encode("utf-8")
+            text[i : min(i + step, end)].encode("utf-8", "surrogateescape")
         except UnicodeEncodeError as e:
             raise ReadError(
-                "invalid text: a lone surrogate (the file is not valid UTF-8?)",
+                f"invalid text: a lone surrogate U+{ord(text[i + e.start]):04X}, which is no "
+                "character of Emacs",
                 text,
                 i + e.start,
                 SYNTAX,

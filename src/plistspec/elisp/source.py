@@ -2,19 +2,27 @@
 
 Owns: :func:`buffer_text`, the one decoding every input goes through (the CLI's files and
 standard input, and the library API given ``bytes``). UTF-8, each invalid byte kept as a
-raw byte (a lone surrogate, one character, as the reader holds raw bytes) with a PS001
-warning at the first one; a leading byte-order mark dropped; line endings decoded as
+raw byte (a lone surrogate, one character, as the reader holds raw bytes: what Emacs
+holds when it decodes the file as UTF-8, as it does when the file says ``coding:
+utf-8``) with a PS001 warning at the first one (without such a cookie Emacs guesses the
+coding of a file that is not UTF-8, Latin-1 or raw-text, which reads non-ASCII text
+otherwise: the warning says so); a leading byte-order mark dropped; line endings decoded as
 Emacs does (CRLF or CR alone become LF, :mod:`plistspec.elisp.eol`). Lines, columns and
 string values of the result are Emacs's.
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from plistspec.core.diagnostics import Diagnostic
 
 __all__ = ["BufferText", "buffer_text"]
+
+_UTF8_COOKIE = re.compile(
+    rb"-\*-.*coding:\s*(utf-8|utf-8-emacs|prefer-utf-8)(-unix|-dos|-mac)?\b", re.I
+)
 
 
 class BufferText(NamedTuple):
@@ -33,6 +41,13 @@ class BufferText(NamedTuple):
     exact: bool
 
 
+def _says_utf8(data: bytes) -> bool:
+    """The file's ``-*-`` line (the first, the second after ``#!``) names UTF-8."""
+    lines = data[:1000].split(b"\n", 2)
+    head = lines[: 2 if data.startswith(b"#!") else 1]
+    return any(_UTF8_COOKIE.search(line) for line in head)
+
+
 def buffer_text(data: bytes) -> BufferText:
     """The text Emacs's buffer holds after visiting a file of ``data`` (see module doc)."""
     from plistspec.elisp.eol import decode_eol, detect_eol, encode_eol
@@ -43,11 +58,20 @@ def buffer_text(data: bytes) -> BufferText:
     except UnicodeDecodeError as e:
         text = data.decode("utf-8", "surrogateescape")
         prefix = data[: e.start].decode("utf-8", "replace")
+        if _says_utf8(data):
+            how = (
+                "read as Emacs reads it (the file says coding: utf-8): each invalid byte a raw byte"
+            )
+        else:
+            how = (
+                "read with each invalid byte as a raw byte, as Emacs reads a file that says "
+                "`-*- coding: utf-8 -*-'; without that cookie Emacs guesses the coding "
+                "(Latin-1, raw-text...) and can read non-ASCII text otherwise: add it"
+            )
         diag = Diagnostic(
             "PS001",
             "warning",
-            f"invalid UTF-8 (byte 0x{data[e.start]:02x}): Emacs reads this file as utf-8-emacs "
-            "or Latin-1; the rest is read with the invalid bytes as raw bytes",
+            f"invalid UTF-8 (byte 0x{data[e.start]:02x}): {how}",
             len(prefix),
             len(prefix) + 1,
         )

@@ -69,7 +69,7 @@ keep).
 
 from __future__ import annotations
 
-from plistspec.emit_elisp.file import feature_name, to_elisp
+from plistspec.emit_elisp.file import feature_name, feature_problem, to_elisp
 from plistspec.emit_elisp.forms import tool_form, tool_form_text
 from plistspec.emit_elisp.layout import FILL, MAX_INDENT
 from plistspec.emit_elisp.reindent import reindent
@@ -77,6 +77,7 @@ from plistspec.emit_elisp.reindent import reindent
 __all__ = [
     "to_elisp",
     "feature_name",
+    "feature_problem",
     "tool_form_text",
     "tool_form",
     "reindent",

@@ -129,6 +129,13 @@ def feature_name(file_name: str | None, feature: str | None) -> str:
     return _names(file_name, feature, None)[1]
 
 
+def feature_problem(file_name: str | None, feature: str | None) -> str | None:
+    """Why the feature :func:`feature_name` gives cannot be written as a visible symbol
+    (a file name that is not UTF-8, or holds a control, bidirectional or space character),
+    or None: the PS526 message :func:`to_elisp` reports."""
+    return _unwritable(feature_name(file_name, feature), None, feature, file_name)
+
+
 def _depth_warning(tool: Tool, text: str, w: Writer) -> None:
     """PS204 (as a warning: the file is still written) when the written form nests deeper
     than gptel/llm are known to convert (their recursive code fails past about
@@ -167,6 +174,38 @@ def _depth_warning(tool: Tool, text: str, w: Writer) -> None:
         )
 
 
+def _unwritable(
+    feature: str, variable: str | None, given: str | None, file_name: str | None
+) -> str | None:
+    """Why the feature (or a given variable) name cannot be written as a visible symbol
+    (a control, bidirectional or space character, a raw byte of a file name that is not
+    UTF-8), or None."""
+    from plistspec.core.lines import one_line
+
+    def ok(name: str) -> bool:
+        return name.isprintable() and not any(c.isspace() for c in name)
+
+    if not ok(feature):
+        if given:
+            return f"the feature `{one_line(feature)}' cannot be written as a visible symbol"
+        import os
+
+        base = one_line(os.path.basename(file_name or ""))
+        why = (
+            "is not valid UTF-8"
+            if any(0xDC80 <= ord(c) <= 0xDCFF for c in feature)
+            else "holds a control, bidirectional or space character"
+        )
+        return (
+            f"the file name `{base}' {why}, so it gives no feature name Emacs Lisp can "
+            "write (the file provides the feature its name says): name the file "
+            "otherwise, or give --feature NAME"
+        )
+    if variable is not None and not ok(variable):
+        return f"the variable `{one_line(variable)}' cannot be written as a visible symbol"
+    return None
+
+
 def to_elisp(
     tools: list[Tool],
     dialect: str | None = "gptel",
@@ -197,8 +236,13 @@ def to_elisp(
     from plistspec.elisp import printer as p
     from plistspec.elisp.comment import comment_text as ct
 
+    given = feature
     stem, feature, var = _names(file_name, feature, variable)
     diags: list[Diagnostic] = []
+    if not forms_only:
+        bad = _unwritable(feature, var if variable else None, given, file_name)
+        if bad is not None:
+            return "", [Diagnostic("PS526", "error", bad)]  # type: ignore[arg-type]
     dialects = [dialect or (t.get("metadata") or {}).get("dialect") or "gptel" for t in tools]
     dialects = [d if d in HEADS else "gptel" for d in dialects]
     libraries = sorted(set(dialects)) or [dialect or "gptel"]

@@ -327,6 +327,22 @@ def from_json(
                 )
             )
         return [], diags
+    from plistspec.core.jsontext import find_keys
+    from plistspec.elisp.printer import BIDI
+
+    bidi = find_keys(value, BIDI)
+    if bidi:
+        for ptr in bidi:
+            diags.append(
+                diag(
+                    "PS526",
+                    "error",
+                    f"the key at {ptr} holds a bidirectional control character (such as "
+                    "U+202E), which changes how the text around it is shown: a key is written "
+                    "as an Emacs Lisp symbol, which has no escape for it; rename the key",
+                )
+            )
+        return [], diags
     try:
         elems = _elements(value, forced, diags)
     except Mismatch as m:

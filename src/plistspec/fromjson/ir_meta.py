@@ -8,22 +8,22 @@ written again by the printer (:func:`reprint`, which keeps the line breaks and i
 between tokens but no comments). Then what the datum would do when the generated file is
 loaded decides whether it is written:
 
-* ``:function``: a symbol, ``'X``, ``#'SYMBOL``, or a ``(lambda ...)`` / ``#'(lambda ...)``
-  whose arglist is symbols and whose body holds none of the macros that evaluate code when
-  they are expanded (:data:`EXPANSION_EVAL`; ``load`` expands every macro of a top-level
-  form eagerly, lambda bodies included) and does not start with ``(:documentation FORM)``
-  (evaluated when the closure is made). Anything else (``(progn ...)``, ``(funcall ...)``,
-  a backquote with unquotes...) would run when the file is loaded: a stub is written
-  instead, with a warning naming what was dropped.
+* ``:function``: what :func:`plistspec.elisp.loadsafe.function_problem` accepts: a
+  symbol, ``'SYMBOL``, ``#'SYMBOL``, or a lambda made only of forms whose evaluation
+  is known (an allow-list: special forms and vetted macros with their shapes, functions
+  of Emacs 28.2, gptel and llm, quoted data; ``grammars/elisp-load-safety.json``).
+  Anything else could run code when the generated file is loaded or byte-compiled (a
+  macro expanded at load time evaluating its arguments, a call of an unknown function
+  that is a macro in the user's Emacs): a stub is written instead, with a PS516 warning
+  naming what was dropped. ``nil``, ``t``, a keyword, a string or a number names no
+  function at all: an error (PS514).
 * every other slot (``:confirm``, ``:include``, ``:category``, ``:async``, unknown keys): only
   inert values: self-evaluating literals (strings, numbers, keywords, ``t``/``nil``,
   vectors), symbols (a variable's value: no code runs) and quoted data ``'X`` / ``#'SYMBOL``.
 
 ``trust=True`` (``from-json --trust-functions``) writes every slot that is exactly one datum,
 code included. A lambda that passes the check is still code the user will run when the
-model calls the tool: the JSON's author wrote it. And the list of macros is what Emacs and
-common packages have (``eval-and-compile`` evaluates its body when ``load`` expands it, in
-Emacs 28): a third-party macro that evaluates its arguments when expanded is not known.
+model calls the tool: the JSON's author wrote it.
 """
 
 from __future__ import annotations
@@ -32,45 +32,8 @@ from typing import Any
 
 from plistspec.core.diagnostics import Diagnostic
 
-__all__ = ["check_metadata", "reprint", "EXPANSION_EVAL"]
+__all__ = ["check_metadata", "reprint"]
 
-#: macros (and special forms) that evaluate (part of) their arguments when expanded or
-#: when the enclosing form is evaluated, even inside a lambda that is never called
-EXPANSION_EVAL = frozenset(
-    {
-        "eval-when-compile",
-        "eval-and-compile",
-        "cl-eval-when",
-        "eval-when",
-        "load-time-value",
-        "cl-load-time-value",
-        "macrolet",
-        "cl-macrolet",
-        "rx",
-        "rx-let",
-        "rx-let-eval",
-        "rx-define",
-        "static-if",
-        "define-inline",
-        "cl-defmacro",
-        "defmacro",
-        "pcase-defmacro",
-        "macroexp-let2",
-        "cl-compiler-macro",
-        "define-compiler-macro",
-        "cl-define-compiler-macro",
-        "declare",
-        "byte-run--set-compiler-macro",
-        "use-package",
-        "leaf",
-        "gv-define-setter",
-        "gv-define-simple-setter",
-        "gv-define-expander",
-        "defsetf",
-        "cl-defsubst",
-        "define-advice",
-    }
-)
 _SHORT = {"quote": "'", "function": "#'", "`": "`", ",": ",", ",@": ",@"}
 _RESERVED = frozenset({":name", ":description", ":args"})
 
@@ -92,7 +55,7 @@ def reprint(d: Any, text: str) -> tuple[str, bool]:
     Returns ``(text, a comment was dropped)``. Raises ValueError for an unprintable
     string or symbol (a character Emacs has but the printer cannot write)."""
     from plistspec.elisp.datum import List, Symbol, Vector
-    from plistspec.elisp.printer import print_datum
+    from plistspec.elisp.printer import BIDI, print_datum
 
     out: list[str] = []
     dropped = False
@@ -147,82 +110,41 @@ def reprint(d: Any, text: str) -> tuple[str, bool]:
             for k in range(len(x.items) - 1, -1, -1):
                 work.append(("d", x.items[k], k == 0))
         else:
+            if t is Symbol and BIDI.search(x.name):
+                raise ValueError(
+                    "a symbol holds a bidirectional control character (such as U+202E), "
+                    "which Emacs Lisp cannot write visibly in a symbol"
+                )
             empty = t is Symbol and x.name == "nil" and text[start : start + 1] == "("
             out.append("()" if empty else print_datum(x))  # `()` reads as nil: kept as written
             prev[0] = x.end if start >= 0 else -1
     return "".join(out), dropped
 
 
-def _is_list(d: Any, head: str | None = None) -> bool:
+def _not_a_function(d: Any) -> str | None:
+    """Why ``d`` (a ``:function`` value) names no function at all, or None: ``nil``, ``t``,
+    a keyword (bare, quoted or ``#'``), a string, a number, a vector."""
     from plistspec.elisp.datum import List, Symbol
+    from plistspec.elisp.loadsafe import NOT_A_FUNCTION
 
-    if type(d) is not List or d.tail is not None or not d.items:
-        return False
-    return head is None or (type(d.items[0]) is Symbol and d.items[0].name == head)
-
-
-def _inert(d: Any) -> bool:
-    """True when evaluating ``d`` runs no code (a literal, a symbol, quoted data)."""
-    from plistspec.elisp.datum import Float, Integer, String, Symbol, Vector
-
-    if type(d) in (Symbol, String, Integer, Float, Vector):
-        return True
-    if _is_list(d, "quote") and len(d.items) == 2:
-        return True
-    return _is_list(d, "function") and len(d.items) == 2 and type(d.items[1]) is Symbol
-
-
-def _lambda_problem(lam: Any) -> str | None:
-    """Why evaluating the ``(lambda ARGS . BODY)`` form ``lam`` could run code, or None."""
-    from plistspec.elisp.datum import List, String, Symbol, Vector
-
-    items = lam.items
-    if len(items) < 2:
-        return "a lambda without an argument list"
-    args = items[1]
-    if not (
-        (type(args) is Symbol and args.name == "nil")
-        or (type(args) is List and args.tail is None and all(type(a) is Symbol for a in args.items))
+    x = d
+    if (
+        type(x) is List
+        and x.tail is None
+        and len(x.items) == 2
+        and type(x.items[0]) is Symbol
+        and x.items[0].name in ("quote", "function")
     ):
-        return "a lambda whose argument list is not a list of symbols"
-    body = items[2:]
-    if body and type(body[0]) is String and len(body) > 1:
-        body = body[1:]
-    if body and _is_list(body[0]) and type(body[0].items[0]) is Symbol:
-        if body[0].items[0].name == ":documentation":
-            return "(:documentation FORM) is evaluated when the closure is made"
-    stack = list(items[2:])
-    while stack:
-        x = stack.pop()
-        t = type(x)
-        if t is Symbol:
-            if x.name in EXPANSION_EVAL:
-                return f"`{x.name}' evaluates code when the form is expanded at load time"
-        elif t is List:
-            stack.extend(x.items)
-            if x.tail is not None:
-                stack.append(x.tail)
-        elif t is Vector:
-            stack.extend(x.items)
-    return None
-
-
-def _function_problem(d: Any) -> str | None:
-    """Why evaluating ``d`` as a ``:function`` value would run code, or None."""
-    from plistspec.elisp.datum import List
-
-    if _inert(d):
+        x = x.items[1]
+    if type(x) is Symbol:
+        if x.name in NOT_A_FUNCTION:
+            return f"`{x.name}' names no function"
+        if x.name.startswith(":"):
+            return "a keyword names no function"
         return None
-    if _is_list(d, "lambda"):
-        return _lambda_problem(d)
-    if _is_list(d, "function") and len(d.items) == 2 and _is_list(d.items[1], "lambda"):
-        return _lambda_problem(d.items[1])
-    if type(d) is List and d.items:
-        from plistspec.elisp.printer import print_datum
-
-        head = print_datum(d.items[0])
-        return f"a ({head[:40]} ...) form is evaluated when the file is loaded"
-    return "it is evaluated when the file is loaded"
+    if type(x) is List:
+        return None
+    return f"a {type(x).__name__.lower()} is not a function"
 
 
 def _excerpt(text: str) -> str:
@@ -260,10 +182,22 @@ def _slot_text(
             )
         )
         return None
+    if key == ":function":
+        why = _not_a_function(d)
+        if why is not None:
+            diags.append(
+                _diag(
+                    "PS525",
+                    "error",
+                    f"tool {label}: {key} {_excerpt(text)} (at {where}) is not a function: "
+                    f"{why}; write a symbol, #'SYMBOL or a (lambda ...), or leave it out",
+                )
+            )
+            return None
     if not trust:
-        problem = _function_problem(d) if key == ":function" else None
-        if key != ":function" and not _inert(d):
-            problem = "only literals, symbols and quoted data are written for this slot"
+        from plistspec.elisp.loadsafe import function_problem, value_problem
+
+        problem = function_problem(d) if key == ":function" else value_problem(d)
         if problem is not None:
             instead = "; a stub was written instead" if key == ":function" else ""
             diags.append(
@@ -301,6 +235,8 @@ def _key(raw: Any) -> str | None:
 
     d, _ = _read_one(raw)
     if type(d) is not Symbol or not d.name.startswith(":") or len(d.name) < 2:
+        return None
+    if not d.name.isprintable():  # a bidi control or raw byte: no visible way to write it
         return None
     return d.name
 

@@ -85,6 +85,17 @@ def from_python(
     """
     from plistspec.pyfunc.tools import tools_from_targets
 
+    if function is not None:
+        name = function.removeprefix("#'")
+        if not name or name in ("nil", "t") or name.startswith(":"):
+            why = "a keyword" if name.startswith(":") else repr(name)
+            return [], [
+                Diagnostic(
+                    "PS525",
+                    "error",
+                    f"function={function!r} names no function ({why} cannot be called)",
+                )
+            ]
     targets = [target] if isinstance(target, str) else list(target)
     return tools_from_targets(
         targets,

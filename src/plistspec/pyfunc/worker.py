@@ -38,8 +38,12 @@ def _isolate() -> tuple[Any, Any]:
 
 
 def _readline(f: Any, buf: bytearray) -> bytes | None:
+    """The next line of ``f`` (``buf`` holds what was read past the last one). Each byte
+    is searched once: a long line costs its length, not its length squared."""
+    start = 0
     while True:
-        i = buf.find(b"\n")
+        i = buf.find(b"\n", start)
+        start = len(buf)
         if i >= 0:
             line = bytes(buf[:i])
             del buf[: i + 1]
