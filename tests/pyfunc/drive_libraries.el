@@ -33,7 +33,12 @@
   (with-temp-buffer
     (insert-file-contents file)
     (goto-char (point-min))
-    (let (form)
+    ;; As `load' does: the file's forms see its name (a generated file finds its
+    ;; modules from its own place), never the directory Emacs was started in.
+    (let ((load-file-name (expand-file-name file))
+          (load-true-file-name (file-truename file))
+          (default-directory "/nonexistent/")
+          form)
       (while (setq form (condition-case nil (read (current-buffer)) (end-of-file nil)))
         (let ((v (eval form t)))
           (dolist (x (cond ((or (gptel-tool-p v) (llm-tool-p v)) (list v))

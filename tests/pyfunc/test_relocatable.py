@@ -110,6 +110,25 @@ def test_moved_with_its_module_it_still_calls_python(emacs, elisp_deps_dir, tmp_
 
 @pytest.mark.slow
 @pytest.mark.emacs
+def test_written_through_a_symbolic_link_it_finds_its_modules(emacs, elisp_deps_dir, tmp_path):
+    """-o names a path through a linked directory whose real place is deeper (a linked
+    /tmp, a dotfiles tree): the file finds its directory with ``file-truename``, so the
+    relative way to the modules is counted from the real place too (CI failed here)."""
+    py = tmp_path / "work" / "py"
+    py.mkdir(parents=True)
+    (py / "weather.py").write_text(MODULE, encoding="utf-8")
+    real = tmp_path / "deep" / "er" / "still" / "emacs"
+    real.mkdir(parents=True)
+    os.symlink(real, tmp_path / "work" / "emacs")
+    r = _from_py(py, "weather", "-o", "../emacs/weather-tools.el")
+    assert r.returncode == 0, r.stderr
+    assert (real / "weather-tools.el").exists()
+    assert _call(emacs, elisp_deps_dir, tmp_path / "work" / "emacs") == f"Oslo:f:{sys.prefix}"
+    assert _call(emacs, elisp_deps_dir, real) == f"Oslo:f:{sys.prefix}"
+
+
+@pytest.mark.slow
+@pytest.mark.emacs
 def test_which_python_runs_the_tools(emacs, elisp_deps_dir, tmp_path) -> None:
     """plistspec-bridge-python, else the nearest .venv above the modules, else python3."""
     dots, _ = _project(tmp_path, "-d", "llm", "--bridge", "process")

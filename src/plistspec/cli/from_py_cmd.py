@@ -197,9 +197,13 @@ def _calls_python(tools) -> bool:
 
 def _modules_from(out: str | None) -> str:
     """Where the modules are imported from (the current directory), relative to the
-    directory of the file written (``out``; standard output: the current directory)."""
-    here = os.getcwd()
-    where = os.path.dirname(os.path.abspath(out)) if out and out != "-" else here
+    directory of the file written (``out``; standard output: the current directory).
+
+    Both ends are real paths: the file finds its directory with ``file-truename``, so a
+    symbolic link on the way to ``out`` (a linked /tmp, a dotfiles tree) must not count
+    its own ``..`` steps."""
+    here = os.path.realpath(os.getcwd())
+    where = os.path.realpath(os.path.dirname(os.path.abspath(out))) if out and out != "-" else here
     try:
         rel = os.path.relpath(here, where)
     except ValueError:  # another drive (Windows): no relative path exists
