@@ -38,6 +38,9 @@ def test_the_wheel_carries_the_grammars_and_lowers(tmp_path: Path) -> None:
         "plistspec/grammars/elisp-load-safety.json",
         "plistspec/grammars/elisp-functions.txt",
         "plistspec/grammars/elisp-macros.txt",
+        "plistspec/grammars/codes.json",
+        "plistspec/grammars/code-examples.toml",
+        "plistspec/grammars/emacs-char-names.txt",
         "plistspec/emacs/plistspec-serve.el",
         "plistspec/py.typed",
     ):
@@ -69,6 +72,32 @@ def test_the_wheel_carries_the_grammars_and_lowers(tmp_path: Path) -> None:
         timeout=120,
     )
     assert run.returncode == 0 and ":function (lambda (a) (upcase a))" in run.stdout, run.stderr
+    # the codes, their examples and the names only Emacs knows are data in grammars/ too
+    run = subprocess.run(
+        [sys.executable, "-m", "plistspec", "explain", "PS101"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("PS101 (warning): cannot be read statically\n"), run.stdout
+    assert "Wrong (Emacs Lisp):\n\n    (gptel-make-tool\n" in run.stdout, run.stdout
+    el = tmp_path / "lf.el"
+    el.write_text(
+        '(gptel-make-tool :name "t" :function #\'f\n :description "a\\N{LINE FEED (LF)}b")\n',
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "plistspec", "to-json", str(el)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert run.returncode == 0 and '"description": "a\\nb"' in run.stdout, run.stdout + run.stderr
     probe = subprocess.run(
         [sys.executable, "-c", "import plistspec; print(plistspec.__file__)"],
         capture_output=True,

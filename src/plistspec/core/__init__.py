@@ -3,7 +3,7 @@
 Owns: the IR (:mod:`.ir`, the one hub every input becomes and every output is made
 from), diagnostics as values (:mod:`.diagnostics`, :mod:`.lines`: one printable line per
 finding), every diagnostic code and its documentation (:mod:`.codes`,
-:mod:`.code_examples`), the names of formats and targets (:mod:`.formats`), JSON text read
+:mod:`.code_examples`: loaders of ``grammars/`` data; :mod:`.grammars` finds those files), the names of formats and targets (:mod:`.formats`), JSON text read
 and written at any depth (:mod:`.jsontext`, :mod:`.jsonout`, :mod:`.jsonpos`: a pointer's
 place in the text, :mod:`.jsoncopy`, :mod:`.jsonutil`), and small mechanisms
 (:mod:`.record`, :mod:`.trampoline`, :mod:`.gcpause`, :mod:`.columns`).

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
+from plistspec.core.grammars import grammar_path
 from plistspec.elisp.datum import Float, Integer, List, String, Symbol, Vector
 
 __all__ = ["function_problem", "value_problem", "is_inert", "NOT_A_FUNCTION"]
@@ -45,17 +45,8 @@ NOT_A_FUNCTION = frozenset({"nil", "t"})
 _REST = frozenset({"body", "clauses", "handlers", "case-clauses", "pairs", "place-pairs"})
 
 
-def _grammar(name: str) -> Path:
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        cand = parent / "grammars" / name
-        if cand.is_file():
-            return cand
-    raise FileNotFoundError(f"grammars/{name} not found")
-
-
 def _names(name: str) -> frozenset[str]:
-    with open(_grammar(name), encoding="utf-8") as f:
+    with open(grammar_path(name), encoding="utf-8") as f:
         return frozenset(
             line.rstrip("\n") for line in f if line.strip() and not line.startswith("#")
         )
@@ -65,7 +56,7 @@ class _Rules:
     __slots__ = ("shapes", "functions", "refused", "unsafe_functions")
 
     def __init__(self) -> None:
-        with open(_grammar("elisp-load-safety.json"), encoding="utf-8") as f:
+        with open(grammar_path("elisp-load-safety.json"), encoding="utf-8") as f:
             data = json.load(f)
         self.shapes: dict[str, list[str]] = {**data["special_forms"], **data["macros"]}
         macros = _names("elisp-macros.txt") | frozenset(data["extra_unsafe_macros"])
