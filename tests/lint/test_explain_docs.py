@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_every_code_has_an_example() -> None:
     missing = [c for c in CODES if c not in EXAMPLES]
-    assert not missing, f"add a wrong/right example to code_examples.py for {missing}"
+    assert not missing, f"add a wrong/right example to grammars/code-examples.toml for {missing}"
     assert not [c for c in EXAMPLES if c not in CODES]
     for code, ex in EXAMPLES.items():
         assert ex.wrong.strip() and ex.right.strip() and ex.wrong != ex.right, code
