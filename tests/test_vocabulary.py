@@ -254,3 +254,27 @@ def test_misspelt_options_suggest_the_new_names_only(args: list[str], meant: str
     assert r.exit_code == 2 and meant in r.output, r.output
     for hidden in ("'--format'", "'--diagnostics-format'", "'-f'", "'--lower'"):
         assert hidden not in r.output, r.output
+
+
+def test_serve_prints_its_start_up_diagnostics_in_the_output_format(emacs, tmp_path: Path) -> None:
+    """serve reports what it found in the tools before serving them (here a tool defined
+    twice, PS801): as JSON when asked. Stdin is closed, so the stdio server stops at once
+    (it starts its own Emacs: the ``emacs`` fixture skips where there is none)."""
+    import subprocess
+    import sys
+
+    assert "--output-format [gnu|json|github|sarif]" in _help("serve")
+    el = tmp_path / "twice.el"
+    one = '(gptel-make-tool :name "a" :description "%s" :function (lambda (x) x)\n'
+    one += ' :args (list \'(:name "x" :type string :description "x")))\n'
+    el.write_text(one % "A." + one % "B.", encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-m", "plistspec", "serve", str(el), "--output-format", "json"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    report, _ = json.JSONDecoder().raw_decode(r.stderr)
+    assert all({"path", "line", "severity", "code", "message"} <= set(d) for d in report)
+    assert any(d["code"] == "PS801" and d["path"] == str(el) for d in report), report

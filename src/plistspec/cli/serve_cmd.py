@@ -11,7 +11,12 @@ import sys
 
 import click
 
-from plistspec.cli._options import Command, deprecated_option, stdin_filename_option
+from plistspec.cli._options import (
+    Command,
+    deprecated_option,
+    output_format_option,
+    stdin_filename_option,
+)
 
 
 @click.command("serve", cls=Command)
@@ -117,6 +122,9 @@ from plistspec.cli._options import Command, deprecated_option, stdin_filename_op
     metavar="SYMBOL",
     help="--emacs: also serve the llm tools in this variable.",
 )
+@output_format_option(
+    "How the start-up diagnostics (of the tools read) are printed: gnu, json, github, sarif."
+)
 @stdin_filename_option
 def serve_cmd(
     files: tuple[str, ...],
@@ -138,6 +146,7 @@ def serve_cmd(
     categories: tuple[str, ...],
     names: tuple[str, ...],
     llm_variable: str | None,
+    output_format: str,
     stdin_filename: str | None,
 ) -> None:
     """Serve the tools of FILE.el... (or of a running Emacs) to MCP clients.
@@ -229,7 +238,9 @@ def serve_cmd(
             diags = decoding + diags
         else:
             state, diags = serve_emacs(emacs_server, opts)
-        print_diagnostics([d for d in diags if d.severity != "info"] if state else diags)
+        print_diagnostics(
+            [d for d in diags if d.severity != "info"] if state else diags, output_format
+        )
         if state is None:
             sys.exit(1)
         if state.runner is not None and state.runner.client.pid is not None:
