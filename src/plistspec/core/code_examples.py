@@ -298,7 +298,7 @@ EXAMPLES: dict[str, Example] = {
         "arg",
         "openai",
     ),
-    # --- PS412-PS431: to-json --lower ---------------------------------------------------
+    # --- PS412-PS439: to-json --lower ---------------------------------------------------
     "PS412": Example(
         '{"name": "t", "inputSchema": {"type": "object",\n'
         ' "properties": {"p": {"$ref": "#/$defs/Path"}}, "$defs": {"Path": {"type": "string"}}}}',
@@ -373,10 +373,12 @@ EXAMPLES: dict[str, Example] = {
         "lower",
     ),
     "PS422": Example(
-        '(:name "o" :type object :description "O"\n'
-        " :properties (:x (:type string)) :additionalProperties :json-false)",
-        '(:name "o" :type object :description "O"\n :properties (:x (:type string)))',
-        "arg",
+        '{"name": "t", "inputSchema": {"type": "object", "properties": {"tags":\n'
+        ' {"type": "object", "properties": {"a": {"type": "string"}},\n'
+        ' "additionalProperties": {"type": "string"}}}}}',
+        '{"name": "t", "inputSchema": {"type": "object", "properties": {"tags":\n'
+        ' {"type": "object", "properties": {"a": {"type": "string"}}}}}}',
+        "json",
         "gemini",
         "lower",
     ),
@@ -398,9 +400,10 @@ EXAMPLES: dict[str, Example] = {
         "lower",
     ),
     "PS426": Example(
-        '(:name "o" :type object :description "O" :additionalProperties (:type string))',
         '(:name "o" :type object :description "O"\n'
-        ' :properties (:x (:type string)) :required ["x"])',
+        ' :properties (:meta (:type object :description "Any keys")))',
+        '(:name "o" :type object :description "O"\n'
+        ' :properties (:meta (:type object :properties (:k (:type string)) :required ["k"])))',
         "arg",
         "openai-strict",
         "lower",
@@ -445,6 +448,69 @@ EXAMPLES: dict[str, Example] = {
         "json",
         "mcp-2025-06-18",
         "lower",
+    ),
+    "PS432": Example(
+        '{"name": "t", "inputSchema": {"type": "object",\n'
+        ' "properties": {"a": {"type": "string"}}, "required": ["a", "b"]}}',
+        '{"name": "t", "inputSchema": {"type": "object",\n'
+        ' "properties": {"a": {"type": "string"}}, "required": ["a"]}}',
+        "json",
+        "gemini",
+        "lower",
+    ),
+    "PS433": Example(
+        '(:name "path" :type string :description "File" :required t)',
+        '(:name "path" :type string :description "File")',
+        "arg",
+        "openai",
+        "lower",
+    ),
+    "PS434": Example(
+        '(:name "v" :type nil :description "Any value")',
+        '(:name "v" :type string :description "A value")',
+        "arg",
+        "openai",
+        "lower",
+    ),
+    "PS435": Example(
+        '(:name "opts" :type object :description "Options")',
+        '(:name "opts" :type object :description "Options"\n :properties (:a (:type string)))',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS436": Example(
+        '{"name": "t", "inputSchema": {"type": "object", "required": ["p"], "properties": {"p":\n'
+        ' {"type": "object", "oneOf": [{"properties": {"x": {"type": "string"}}, "required": ["x"]},\n'
+        ' {"properties": {"y": {"type": "string"}}, "required": ["y"]}]}}}}',
+        '{"name": "t", "inputSchema": {"type": "object", "required": ["p"], "properties": {"p":\n'
+        ' {"anyOf": [{"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},\n'
+        ' {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]}]}}}}',
+        "json",
+        "openai-strict",
+        "lower",
+    ),
+    "PS437": Example(
+        '(:name "unit" :description "Unit" :enum ["c" "f"])',
+        '(:name "unit" :type string :description "Unit" :enum ["c" "f"])',
+        "arg",
+        "gemini",
+        "lower",
+    ),
+    "PS438": Example(
+        '{"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}},\n'
+        ' "$defs": {"N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}},\n'
+        ' "required": ["next"]}}}}',
+        '{"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}},\n'
+        ' "$defs": {"N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}}}}}',
+        "json",
+        "gemini-jsonschema",
+        "lower",
+    ),
+    "PS439": Example(
+        "plistspec from-json tools.json --target openai-strict -o tools.el",
+        "plistspec from-json tools.json --target openai -o tools.el",
+        "shell",
     ),
     # --- PS5xx: JSON in, Elisp out ---------------------------------------------------------
     "PS500": Example('{"foo": 1}', '{"type": "function", "function": {"name": "f"}}', "json"),

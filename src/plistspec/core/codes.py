@@ -537,6 +537,70 @@ CODES: dict[str, Code] = {
         "(the structured result must then be wrapped the same way). Example: "
         '`"outputSchema": {"type": "array"}` for `mcp-2025-06-18`.',
     ),
+    "PS432": Code(
+        "info",
+        "required property added to properties",
+        "`required` names a property that `properties` lacks (gptel sends that for `:args` written "
+        'as a vector: `properties: {}` with `required: ["x"]`). Gemini rejects it and strict '
+        "mode could never be satisfied, so `--lower` adds the property, taking any value (lossless; "
+        "the target's other rules then apply to it: Gemini types it, strict mode is left). "
+        'Example: `{"properties": {"a": {...}}, "required": ["a", "b"]}` for `gemini`.',
+    ),
+    "PS433": Code(
+        "info",
+        "draft-3 required moved into the parent's required",
+        "A property schema holding `required: true` (JSON Schema draft 3, what an Elisp `:required "
+        "t` inside an arg sends) is not valid JSON Schema today: `--lower` removes it and lists the "
+        "property in the parent's `required` (lossless), as `check --fix` does in the source. "
+        'Example: `(:name "path" :type string :description "File" :required t)`.',
+    ),
+    "PS434": Code(
+        "warning",
+        "type that names no JSON type removed",
+        '`"type": "nil"` (an Elisp `:type nil`, or llm\'s missing `:type`) or `"any"` names no '
+        "JSON type, so no value could match it: `--lower` removes the `type` and the schema takes "
+        "any value (the target's other rules then apply: Gemini types it). Example: "
+        '`(:name "v" :type nil :description "Any value")`.',
+    ),
+    "PS435": Code(
+        "warning",
+        "object without properties for Gemini's parameters",
+        "Gemini's `parameters` (an OpenAPI subset) has no way to say \"an object with any "
+        'properties": such an object is sent without properties and arrives empty (`{}`); lower '
+        "for `gemini-jsonschema` to keep it. At the root, a tool without properties takes no "
+        "arguments and is sent without `parameters` (info). Example: "
+        '`(:name "opts" :type object :description "Options")` for `gemini`.',
+    ),
+    "PS436": Code(
+        "info",
+        "object keywords written into each member of a union",
+        "Strict mode closes every object, so an object with `properties` beside an `anyOf`/`oneOf` "
+        "of objects would accept nothing: its keywords go into each member instead (the same "
+        'values). Example: `{"type": "object", "oneOf": [{"properties": {"x": ...}}, '
+        '{"properties": {"y": ...}}]}` inside a property, for `openai-strict`.',
+    ),
+    "PS437": Code(
+        "info",
+        "type taken from the enum's values",
+        "The target needs a `type` on every schema (Gemini, strict modes) and the node has none, "
+        "but every value of its `enum` (or its `const`) has the same JSON type: that type is added "
+        '(lossless). Example: `(:name "unit" :description "Unit" :enum ["c" "f"])` for `gemini`.',
+    ),
+    "PS438": Code(
+        "warning",
+        "required property with a recursive $ref made optional",
+        "Gemini unrolls a recursive `$ref` only through optional properties (providers.md §3): for "
+        "`gemini-jsonschema` a required property holding one is made optional (the schema accepts "
+        "more). Example: a tree node whose required `next` refers back to the node.",
+    ),
+    "PS439": Code(
+        "info",
+        "strict shape written, but gptel and llm never send strict",
+        "`from-json --target openai-strict|anthropic-strict|openai-responses` writes schemas in "
+        "strict mode's shape (every property required, objects closed), but neither gptel nor llm "
+        "has a way to send `strict: true`: the provider receives the tools non-strict. Said once "
+        "per run. Example: `plistspec from-json tools.json --target openai-strict`.",
+    ),
     # --- PS5xx: JSON input / Elisp output ------------------------------------------
     "PS500": Code(
         "error",

@@ -72,12 +72,84 @@ def jeq(a: Any, b: Any) -> bool:
 
 
 def brief(value: Any, limit: int = 400) -> str:
-    """Compact JSON text of ``value`` (cut at ``limit`` characters with an ellipsis)."""
+    """Compact JSON text of ``value`` (cut at ``limit`` characters with an ellipsis).
+
+    A value nested deeper than the JSON encoder recurses is written through an explicit
+    stack, stopped once ``limit`` characters are out (a value nested 100 000 deep costs
+    only what is shown)."""
     try:
         s = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    except (TypeError, ValueError, RecursionError):
-        s = repr(value)
+    except RecursionError:
+        return _brief_deep(value, limit)
+    except (TypeError, ValueError):
+        s = _brief_deep(value, 10**12)
     return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _brief_deep(value: Any, limit: int) -> str:
+    """:func:`brief` without recursion."""
+    if not isinstance(value, (dict, list, tuple)):
+        value = _scalar_text(value)
+    out: list[str] = []
+    size = 0
+    # each entry: a text to write, or (container, iterator, is_dict, first)
+    work: list[Any] = [value]
+    while work and size <= limit:
+        item = work.pop()
+        if type(item) is str:
+            out.append(item)
+            size += len(item)
+            continue
+        if type(item) is list and item and type(item[0]) is _Open:
+            _o, it, is_dict, first = item
+            nxt = next(it, _END)
+            if nxt is _END:
+                out.append("}" if is_dict else "]")
+                size += 1
+                continue
+            item[3] = False
+            work.append(item)
+            if not first:
+                out.append(", ")
+                size += 2
+            if is_dict:
+                k, v = nxt
+                key = _scalar_text(k if isinstance(k, str) else str(k)) + ": "
+                out.append(key)
+                size += len(key)
+                work.append(v if isinstance(v, (dict, list, tuple)) else _scalar_text(v))
+            else:
+                work.append(nxt if isinstance(nxt, (dict, list, tuple)) else _scalar_text(nxt))
+            continue
+        if isinstance(item, dict):
+            out.append("{")
+            size += 1
+            work.append([_OPEN, iter(item.items()), True, True])
+        elif isinstance(item, (list, tuple)):
+            out.append("[")
+            size += 1
+            work.append([_OPEN, iter(item), False, True])
+        else:
+            s = _scalar_text(item)
+            out.append(s)
+            size += len(s)
+    s = "".join(out)
+    return s if len(s) <= limit and not work else s[: limit - 1] + "…"
+
+
+class _Open:
+    """Marks an open container on :func:`brief`'s stack."""
+
+
+_OPEN = _Open()
+_END = object()
+
+
+def _scalar_text(v: Any) -> str:
+    try:
+        return json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(v)
 
 
 class Ptr:
@@ -131,13 +203,17 @@ def resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
     if not frag.startswith("/"):
         return False, None  # an $anchor: not resolved here
     cur = root
-    from urllib.parse import unquote
-
     for raw in frag[1:].split("/"):
-        part = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(cur, dict) and part in cur:
+        if "%" in raw:
+            from urllib.parse import unquote
+
+            raw = unquote(raw)
+        part = raw.replace("~1", "/").replace("~0", "~") if "~" in raw else raw
+        if type(cur) is dict:
+            if part not in cur:
+                return False, None
             cur = cur[part]
-        elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+        elif type(cur) is list and part.isdigit() and int(part) < len(cur):
             cur = cur[int(part)]
         else:
             return False, None

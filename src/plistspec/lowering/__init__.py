@@ -39,11 +39,21 @@ def lower_tools(
 
 
 def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
-    """Diagnostics (no span) for :class:`plistspec.lowering.tools.Rewrite` records."""
+    """Diagnostics (no span) for :class:`plistspec.lowering.tools.Rewrite` records. A
+    rewrite's effect on the values the schema accepts ends its message in brackets
+    (``[lossless]``, ``[widens]``, ``[narrows]``, ``[widens+narrows]``) and is the
+    diagnostic's ``effect`` (in ``--diagnostics-format json`` too)."""
     out = []
     for x in records:
         name = x.name if isinstance(x.name, str) else f"#{x.tool + 1}"
+        effect = getattr(x, "effect", None)
+        tag = f" [{effect}]" if effect else ""
         out.append(
-            Diagnostic(x.code, x.severity, f"{target}: tool {name!r}, {x.pointer}: {x.message}")
+            Diagnostic(
+                x.code,
+                x.severity,
+                f"{target}: tool {name!r}, {x.pointer}: {x.message}{tag}",
+                effect=effect,
+            )
         )
     return out

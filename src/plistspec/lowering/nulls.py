@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsonutil import brief, resolve_pointer, types_of
-from plistspec.lowering.context import Ctx
+from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 
 __all__ = ["nullability", "null_member", "is_null_schema"]
 
@@ -43,9 +43,9 @@ def _is_type(v: Any, t: str) -> bool:
     return t == "number" or float(v).is_integer()
 
 
-def nullability(node: dict, p: str, ctx: Ctx) -> None:
+def nullability(node: dict, p: Any, ctx: Ctx, origin: Any = None) -> None:
     """``node``'s null union, type list or ``nullable`` as the target writes them (in place)."""
-    gem = ctx.rules["type_list"] == "nullable"
+    gem = ctx.rules.type_list == "nullable"
     if not gem:
         if "nullable" in node:
             v = node.pop("nullable")
@@ -54,12 +54,18 @@ def nullability(node: dict, p: str, ctx: Ctx) -> None:
                 node["type"] = [t, "null"]
             elif v is True and isinstance(t, list) and "null" not in t:
                 node["type"] = [*t, "null"]
+            else:
+                ctx.add(
+                    p, "PS414", LOSSLESS, f"removed nullable: {brief(v)} (not JSON Schema)", origin
+                )
+                return
             ctx.add(
                 p,
                 "PS414",
-                "warning",
+                WIDENS,
                 "OpenAPI nullable written as a type union with null (JSON Schema ignores "
                 "nullable, so the schema now accepts null where it did not)",
+                origin,
             )
         return
     members = node.get("anyOf")
@@ -82,7 +88,7 @@ def nullability(node: dict, p: str, ctx: Ctx) -> None:
             node.update(saved)
         else:
             node["anyOf"] = rest
-        ctx.add(p, "PS414", "info", "anyOf with null written as nullable: true")
+        ctx.add(p, "PS414", LOSSLESS, "anyOf with null written as nullable: true", origin)
     t = node.get("type")
     if isinstance(t, list):
         nonnull = list(dict.fromkeys(x for x in t if x != "null"))
@@ -94,7 +100,13 @@ def nullability(node: dict, p: str, ctx: Ctx) -> None:
                 _split_types(node, nonnull)
             if has_null and nonnull:
                 node["nullable"] = True
-            ctx.add(p, "PS414", "info", f"the type list {brief(t)} written with nullable/anyOf")
+            ctx.add(
+                p,
+                "PS414",
+                LOSSLESS,
+                f"the type list {brief(t)} written with nullable/anyOf",
+                origin,
+            )
 
 
 def null_member(m: Any, ctx: Ctx) -> bool:
@@ -105,7 +117,7 @@ def null_member(m: Any, ctx: Ctx) -> bool:
     while (
         isinstance(m, dict)
         and "$ref" in m
-        and ctx.rules["ref"] == "inline"
+        and ctx.rules.ref_mode == "inline"
         and is_null_schema({k: v for k, v in m.items() if k != "$ref"} | {"type": "null"})
     ):
         ref = m["$ref"]
