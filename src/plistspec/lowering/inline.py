@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.core.jsonutil import add_note, brief, resolve_pointer
+from plistspec.core.jsonutil import ROOT, Ptr, add_note, brief, resolve_pointer
 from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 from plistspec.lowering.merge import flatten_union, merge_all
 from plistspec.lowering.shape import shape
 
-__all__ = ["settle", "graph"]
+__all__ = ["settle", "graph", "pointer_of"]
 
 
 def graph(ctx: Ctx):
@@ -34,17 +34,22 @@ def graph(ctx: Ctx):
 
 def settle(
     node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: Any
-) -> tuple[dict, tuple[str, ...] | None, Any, Any]:
-    """``(node, refs made active, home, origin)`` once no ``$ref``/``allOf``/root union
-    the target refuses is left at ``node``."""
+) -> tuple[dict, tuple[str, ...] | None, Any, Any, Any]:
+    """``(node, refs made active, home, origin, pointer)`` once no ``$ref``/``allOf``/root
+    union the target refuses is left at ``node``. ``pointer`` is where the node's own
+    rewrites are reported: once a definition is written in its place, the definition's
+    (so that its rewrites, reported once, say where they are in the input)."""
     added: list[str] = []
     root_ok = root and ctx.strict is None and ctx.rules.root_composition
     for _ in range(100_000):
         if "$ref" in node:
+            before = origin
             node, ref, home, again, origin = _ref(node, p, home, ctx, origin, False)
             if ref is not None:
                 added.append(ref)
                 ctx.active[ref] = 1
+                if origin is not before:  # the definition itself, as it is in the input
+                    p = pointer_of(ref)
             if ctx.failed:
                 break
             if again:
@@ -56,7 +61,17 @@ def settle(
             node = _flatten(node, p, home, ctx, origin)
             continue
         break
-    return node, (tuple(added) if added else None), home, origin
+    return node, (tuple(added) if added else None), home, origin, p
+
+
+def pointer_of(ref: str) -> Any:
+    """The local ``$ref`` ``#/$defs/A`` as a pointer of the schema (``/$defs/A``)."""
+    from urllib.parse import unquote
+
+    out: Any = ROOT
+    for raw in ref[1:].split("/")[1:]:
+        out = Ptr(out, unquote(raw).replace("~1", "/").replace("~0", "~"))
+    return out
 
 
 def _must_inline(node: dict, ref: str, ctx: Ctx) -> bool:

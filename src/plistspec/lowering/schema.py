@@ -73,11 +73,12 @@ def lower_schema(
         ctx.add("", "PS412", LOSSLESS, "definitions moved into $defs (and every $ref to them)")
     holder: dict[str, Any] = {"": params}
     ctx.active["#"] = 1
-    # (container, key, pointer, is_root, home, inlined, enter): ``home`` is the
+    # (container, key, pointer, is_root, home, inlined, enter, at): ``home`` is the
     # definition the node is written in (the root, a $defs entry, an inlined target);
-    # ``enter`` a $ref made active while the node's subtree is walked. An exit marker is
-    # (None, refs).
-    work: list[tuple] = [(holder, "", ROOT, True, params, False, None)]
+    # ``enter`` a $ref made active while the node's subtree is walked; ``at`` where the
+    # node is in the input when that is not ``pointer`` (inside an inlined definition:
+    # its rewrites are reported there, once). An exit marker is (None, refs).
+    work: list[tuple] = [(holder, "", ROOT, True, params, False, None, None)]
     pop = work.pop
     push = work.append
     kinds = _KIND
@@ -103,9 +104,12 @@ def lower_schema(
         if node is False or node is True:
             if key == "additionalProperties" and type(cont) is dict:
                 continue  # additionalProperties: true/false is the keyword's own value
-        new, added, home = _rewrite(node, p, item[3], item[4], ctx)
+        at = item[7]
+        new, added, home, at2 = _rewrite(node, p if at is None else at, item[3], item[4], ctx)
         if ctx.failed:
             break
+        if at2 is not p:
+            at = at2  # the children are reported below it
         cont[key] = new
         if added:
             push((None, added))
@@ -119,19 +123,21 @@ def lower_schema(
             v = new[k]
             if kind == _ONE:
                 if type(v) is dict or v is True or v is False:
-                    push((new, k, Ptr(p, k), False, home, inlined, None))
+                    push((new, k, Ptr(p, k), False, home, inlined, None, at and Ptr(at, k)))
                 else:
                     ctx.error(Ptr(p, k), "PS428", f"a schema must be an object, not {brief(v, 60)}")
             elif kind == _LIST:
                 if type(v) is list:
                     v = new[k] = list(v)
                     kp = Ptr(p, k)
+                    ka = at and Ptr(at, k)
                     for i in range(len(v) - 1, -1, -1):
-                        push((v, i, Ptr(kp, i), False, home, inlined, None))
+                        push((v, i, Ptr(kp, i), False, home, inlined, None, ka and Ptr(ka, i)))
             elif kind == _MAP:
                 if type(v) is dict:
                     v = new[k] = dict(v)
                     kp = Ptr(p, k)
+                    ka = at and Ptr(at, k)
                     names = list(v)
                     if k in _DEFS:
                         for name in reversed(names):
@@ -140,32 +146,67 @@ def lower_schema(
                             if ref not in ctx.active:  # a recursion through it is found
                                 push((None, (ref,)))
                                 enter = ref
-                            push((v, name, Ptr(kp, name), False, v[name], inlined, enter))
+                            push(
+                                (
+                                    v,
+                                    name,
+                                    Ptr(kp, name),
+                                    False,
+                                    v[name],
+                                    inlined,
+                                    enter,
+                                    ka and Ptr(ka, name),
+                                )
+                            )
                     else:
                         for name in reversed(names):
-                            push((v, name, Ptr(kp, name), False, home, inlined, None))
+                            push(
+                                (
+                                    v,
+                                    name,
+                                    Ptr(kp, name),
+                                    False,
+                                    home,
+                                    inlined,
+                                    None,
+                                    ka and Ptr(ka, name),
+                                )
+                            )
             elif type(v) is dict:  # draft-7 dependencies: schemas among property lists
                 v = new[k] = dict(v)
                 kp = Ptr(p, k)
+                ka = at and Ptr(at, k)
                 for name in reversed(list(v)):
                     if type(v[name]) is dict:
-                        push((v, name, Ptr(kp, name), False, home, inlined, None))
+                        push(
+                            (
+                                v,
+                                name,
+                                Ptr(kp, name),
+                                False,
+                                home,
+                                inlined,
+                                None,
+                                ka and Ptr(ka, name),
+                            )
+                        )
     return holder[""], ctx.changes, ctx.tool_notes
 
 
 def _rewrite(
     node: Any, p: Any, root: bool, home: Any, ctx: Ctx
-) -> tuple[Any, tuple[str, ...] | None, Any]:
-    """One node lowered: ``(new node, the $refs it made active, its home)``."""
+) -> tuple[Any, tuple[str, ...] | None, Any, Any]:
+    """One node lowered: ``(new node, the $refs it made active, its home, where its
+    rewrites were reported)``; ``p`` is where the node is reported."""
     if node is True or node is False:
         if not (ctx.rules.type_required or ctx.strict is not None):
-            return node, None, home
+            return node, None, home, p
         new = {} if node is True else {"not": {}}
         ctx.add(p, "PS419", LOSSLESS, f"the boolean schema {brief(node)} written as {brief(new)}")
         node = new
     elif type(node) is not dict:
         ctx.error(p, "PS428", f"a schema must be an object, not {brief(node, 60)}")
-        return {}, None, home
+        return {}, None, home, p
     origin = node
     node = dict(node)
     shape(node, p, ctx, origin)
@@ -174,11 +215,11 @@ def _rewrite(
         type_names(node, p, ctx, origin)
     added = None
     if "$ref" in node or "allOf" in node or (root and ("anyOf" in node or "oneOf" in node)):
-        node, added, home, origin = settle(node, p, root, home, ctx, origin)
+        node, added, home, origin, p = settle(node, p, root, home, ctx, origin)
         if ctx.failed:
-            return node, added, home
+            return node, added, home, p
     rewrite_node(node, p, root, home, ctx, origin)
-    return node, added, home
+    return node, added, home, p
 
 
 _JSON_TYPES = frozenset("string number integer boolean array object null".split())

@@ -98,13 +98,15 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
         elif r.no_args == "omit" and not lowered.get("properties"):
             no_args = not lowered.get("required")
             if no_args and not meta_in.get("sent_null_parameters"):
+                closed = params.get("additionalProperties") is False
                 add(
                     "/parameters",
                     "PS435",
-                    "info",
+                    "info" if closed else "warning",
                     f"the tool takes no arguments (no properties): {r.name} gets no "
-                    "parameters for it",
-                    LOSSLESS,
+                    "parameters for it"
+                    + ("" if closed else " (it took any: the model can now send none)"),
+                    LOSSLESS if closed else NARROWS,
                 )
     desc = _description(tool.get("description"), notes, new_name, r, add)
     if new_name != name:
