@@ -166,12 +166,22 @@ class Ptr:
     def __str__(self) -> str:
         parts: list[str] = []
         cur: Ptr | None = self
-        while cur is not None and cur.parent is not None and len(parts) <= SHOWN:
-            parts.append(str(cur.part).replace("~", "~0").replace("/", "~1"))
+        n = 0
+        while cur is not None and cur.parent is not None and n <= SHOWN:
+            x = cur.part if type(cur.part) is str else str(cur.part)
+            if "~" in x or "/" in x:
+                x = x.replace("~", "~0").replace("/", "~1")
+            parts.append(x)
+            n += 1
             cur = cur.parent
+        if not parts:
+            return ""
         cut = cur is not None and cur.parent is not None
-        head = "/…" if cut else ""
-        return head + "".join("/" + x for x in reversed(parts[:SHOWN] if cut else parts))
+        if cut:
+            del parts[SHOWN:]
+        parts.append("/…" if cut else "")
+        parts.reverse()
+        return "/".join(parts) if not cut else parts[0] + "/" + "/".join(parts[1:])
 
     def endswith(self, part: str) -> bool:
         return self.parent is not None and self.part == part

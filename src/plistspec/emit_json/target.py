@@ -84,32 +84,52 @@ def _parts(entry: dict[str, Any], wire: str) -> tuple[dict[str, Any], Any, bool]
 
 
 def to_target_json(tools: list[dict[str, Any]], target: str) -> Any:
-    """The JSON ``target`` receives for ``tools`` (already lowered by ``lower_tools``)."""
-    from plistspec.emit_json import mcp, plain
+    """The JSON ``target`` receives for ``tools`` (already lowered by ``lower_tools``).
+    It shares nothing mutable with ``tools``."""
+    from plistspec.core.jsoncopy import copy_json
+    from plistspec.emit_json import mcp
 
     r = rules(target)
     wire = r["wire"]
+    field = r["field"]
+    flag = r.strict_flag
+    explicit = flag == "explicit"
     entries = []
     for tool in tools:
         meta = tool.get("metadata") or {}
         low = meta.get("lowered") or {}
-        strict = bool(low.get("strict"))
         if wire == "mcp":
             entries.append(mcp.tool_entry(tool))
             continue
-        plain_tool = {**tool, "metadata": {"args": "list"}}
-        entry = plain.tool_entry(plain_tool, wire)
+        head: dict[str, Any] = {"name": tool.get("name")}
+        if tool.get("description") is not None:
+            head["description"] = tool["description"]
+        params = tool.get("parameters")
         if wire == "gemini":
-            params = entry.pop("parameters", None)
             if meta.get("sent_null_parameters"):
-                entry[r["field"]] = None
+                head[field] = None
             elif not low.get("no_parameters"):
-                entry[r["field"]] = params
-        if r.strict_flag is not None:
-            flag = r.strict_flag == "explicit"
-            home = entry["function"] if "function" in entry else entry
-            if strict or flag:
-                home["strict"] = strict
+                head[field] = copy_json(params)
+            entries.append(head)
+            continue
+        params = copy_json(params) if params else {"type": "object", "properties": {}}
+        if wire == "openai" or wire == "ollama":
+            head["parameters"] = params
+            entry: dict[str, Any] = {"type": "function", "function": head}
+        elif wire == "openai-responses":
+            entry = {"type": "function", **head, "parameters": params}
+        elif wire == "anthropic":
+            head["input_schema"] = params
+            entry = head
+        elif wire == "bedrock":
+            head["inputSchema"] = {"json": params}
+            entry = {"toolSpec": head}
+        else:  # pragma: no cover - a wire the table added without an envelope here
+            raise ValueError(wire)
+        if flag is not None:
+            strict = bool(low.get("strict"))
+            if strict or explicit:
+                (head if "function" in entry else entry)["strict"] = strict
         entries.append(entry)
     if wire == "gemini":
         all_llm = bool(tools) and all(

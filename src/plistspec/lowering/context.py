@@ -36,6 +36,9 @@ class Change(NamedTuple):
     effect: str | None = None  # None for an error
 
 
+_new = tuple.__new__  # a NamedTuple made without its Python-level __new__ (hot path)
+
+
 class Blocked(Exception):
     """Raised in strict mode at the first thing strict mode cannot hold: the tool is
     then lowered again without it (PS426 says why)."""
@@ -61,6 +64,13 @@ class Ctx:
         "sized",
         "graph",
         "failed",
+        "violations",
+        "stats",
+        "refs",
+        "allowed_root",
+        "allowed_node",
+        "formats",
+        "dedupe",
     )
 
     def __init__(self, rules: Rules, strict: bool, original: Any, budget: int) -> None:
@@ -77,27 +87,38 @@ class Ctx:
         self.sized = False  # the expansion bound was checked
         self.graph: Any = None  # the $ref graph, built when first needed
         self.failed = False  # an error that stops the walk was reported
+        # the lowered schema against the target's rules (plistspec.lowering.check)
+        self.violations: list[tuple[Any, str]] = []
+        self.stats = [0, 0, 0, 0]  # properties, enum values, characters, object depth
+        self.refs: list[tuple[Any, str]] = []
+        self.allowed_root, self.allowed_node, self.formats = rules.node_sets(strict)
+        # only a node written more than once (inside an inlined definition) can report
+        # the same rewrite twice: the walk sets this while it is inside one
+        self.dedupe = False
 
     def add(self, pointer: Any, code: str, effect: str, message: str, origin: Any = None) -> None:
         """Record a rewrite (info when lossless, else a warning), once per input node."""
-        if origin is not None:
+        if self.dedupe and origin is not None:
             key = (code, id(origin), message)
             if key in self.seen:
                 return
             self.seen.add(key)
             self.alive.append(origin)
         self.changes.append(
-            Change(pointer, code, "info" if effect == LOSSLESS else "warning", message, effect)
+            _new(
+                Change,
+                (pointer, code, "info" if effect == LOSSLESS else "warning", message, effect),
+            )
         )
 
     def error(self, pointer: Any, code: str, message: str, origin: Any = None) -> None:
-        if origin is not None:
+        if self.dedupe and origin is not None:
             key = (code, id(origin), message)
             if key in self.seen:
                 return
             self.seen.add(key)
             self.alive.append(origin)
-        self.changes.append(Change(pointer, code, "error", message, None))
+        self.changes.append(_new(Change, (pointer, code, "error", message, None)))
 
     def block(self, pointer: Any, why: str) -> None:
         """In strict mode: this schema cannot be strict (raises :class:`Blocked`)."""

@@ -6,9 +6,9 @@ written inline, a recursive one kept, loosened or refused as the target says; ``
 merged where the target refuses it; a root ``anyOf``/``oneOf`` flattened into one object
 where the root may not be a union). Inlining makes a new node from the definition (the
 input is never changed) and makes the reference active until the walk leaves the node,
-so a reference back to it is found at once. Before anything is inlined, the whole
-expansion is measured (:func:`plistspec.lowering.refs.expanded_size`): past
-``from-json``'s bound the tool is refused (PS519) without expanding anything.
+so a reference back to it is found at once. Once a few thousand inlined nodes are
+written, the whole expansion is measured (:func:`plistspec.lowering.refs.expanded_size`,
+linear): past ``from-json``'s bound the tool is refused (PS519) then and there.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 from plistspec.lowering.merge import flatten_union, merge_all
 from plistspec.lowering.shape import shape
 
-__all__ = ["settle", "graph", "pointer_of"]
+__all__ = ["settle", "graph", "pointer_of", "check_size"]
 
 
 def graph(ctx: Ctx):
@@ -48,6 +48,7 @@ def settle(
             if ref is not None:
                 added.append(ref)
                 ctx.active[ref] = 1
+                ctx.dedupe = True  # the definition may be written at other places too
                 if origin is not before:  # the definition itself, as it is in the input
                     p = pointer_of(ref)
             if ctx.failed:
@@ -112,10 +113,6 @@ def _ref(
         return node, None, home, False, origin
     if ref in ctx.active:
         return _recursive(ref, siblings, p, home, ctx, origin)
-    if not ctx.sized:
-        _check_size(p, ctx, origin)
-        if ctx.failed:
-            return node, None, home, False, origin
     if target is True:
         target = {}
     if type(target) is not dict:
@@ -158,8 +155,10 @@ def _recursive(
     return siblings, None, home, True, origin
 
 
-def _check_size(p: Any, ctx: Ctx, origin: Any) -> None:
-    """Refuse (PS519) a schema whose inlined form passes from-json's bound."""
+def check_size(p: Any, ctx: Ctx, origin: Any) -> None:
+    """Refuse (PS519) a schema whose inlined form passes from-json's bound. The walk asks
+    once it has written a few thousand nodes of inlined definitions (a small schema never
+    pays for the measure)."""
     from plistspec.fromjson.refs import MAX_NODES
     from plistspec.lowering.refs import expanded_size
 

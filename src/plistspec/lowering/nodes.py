@@ -32,7 +32,7 @@ _KEEP_FALSE = frozenset(("additionalProperties",))
 
 
 def rewrite_node(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: Any) -> None:
-    """Every per-node rewrite, in order."""
+    """Every per-node rewrite, in order (each behind a cheap test of the node's keys)."""
     r = ctx.rules
     if "oneOf" in node:
         _one_of(node, p, ctx, origin)
@@ -42,6 +42,8 @@ def rewrite_node(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
         nullability(node, p, ctx, origin)
     if "const" in node:
         _const(node, p, ctx, origin)
+        if "const" in node and "type" not in node and "anyOf" not in node:
+            _const_type(node, p, ctx, origin)
     if "enum" in node:
         _enum(node, p, ctx, origin)
     if not r.anyof_with_type and "anyOf" in node and "type" in node:
@@ -50,16 +52,12 @@ def rewrite_node(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
         object_rules(node, p, root, home, ctx, origin)
     if ctx.strict is not None:
         strict_node(node, p, root, ctx, origin)
-    if ctx.inline_all:
+    if ctx.inline_all and ("$defs" in node or "definitions" in node):
         for key in _DEFS:
             if key in node:
                 del node[key]
                 ctx.add(p, "PS412", LOSSLESS, f"removed {key} (every $ref to it inlined)", origin)
-    allowed = r.keywords if not root or r.root_keywords is None else r.root_keywords
-    if ctx.strict is not None:
-        allowed = (
-            ctx.strict["keywords_set"] if allowed is None else allowed & ctx.strict["keywords_set"]
-        )
+    allowed = ctx.allowed_root if root else ctx.allowed_node
     if r.additional == "false-only" and "additionalProperties" in node:
         _false_only(node, p, root, ctx, origin)
         if node.get("additionalProperties") is False and allowed is not None:
@@ -68,11 +66,15 @@ def rewrite_node(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
         _keywords(node, p, root, ctx, origin, allowed)
     if "format" in node:
         _format(node, p, root, ctx, origin)
-    if r.items_required and "items" not in node and "prefixItems" not in node:
-        _items(node, p, ctx, origin)
-    if r.type_required or r.object_keywords_only:
+    t = node.get("type")
+    if r.items_required and (t == "array" or type(t) is list):
+        if "items" not in node and "prefixItems" not in node:
+            _items(node, p, ctx, origin)
+    if (r.type_required and t is None and "anyOf" not in node) or (
+        r.object_keywords_only and ("properties" in node or "required" in node)
+    ):
         _node_type(node, p, root, ctx, origin)
-    if r.free_form_objects == "error" and not root:
+    if r.free_form_objects == "error" and not root and node.get("type") == "object":
         free_form_object(node, p, ctx, origin)
 
 
@@ -145,6 +147,15 @@ def _const(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     else:
         node["enum"] = [v]
     ctx.add(p, "PS415", LOSSLESS, f"const {brief(v, 80)} written as a one-value enum", origin)
+
+
+def _const_type(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
+    """A kept ``const`` without ``type``, for a target that needs a type on every node."""
+    if ctx.rules.type_required or (ctx.strict is not None and ctx.strict["typed_nodes"]):
+        t = value_type([node["const"]])
+        if t is not None:
+            node["type"] = t
+            ctx.add(p, "PS437", LOSSLESS, f'typed "{t}", the type of the const value', origin)
 
 
 def _enum(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:

@@ -34,12 +34,14 @@ def object_rules(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
         if moved:
             props = node["properties"] = dict(props)
             req = list(req) if type(req) is list else []
+            listed = set(req)
             for name in moved:
                 sub = dict(props[name])
                 flag = sub.pop("required")
                 props[name] = sub
-                if flag is True and name not in req:
+                if flag is True and name not in listed:
                     req.append(name)
+                    listed.add(name)
                 ctx.add(
                     ptr(p, "properties", name),
                     "PS433",

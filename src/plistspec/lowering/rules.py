@@ -82,6 +82,26 @@ class Rules:
         self.free_form_objects: str = data.get("free_form_objects", "keep")
         self.no_args: str = data.get("no_args", "keep")
         self.recursive_required: str = data.get("recursive_required", "keep")
+        self._sets: dict[bool, tuple[Any, Any, Any]] = {}
+
+    def node_sets(self, strict: bool) -> tuple[Any, Any, Any]:
+        """``(keywords of the root, of other nodes, formats)`` a lowered schema may hold
+        (None: any), strict mode's when ``strict``; computed once."""
+        key = bool(strict and self.strict is not None)
+        got = self._sets.get(key)
+        if got is None:
+            node = self.keywords
+            root = self.root_keywords if self.root_keywords is not None else self.keywords
+            fm = self.formats
+            if key:
+                assert self.strict is not None
+                ks = self.strict["keywords_set"]
+                node = ks if node is None else node & ks
+                root = ks if root is None else root & ks
+                sf = self.strict_formats
+                fm = sf if fm is None else (fm & sf if sf is not None else fm)
+            got = self._sets[key] = (root, node, fm)
+        return got
 
     def __getitem__(self, key: str) -> Any:
         return self.data[key]

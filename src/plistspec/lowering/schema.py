@@ -2,10 +2,10 @@
 
 Owns: :func:`lower_schema`. The walk is iterative (a work list, never the call stack) and
 linear: each node of the input is read once per place it is written (a ``$ref`` that the
-target needs inlined is written once per use, after :func:`plistspec.lowering.refs.
-expanded_size` has checked that all uses together stay under ``from-json``'s bound,
-PS519), the input is never copied (each lowered node is a new object made from an input
-node, so the input stays as it was), and the ``$ref`` s being expanded on the current
+target needs inlined is written once per use, and once a few thousand inlined nodes are
+written :func:`plistspec.lowering.refs.expanded_size` checks that all uses together stay
+under ``from-json``'s bound, PS519), the input is never copied (each lowered node is a
+new object made from an input node, so the input stays as it was), and the ``$ref`` s being expanded on the current
 path are a set kept up to date by exit markers on the work list (a recursion is found
 in O(1)). Each node goes through :func:`plistspec.lowering.inline.settle` (``$ref``,
 ``allOf``, root composition) and :func:`plistspec.lowering.nodes.rewrite_node` (the
@@ -21,8 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsonutil import ROOT, Ptr, brief
+from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
-from plistspec.lowering.inline import settle
+from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.nodes import rewrite_node
 from plistspec.lowering.rules import Rules
 from plistspec.lowering.shape import shape, type_names
@@ -56,19 +57,24 @@ _KIND: dict[str, int] = {
     "dependencies": _DEPS,
 }
 _DEFS = ("$defs", "definitions")
-#: expanded nodes the walk may write beyond what expanded_size measured (a backstop)
+_SCALARS = frozenset(("string", "number", "integer", "boolean", "null"))
+#: inlined nodes written before the whole expansion is measured (expanded_size)
+_PROBE = 5_000
+#: inlined nodes the walk may write once the measure said yes (a backstop)
 _BUDGET = 400_000
 
 
 def lower_schema(
     params: dict[str, Any], rules: Rules, strict: bool = False
-) -> tuple[dict[str, Any], list[Change], list[str]]:
+) -> tuple[dict[str, Any], list[Change], list[str], list[tuple[str, str]]]:
     """``params`` lowered for ``rules`` (with its strict mode when ``strict``), the
-    changes made and notes that belong in the tool's description (keywords of the root
-    that the target keeps nowhere else). ``params`` is not changed. In strict mode,
-    raises :class:`~plistspec.lowering.context.Blocked` when the schema cannot be strict."""
+    changes made, notes that belong in the tool's description (keywords of the root
+    that the target keeps nowhere else) and what in the lowered schema still breaks the
+    target's rules, ``(pointer, message)`` (:mod:`plistspec.lowering.check`, made on each
+    node as it is written). ``params`` is not changed. In strict mode, raises
+    :class:`~plistspec.lowering.context.Blocked` when the schema cannot be strict."""
     params, moved = defs_home(params, rules)
-    ctx = Ctx(rules, strict, params, budget=_BUDGET)
+    ctx = Ctx(rules, strict, params, budget=_PROBE)
     if moved:
         ctx.add("", "PS412", LOSSLESS, "definitions moved into $defs (and every $ref to them)")
     holder: dict[str, Any] = {"": params}
@@ -78,52 +84,77 @@ def lower_schema(
     # ``enter`` a $ref made active while the node's subtree is walked; ``at`` where the
     # node is in the input when that is not ``pointer`` (inside an inlined definition:
     # its rewrites are reported there, once). An exit marker is (None, refs).
-    work: list[tuple] = [(holder, "", ROOT, True, params, False, None, None)]
+    work: list[tuple] = [(holder, "", ROOT, True, params, False, None, None, 0)]
     pop = work.pop
     push = work.append
     kinds = _KIND
+    lists_ok = rules.type_list != "nullable"
+
+    def leaf(node: Any) -> bool:
+        """The most common leaf, ``{"type": T, "description": D}`` with ``T`` a scalar
+        type (or a list of them where the target takes lists): every target takes it as
+        it is (no rewrite, no rule broken), so it is copied without the walk."""
+        if type(node) is not dict or len(node) > 2:
+            return False
+        t = node.get("type")
+        if type(t) is str:
+            if t not in _SCALARS:
+                return False
+        elif not (lists_ok and type(t) is list and _scalar_list(t)):
+            return False
+        return len(node) == 1 or type(node.get("description")) is str
+
     while work:
-        item = pop()
-        cont = item[0]
+        cont, key, p, root, home, inlined, enter, at, depth = pop()
         if cont is None:
             active = ctx.active
-            for ref in item[1]:
+            for ref in key:
                 del active[ref]
             continue
-        key = item[1]
-        p = item[2]
-        inlined = item[5]
-        if item[6] is not None:
-            ctx.active[item[6]] = 1
+        if enter is not None:
+            ctx.active[enter] = 1
         node = cont[key]
+        if not root and leaf(node):
+            cont[key] = dict(node)
+            continue
         if inlined:
             ctx.budget -= 1
             if ctx.budget < 0:
-                ctx.error(p, "PS519", "inlining $ref makes the schema too large")
-                break
+                if ctx.sized:  # past the measured expansion: a backstop
+                    ctx.error(p, "PS519", "inlining $ref makes the schema too large")
+                    break
+                check_size(p, ctx, node)
+                if ctx.failed:
+                    break
+                ctx.budget = _BUDGET
         if node is False or node is True:
             if key == "additionalProperties" and type(cont) is dict:
                 continue  # additionalProperties: true/false is the keyword's own value
-        at = item[7]
-        new, added, home, at2 = _rewrite(node, p if at is None else at, item[3], item[4], ctx)
+        ctx.dedupe = inlined
+        new, added, home, at2 = _rewrite(node, p if at is None else at, root, home, ctx)
         if ctx.failed:
             break
         if at2 is not p:
             at = at2  # the children are reported below it
         cont[key] = new
         if added:
-            push((None, added))
+            push((None, added, None, None, None, None, None, None, None))
             inlined = True
         if type(new) is not dict:
             continue
+        if "properties" in new:
+            depth += 1
+        check_node(new, p, root, depth, ctx)
         for k in list(new):
             kind = kinds.get(k)
             if kind is None:
                 continue
             v = new[k]
             if kind == _ONE:
-                if type(v) is dict or v is True or v is False:
-                    push((new, k, Ptr(p, k), False, home, inlined, None, at and Ptr(at, k)))
+                if leaf(v):
+                    new[k] = dict(v)
+                elif type(v) is dict or v is True or v is False:
+                    push((new, k, Ptr(p, k), False, home, inlined, None, at and Ptr(at, k), depth))
                 else:
                     ctx.error(Ptr(p, k), "PS428", f"a schema must be an object, not {brief(v, 60)}")
             elif kind == _LIST:
@@ -132,7 +163,22 @@ def lower_schema(
                     kp = Ptr(p, k)
                     ka = at and Ptr(at, k)
                     for i in range(len(v) - 1, -1, -1):
-                        push((v, i, Ptr(kp, i), False, home, inlined, None, ka and Ptr(ka, i)))
+                        if leaf(v[i]):
+                            v[i] = dict(v[i])
+                        else:
+                            push(
+                                (
+                                    v,
+                                    i,
+                                    Ptr(kp, i),
+                                    False,
+                                    home,
+                                    inlined,
+                                    None,
+                                    ka and Ptr(ka, i),
+                                    depth,
+                                )
+                            )
             elif kind == _MAP:
                 if type(v) is dict:
                     v = new[k] = dict(v)
@@ -144,7 +190,7 @@ def lower_schema(
                             ref = f"#/{k}/" + str(name).replace("~", "~0").replace("/", "~1")
                             enter = None
                             if ref not in ctx.active:  # a recursion through it is found
-                                push((None, (ref,)))
+                                push((None, (ref,), None, None, None, None, None, None, None))
                                 enter = ref
                             push(
                                 (
@@ -156,10 +202,14 @@ def lower_schema(
                                     inlined,
                                     enter,
                                     ka and Ptr(ka, name),
+                                    depth,
                                 )
                             )
                     else:
                         for name in reversed(names):
+                            if leaf(v[name]):
+                                v[name] = dict(v[name])
+                                continue
                             push(
                                 (
                                     v,
@@ -170,6 +220,7 @@ def lower_schema(
                                     inlined,
                                     None,
                                     ka and Ptr(ka, name),
+                                    depth,
                                 )
                             )
             elif type(v) is dict:  # draft-7 dependencies: schemas among property lists
@@ -188,9 +239,13 @@ def lower_schema(
                                 inlined,
                                 None,
                                 ka and Ptr(ka, name),
+                                depth,
                             )
                         )
-    return holder[""], ctx.changes, ctx.tool_notes
+    lowered = holder[""]
+    finish(lowered, ctx)
+    violations = [(str(p), m) for p, m in ctx.violations]
+    return lowered, ctx.changes, ctx.tool_notes, violations
 
 
 def _rewrite(
@@ -211,7 +266,9 @@ def _rewrite(
     node = dict(node)
     shape(node, p, ctx, origin)
     t = node.get("type")
-    if t is not None and (type(t) is not str or t not in _JSON_TYPES):
+    if t is not None and (
+        (type(t) is str and t not in _JSON_TYPES) or (type(t) is list and not _json_list(t))
+    ):
         type_names(node, p, ctx, origin)
     added = None
     if "$ref" in node or "allOf" in node or (root and ("anyOf" in node or "oneOf" in node)):
@@ -223,6 +280,23 @@ def _rewrite(
 
 
 _JSON_TYPES = frozenset("string number integer boolean array object null".split())
+
+
+def _json_list(t: list) -> bool:
+    for x in t:
+        if type(x) is not str or x not in _JSON_TYPES:
+            return False
+    return True
+
+
+def _scalar_list(t: list) -> bool:
+    """A type list of distinct scalar types (``["string", "null"]``)."""
+    if len(t) != 2 and len(t) != 1:
+        return False
+    for x in t:
+        if type(x) is not str or x not in _SCALARS:
+            return False
+    return len(t) == 1 or t[0] != t[1]
 
 
 def defs_home(params: dict, rules: Rules) -> tuple[dict, bool]:

@@ -37,22 +37,22 @@ _MISSING = object()
 def strict_node(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
     s = ctx.strict
     assert s is not None
-    types = types_of(node)
-    if (
-        not root
-        and "anyOf" in node
-        and ((types is not None and "object" in types) or "properties" in node)
-    ):
+    t = node.get("type")
+    is_obj = t == "object" or (type(t) is list and "object" in t)
+    if not root and "anyOf" in node and (is_obj or "properties" in node):
         _distribute(node, p, ctx, origin)
-        types = types_of(node)
-    if types is None and type(node.get("properties")) is dict:
-        node["type"] = "object"
-        types = ["object"]
+        t = node.get("type")
+        is_obj = t == "object" or (type(t) is list and "object" in t)
+    if t is None and type(node.get("properties")) is dict:
+        node["type"] = t = "object"
+        is_obj = True
         ctx.add(p, "PS421", NARROWS, 'typed "object" (it has properties) for strict mode', origin)
-    if types is not None and "object" in types:
+    if is_obj:
         _object(node, p, ctx, origin)
-    if s["typed_nodes"] and "type" not in node and "anyOf" not in node and "$ref" not in node:
+    elif t is None and "anyOf" not in node and "$ref" not in node and s["typed_nodes"]:
         ctx.block(p, f"a schema without a type ({brief(node, 60)}) has no strict form")
+    if len(node) <= 2 and ("description" in node or len(node) == 1):
+        return  # {"type": T(, "description": D)}: nothing below applies
     e = node.get("enum")
     if type(e) is list:
         if s.get("enum_primitives") and any(type(x) in (dict, list) for x in e):
@@ -66,7 +66,7 @@ def strict_node(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
                     f"(the limit past {big['values']} values)",
                 )
     mi = node.get("minItems")
-    if s["min_items_max"] is not None and type(mi) is int and mi > s["min_items_max"]:
+    if type(mi) is int and s["min_items_max"] is not None and mi > s["min_items_max"]:
         del node["minItems"]
         ctx.note(node, False, f"minItems: {mi}")
         ctx.add(p, "PS419", WIDENS, f"minItems {mi} moved into the description", origin)
@@ -120,8 +120,10 @@ def _object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     if not s["all_required"]:
         return
     req = node.get("required")
-    req = [x for x in req if type(x) is str] if type(req) is list else []
-    optional = [name for name in props if name not in req]
+    if type(req) is list and len(req) == len(props) and req == list(props):
+        return  # every property required, in order: strict mode's form already
+    req_set = {x for x in req if type(x) is str} if type(req) is list else set()
+    optional = [name for name in props if name not in req_set]
     if optional:
         props = node["properties"] = dict(props)
         for name in optional:
@@ -134,16 +136,15 @@ def _object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
                 "(the model sends null for it)",
                 origin,
             )
-    if req != list(props) or "required" not in node:
-        if not optional:
-            ctx.add(
-                ptr(p, "required"),
-                "PS425",
-                LOSSLESS,
-                "required listed once each, in the order of properties (strict mode's form)",
-                origin,
-            )
-        node["required"] = list(props)
+    else:
+        ctx.add(
+            ptr(p, "required"),
+            "PS425",
+            LOSSLESS,
+            "required listed once each, in the order of properties (strict mode's form)",
+            origin,
+        )
+    node["required"] = list(props)
 
 
 def _nullable(s: Any) -> Any:

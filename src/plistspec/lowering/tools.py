@@ -17,9 +17,12 @@ from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Blocked
 from plistspec.lowering.names import map_names
 from plistspec.lowering.rules import Rules, rules
 from plistspec.lowering.schema import lower_schema
-from plistspec.lowering.validate import schema_violations, tool_violations
+from plistspec.lowering.validate import tool_violations
 
 __all__ = ["Rewrite", "lower_tools_detailed"]
+
+
+_new = tuple.__new__  # a NamedTuple made without its Python-level __new__ (hot path)
 
 
 class Rewrite(NamedTuple):
@@ -54,7 +57,7 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
     recs: list[Rewrite] = []
 
     def add(pointer: str, code: str, severity: str, message: str, effect: Any = None) -> None:
-        recs.append(Rewrite(i, name, pointer, code, severity, message, effect))
+        recs.append(_new(Rewrite, (i, name, pointer, code, severity, message, effect)))
 
     meta_in = tool.get("metadata") or {}
     params = tool.get("parameters")
@@ -70,12 +73,11 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
         if r.strict_flag is not None:
             why = None
             try:
-                lowered, changes, notes = lower_schema(params, r, strict=True)
+                lowered, changes, notes, viol = lower_schema(params, r, strict=True)
             except Blocked as b:
                 why = f"{str(b.pointer) or '/'}: {b.why}"
             else:
                 bad = [c for c in changes if c.severity == "error"]
-                viol = [] if bad else schema_violations(lowered, r, strict=True)
                 if bad:
                     why = f"{str(bad[0].pointer) or '/'}: {bad[0].message}"
                 elif viol:
@@ -85,13 +87,13 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
             if why is not None:
                 add("/parameters", "PS426", "warning", f"not sent as strict: {why}", LOSSLESS)
         if not strict:
-            lowered, changes, notes = lower_schema(params, r, strict=False)
+            lowered, changes, notes, viol = lower_schema(params, r, strict=False)
         errors = False
         for c in changes:
-            errors = errors or c.severity == "error"
-            add("/parameters" + str(c.pointer), c.code, c.severity, c.message, c.effect)
-        if not errors and not strict:
-            for p, msg in schema_violations(lowered, r, strict=False):
+            errors = errors or c[2] == "error"
+            recs.append(_new(Rewrite, (i, name, "/parameters" + str(c[0]), c[1], c[2], c[3], c[4])))
+        if not errors:
+            for p, msg in viol:
                 add("/parameters" + p, "PS428", "error", f"{r.name} would reject this: {msg}")
         if tool.get("parameters") is None:
             no_args = True  # none given, none sent
@@ -156,6 +158,8 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
 
 
 def _root_object(params: Any, add) -> Any:
+    if type(params) is dict and params.get("type") == "object":
+        return params
     if not isinstance(params, dict):
         add(
             "/parameters",

@@ -203,7 +203,7 @@ def _strict_node(node: dict, p: Any, types: list[str] | None, s: dict, out: list
         out.append((p, "strict mode needs a type on every schema"))
     props = node.get("properties")
     if s["all_required"] and type(props) is dict:
-        req = node.get("required") if type(node.get("required")) is list else []
+        req = set(node["required"]) if type(node.get("required")) is list else set()
         missing = [k for k in props if k not in req]
         if missing:
             out.append(
