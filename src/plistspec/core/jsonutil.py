@@ -77,13 +77,25 @@ def brief(value: Any, limit: int = 400) -> str:
     A value nested deeper than the JSON encoder recurses is written through an explicit
     stack, stopped once ``limit`` characters are out (a value nested 100 000 deep costs
     only what is shown)."""
-    try:
-        s = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    except RecursionError:
-        return _brief_deep(value, limit)
-    except (TypeError, ValueError):
-        s = _brief_deep(value, 10**12)
+    t = type(value)
+    if t is str:
+        s = _STRING(value)
+    elif value is None or value is True or value is False:
+        s = "null" if value is None else "true" if value else "false"
+    elif t is int:
+        s = int.__repr__(value)
+    else:
+        try:
+            s = _ENCODER.encode(value)
+        except RecursionError:
+            return _brief_deep(value, limit)
+        except (TypeError, ValueError):
+            s = _brief_deep(value, 10**12)
     return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+_STRING = json.encoder.encode_basestring  # the C function: a str as JSON text
 
 
 def _brief_deep(value: Any, limit: int) -> str:
@@ -155,33 +167,46 @@ def _scalar_text(v: Any) -> str:
 class Ptr:
     """A JSON pointer built one step at a time in O(1) (a parent link), written out only
     when a diagnostic needs it, and then at most :data:`SHOWN` steps deep (deeper ones
-    start with ``/…``): deep schemas stay linear."""
+    start with ``/…``): deep schemas stay linear. The text of a pointer is kept once
+    made, so siblings write their parent's once."""
 
-    __slots__ = ("parent", "part")
+    __slots__ = ("parent", "part", "depth", "text")
 
     def __init__(self, parent: Ptr | None, part: Any) -> None:
         self.parent = parent
         self.part = part
+        self.depth = 0 if parent is None else parent.depth + 1
+        self.text: str | None = None if parent is not None else ""
 
     def __str__(self) -> str:
-        parts: list[str] = []
-        cur: Ptr | None = self
-        n = 0
-        while cur is not None and cur.parent is not None and n <= SHOWN:
+        text = self.text
+        if text is not None:
+            return text
+        if self.depth <= SHOWN + 1:
+            # the nearest ancestor whose text is known, then the parts below it
+            parts: list[Ptr] = []
+            cur: Ptr = self
+            while cur.text is None:
+                parts.append(cur)
+                cur = cur.parent  # type: ignore[assignment]
+            text = cur.text
+            for node in reversed(parts):
+                x = node.part if type(node.part) is str else str(node.part)
+                if "~" in x or "/" in x:
+                    x = x.replace("~", "~0").replace("/", "~1")
+                text = node.text = text + "/" + x
+            return text
+        out: list[str] = []
+        cur = self
+        for _ in range(SHOWN):
             x = cur.part if type(cur.part) is str else str(cur.part)
             if "~" in x or "/" in x:
                 x = x.replace("~", "~0").replace("/", "~1")
-            parts.append(x)
-            n += 1
-            cur = cur.parent
-        if not parts:
-            return ""
-        cut = cur is not None and cur.parent is not None
-        if cut:
-            del parts[SHOWN:]
-        parts.append("/…" if cut else "")
-        parts.reverse()
-        return "/".join(parts) if not cut else parts[0] + "/" + "/".join(parts[1:])
+            out.append(x)
+            cur = cur.parent  # type: ignore[assignment]
+        out.reverse()
+        self.text = "/…/" + "/".join(out)
+        return self.text
 
     def endswith(self, part: str) -> bool:
         return self.parent is not None and self.part == part

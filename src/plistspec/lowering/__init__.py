@@ -44,16 +44,16 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
     (``[lossless]``, ``[widens]``, ``[narrows]``, ``[widens+narrows]``) and is the
     diagnostic's ``effect`` (in ``--diagnostics-format json`` too)."""
     out = []
+    names: dict[int, str] = {}  # the quoted name of each tool, made once
     for x in records:
-        name = x.name if isinstance(x.name, str) else f"#{x.tool + 1}"
-        effect = getattr(x, "effect", None)
-        tag = f" [{effect}]" if effect else ""
-        out.append(
-            Diagnostic(
-                x.code,
-                x.severity,
-                f"{target}: tool {name!r}, {x.pointer}: {x.message}{tag}",
-                effect=effect,
-            )
-        )
+        quoted = names.get(x.tool)
+        if quoted is None:
+            name = x.name if isinstance(x.name, str) else f"#{x.tool + 1}"
+            quoted = names[x.tool] = f"{target}: tool {name!r}, "
+        effect = x.effect if len(x) > 6 else None
+        if effect:
+            message = quoted + x.pointer + ": " + x.message + " [" + effect + "]"
+        else:
+            message = quoted + x.pointer + ": " + x.message
+        out.append(Diagnostic(x.code, x.severity, message, effect=effect))
     return out

@@ -16,6 +16,7 @@ from typing import Any
 
 from plistspec.core.jsonutil import ptr, resolve_pointer
 from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Ctx
+from plistspec.lowering.inline import graph
 
 __all__ = ["object_rules", "free_form_object"]
 
@@ -27,10 +28,12 @@ def object_rules(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
     if type(props) is dict:
         moved = None
         for name, sub in props.items():
-            if type(sub) is dict and (sub.get("required") is True or sub.get("required") is False):
-                if moved is None:
-                    moved = []
-                moved.append(name)
+            if type(sub) is dict and "required" in sub:
+                flag = sub["required"]
+                if flag is True or flag is False:
+                    if moved is None:
+                        moved = []
+                    moved.append(name)
         if moved:
             props = node["properties"] = dict(props)
             req = list(req) if type(req) is list else []
@@ -59,7 +62,11 @@ def object_rules(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
         return
     if ctx.rules.required_in_properties or ctx.strict is not None:
         have = props if type(props) is dict else {}
-        missing = [n for n in req if type(n) is str and n not in have]
+        missing = None
+        for n in req:
+            if n not in have and type(n) is str:
+                missing = [n for n in req if type(n) is str and n not in have]
+                break
         if missing:
             props = node["properties"] = dict(have)
             for n in dict.fromkeys(missing):
@@ -92,8 +99,6 @@ def _refs_of(s: Any) -> list[str]:
 def _recursive_required(
     node: dict, props: dict, req: list, p: Any, home: Any, ctx: Ctx, origin: Any
 ) -> None:
-    from plistspec.lowering.inline import graph
-
     drop = []
     for name in req:
         for ref in _refs_of(props.get(name)):

@@ -71,8 +71,10 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
     no_args = False
     if isinstance(params, dict):
         if r.strict_flag is not None:
-            why = None
+            why = _free_root(params)
             try:
+                if why is not None:
+                    raise Blocked("", why)
                 lowered, changes, notes, viol = lower_schema(params, r, strict=True)
             except Blocked as b:
                 why = f"{str(b.pointer) or '/'}: {b.why}"
@@ -155,6 +157,22 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
         "metadata": meta,
     }
     return new, recs
+
+
+_SETTLED = ("$ref", "allOf", "anyOf", "oneOf", "required", "patternProperties")
+
+
+def _free_root(params: dict[str, Any]) -> str | None:
+    """Why strict mode refuses the root at once (what its walk would say first): an
+    object without properties that is not closed (a tool taking any arguments, or the
+    usual way of writing one taking none). None when the walk must decide."""
+    if params.get("properties") or "additionalProperties" in params:
+        return None
+    if params.get("type") != "object":
+        return None
+    if any(k in params for k in _SETTLED):
+        return None
+    return "an object without properties (any keys: strict mode would allow only {})"
 
 
 def _root_object(params: Any, add) -> Any:
