@@ -68,6 +68,15 @@ def nullability(node: dict, p: Any, ctx: Ctx, origin: Any = None) -> None:
                 origin,
             )
         return
+    if node.get("nullable") is True and "null" not in (types_of(node) or ("null",)):
+        ctx.add(
+            p,
+            "PS414",
+            WIDENS,
+            f"OpenAPI nullable: true kept: {ctx.rules.name} reads it and accepts null, "
+            "which JSON Schema (that ignores nullable) did not",
+            origin,
+        )
     members = node.get("anyOf")
     if isinstance(members, list) and any(null_member(m, ctx) for m in members):
         rest = [m for m in members if not null_member(m, ctx)]

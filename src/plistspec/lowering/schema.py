@@ -90,11 +90,20 @@ def lower_schema(
     kinds = _KIND
     lists_ok = rules.type_list != "nullable"
 
+    enum_any = rules.enum_kind == "any"
+    strict_rules = ctx.strict
+    big = strict_rules.get("large_enum") if strict_rules is not None else None
+    stats = ctx.stats
+
     def leaf(node: Any) -> bool:
-        """The most common leaf, ``{"type": T, "description": D}`` with ``T`` a scalar
-        type (or a list of them where the target takes lists): every target takes it as
-        it is (no rewrite, no rule broken), so it is copied without the walk."""
-        if type(node) is not dict or len(node) > 2:
+        """The most common leaves, ``{"type": T, "description": D}`` with ``T`` a scalar
+        type (or a list of them where the target takes lists), and, where the target
+        takes any enum, the same with an ``enum``: every target takes them as they are (no
+        rewrite, no rule broken), so they are copied without the walk."""
+        if type(node) is not dict:
+            return False
+        n = len(node)
+        if n > 3:
             return False
         t = node.get("type")
         if type(t) is str:
@@ -102,7 +111,31 @@ def lower_schema(
                 return False
         elif not (lists_ok and type(t) is list and _scalar_list(t)):
             return False
-        return len(node) == 1 or type(node.get("description")) is str
+        if n == 1:
+            return True
+        d = node.get("description")
+        if d is not None and type(d) is not str:
+            return False
+        if n == 2 and d is not None:
+            return True
+        e = node.get("enum")
+        if e is None or type(e) is not list or not enum_any:
+            return False
+        if n == 3 and d is None:
+            return False  # a third keyword: the walk decides
+        if strict_rules is not None:  # what check_node says of an enum in strict mode
+            chars = 0
+            for x in e:
+                tx = type(x)
+                if tx is dict or tx is list:
+                    return False  # Anthropic takes primitives only: the walk decides
+                if tx is str:
+                    chars += len(x)
+            if big and len(e) > big["values"] and chars > big["chars"]:
+                return False
+            stats[1] += len(e)
+            stats[2] += chars
+        return True
 
     while work:
         cont, key, p, root, home, inlined, enter, at, depth = pop()

@@ -111,6 +111,8 @@ def lower_for_elisp(
                 "info",
                 f"{target}: the tools are written in strict mode's shape, but gptel and llm "
                 "never send `strict: true`: the provider receives them non-strict",
+                0,
+                0,
             )
         )
     return out, diags
