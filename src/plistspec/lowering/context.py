@@ -37,6 +37,11 @@ class Change(NamedTuple):
 
 
 _new = tuple.__new__  # a NamedTuple made without its Python-level __new__ (hot path)
+_TURNED = (
+    {},
+    {WIDENS: NARROWS, NARROWS: WIDENS},  # under an odd number of nots
+    {WIDENS: BOTH, NARROWS: BOTH},  # inside oneOf or if
+)
 
 
 class Blocked(Exception):
@@ -71,6 +76,7 @@ class Ctx:
         "allowed_node",
         "formats",
         "dedupe",
+        "mode",
     )
 
     def __init__(self, rules: Rules, strict: bool, original: Any, budget: int) -> None:
@@ -95,6 +101,9 @@ class Ctx:
         # only a node written more than once (inside an inlined definition) can report
         # the same rewrite twice: the walk sets this while it is inside one
         self.dedupe = False
+        # where the node is: 0 anywhere monotone, 1 under an odd number of nots (a rewrite
+        # that widens the node narrows the schema), 2 inside oneOf or if (either way)
+        self.mode = 0
 
     def add(self, pointer: Any, code: str, effect: str, message: str, origin: Any = None) -> None:
         """Record a rewrite (info when lossless, else a warning), once per input node."""
@@ -104,6 +113,8 @@ class Ctx:
                 return
             self.seen.add(key)
             self.alive.append(origin)
+        if self.mode and effect != LOSSLESS:
+            effect = _TURNED[self.mode].get(effect, effect)
         self.changes.append(
             _new(
                 Change,

@@ -58,6 +58,10 @@ _KIND: dict[str, int] = {
 }
 _DEFS = ("$defs", "definitions")
 _SCALARS = frozenset(("string", "number", "integer", "boolean", "null"))
+#: how a keyword turns the effect of a rewrite below it on the whole schema (the mode of
+#: the walk: 0 as it is, 1 reversed, 2 both ways): a schema that widens inside ``not``
+#: narrows the whole; inside ``oneOf`` (exactly one member) or ``if`` either may follow
+_TURNS = {"not": (1, 0, 2), "oneOf": (2, 2, 2), "if": (2, 2, 2)}
 #: inlined nodes written before the whole expansion is measured (expanded_size)
 _PROBE = 5_000
 #: inlined nodes the walk may write once the measure said yes (a backstop)
@@ -84,7 +88,7 @@ def lower_schema(
     # ``enter`` a $ref made active while the node's subtree is walked; ``at`` where the
     # node is in the input when that is not ``pointer`` (inside an inlined definition:
     # its rewrites are reported there, once). An exit marker is (None, refs).
-    work: list[tuple] = [(holder, "", ROOT, True, params, False, None, None, 0)]
+    work: list[tuple] = [(holder, "", ROOT, True, params, False, None, None, 0, 0)]
     pop = work.pop
     push = work.append
     kinds = _KIND
@@ -138,7 +142,7 @@ def lower_schema(
         return True
 
     while work:
-        cont, key, p, root, home, inlined, enter, at, depth = pop()
+        cont, key, p, root, home, inlined, enter, at, depth, mode = pop()
         if cont is None:
             active = ctx.active
             for ref in key:
@@ -164,6 +168,7 @@ def lower_schema(
             if key == "additionalProperties" and type(cont) is dict:
                 continue  # additionalProperties: true/false is the keyword's own value
         ctx.dedupe = inlined
+        ctx.mode = mode
         new, added, home, at2 = _rewrite(node, p if at is None else at, root, home, ctx)
         if ctx.failed:
             break
@@ -171,7 +176,7 @@ def lower_schema(
             at = at2  # the children are reported below it
         cont[key] = new
         if added:
-            push((None, added, None, None, None, None, None, None, None))
+            push((None, added, None, None, None, None, None, None, None, None))
             inlined = True
         if type(new) is not dict:
             continue
@@ -183,11 +188,25 @@ def lower_schema(
             if kind is None:
                 continue
             v = new[k]
+            cm = mode if k not in _TURNS else _TURNS[k][mode]
             if kind == _ONE:
                 if leaf(v):
                     new[k] = dict(v)
                 elif type(v) is dict or v is True or v is False:
-                    push((new, k, Ptr(p, k), False, home, inlined, None, at and Ptr(at, k), depth))
+                    push(
+                        (
+                            new,
+                            k,
+                            Ptr(p, k),
+                            False,
+                            home,
+                            inlined,
+                            None,
+                            at and Ptr(at, k),
+                            depth,
+                            cm,
+                        )
+                    )
                 else:
                     ctx.error(Ptr(p, k), "PS428", f"a schema must be an object, not {brief(v, 60)}")
             elif kind == _LIST:
@@ -210,6 +229,7 @@ def lower_schema(
                                     None,
                                     ka and Ptr(ka, i),
                                     depth,
+                                    cm,
                                 )
                             )
             elif kind == _MAP:
@@ -223,7 +243,7 @@ def lower_schema(
                             ref = f"#/{k}/" + str(name).replace("~", "~0").replace("/", "~1")
                             enter = None
                             if ref not in ctx.active:  # a recursion through it is found
-                                push((None, (ref,), None, None, None, None, None, None, None))
+                                push((None, (ref,), None, None, None, None, None, None, None, None))
                                 enter = ref
                             push(
                                 (
@@ -236,6 +256,7 @@ def lower_schema(
                                     enter,
                                     ka and Ptr(ka, name),
                                     depth,
+                                    cm,
                                 )
                             )
                     else:
@@ -254,6 +275,7 @@ def lower_schema(
                                     None,
                                     ka and Ptr(ka, name),
                                     depth,
+                                    cm,
                                 )
                             )
             elif type(v) is dict:  # draft-7 dependencies: schemas among property lists
@@ -273,6 +295,7 @@ def lower_schema(
                                 None,
                                 ka and Ptr(ka, name),
                                 depth,
+                                cm,
                             )
                         )
     lowered = holder[""]
