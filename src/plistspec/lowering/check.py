@@ -113,7 +113,10 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
             props = None
         elif s is not None:
             stats[0] += len(props)
-            stats[2] += sum(len(k) for k in props)
+            try:
+                stats[2] += len("".join(props))  # the names' characters
+            except TypeError:  # a key that is no string (a Python caller's dict)
+                stats[2] += sum(len(str(k)) for k in props)
     req = node.get("required")
     if req is not None:
         if type(req) is not list or not all(type(x) is str for x in req):
