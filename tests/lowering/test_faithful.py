@@ -56,28 +56,42 @@ def _validator(schema: Any):
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
-def _names(pointer: str) -> list[str] | None:
-    """The property names a schema pointer goes through (None: not a path of properties
-    from the root, e.g. inside $defs: related to every instance)."""
+_ANY = object()  # a step of the instance path that any key or index matches
+
+
+def _steps(pointer: str) -> list[Any] | None:
+    """The instance path a schema pointer stands for: a property name, or :data:`_ANY` for
+    ``additionalProperties``/``patternProperties``/``items``/``prefixItems`` (None: not a
+    path from the root, e.g. inside $defs: related to every instance)."""
     parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
     if parts[:1] == ["parameters"]:
         parts = parts[1:]
     if "$defs" in parts or "definitions" in parts or "…" in pointer:
         return None
-    out = []
-    for i, p in enumerate(parts):
-        if i > 0 and parts[i - 1] == "properties":
-            out.append(p)
+    out: list[Any] = []
+    i = 0
+    while i < len(parts):
+        k = parts[i]
+        if k == "properties" and i + 1 < len(parts):
+            out.append(parts[i + 1])
+            i += 2
+        elif k in ("patternProperties", "prefixItems") and i + 1 < len(parts):
+            out.append(_ANY)
+            i += 2
+        elif k in ("additionalProperties", "items"):
+            out.append(_ANY)
+            i += 1
+        else:  # anyOf/i, allOf/i, oneOf/i, not, if, then, else...: the same instance
+            i += 2 if k in ("anyOf", "allOf", "oneOf", "dependentSchemas") else 1
     return out
 
 
 def _related(pointer: str, path: list[Any]) -> bool:
-    names = _names(pointer)
-    if names is None:
+    steps = _steps(pointer)
+    if steps is None:
         return True
-    keys = [str(k) for k in path if isinstance(k, str)]
-    n = min(len(names), len(keys))
-    return names[:n] == keys[:n]
+    n = min(len(steps), len(path))
+    return all(a is _ANY or a == str(b) for a, b in zip(steps[:n], path[:n], strict=True))
 
 
 def _explained(records, effects: tuple[str, ...], errors) -> bool:
