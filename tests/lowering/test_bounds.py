@@ -114,7 +114,7 @@ def test_every_path_refuses_the_bomb_and_walks_the_chain(tmp_path: Path) -> None
     b.write_text(json.dumps({"tools": [{"name": "b", "description": "d", "inputSchema": bomb()}]}))
     c = tmp_path / "chain.json"
     c.write_text(dumps({"tools": [{"name": "c", "description": "d", "inputSchema": chain(1000)}]}))
-    for args in (("to-json", "-f", "ollama", "--lower"), ("from-json", "--target", "ollama")):
+    for args in (("to-json", "-t", "ollama", "--lower"), ("from-json", "-t", "ollama")):
         p = _run(*args, str(b), "-o", str(tmp_path / "out"))
         assert p.returncode == 1, p.stderr[-300:]
         assert "[PS519]" in p.stderr and len(p.stderr.splitlines()) < 200
@@ -159,6 +159,6 @@ def test_deep_keywords_through_the_command_line(tmp_path: Path) -> None:
             dumps({"tools": [{"name": "t", "description": "d", "inputSchema": _deep(kind)}]})
         )
         for target in ("gemini", "openai-strict"):
-            p = _run("to-json", str(f), "-f", target, "--lower")
+            p = _run("to-json", str(f), "-t", target, "--lower")
             assert "[PS903]" not in p.stderr and "Traceback" not in p.stderr, p.stderr[-400:]
             assert p.returncode == 0, p.stderr[-400:]

@@ -1,7 +1,7 @@
 """Differential tests against google-genai, Google's own SDK (a test-only dependency,
 skipped visibly when missing: ``pip install google-genai``).
 
-Every declaration ``--lower -f gemini`` and ``-f gemini-jsonschema`` writes, for the real
+Every declaration ``--lower -t gemini`` and ``-t gemini-jsonschema`` write, for the real
 tools of ``fixtures/`` and for generated schemas, is accepted by the SDK's
 ``FunctionDeclaration`` (a pydantic model that forbids unknown keys: what the API's
 protobuf ``Schema`` holds). The SDK's type is wider than what plistspec sends Gemini;

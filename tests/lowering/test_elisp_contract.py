@@ -1,4 +1,4 @@
-"""From Elisp, ``to-json -f T --lower`` = what gptel/llm send for T + the rewrites the
+"""From Elisp, ``to-json -t T --lower`` = what gptel/llm send for T + the rewrites the
 diagnostics name (issue 20).
 
 For every Elisp fixture and every target: the structural difference between what the

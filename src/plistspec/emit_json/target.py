@@ -2,7 +2,7 @@
 tools read from Elisp → what their library sends the target, where lowering starts.
 
 Owns: :func:`sent_tools` (for a tool of a dialect, gptel's or llm's own JSON for the
-target's wire format: ``to-json -f T --lower`` rewrites what the library sends ``T``,
+target's wire format: ``to-json -t T --lower`` rewrites what the library sends ``T``,
 not the IR, so the output is that JSON plus only the rewrites the diagnostics name) and
 :func:`to_target_json`: choosing the envelope (the existing emitters of
 :mod:`plistspec.emit_json`: :mod:`~plistspec.emit_json.plain` for provider envelopes,
