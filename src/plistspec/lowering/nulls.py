@@ -13,7 +13,7 @@ from typing import Any
 from plistspec.core.jsonutil import brief, resolve_pointer, types_of
 from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 
-__all__ = ["nullability", "null_member", "is_null_schema"]
+__all__ = ["nullability", "null_union", "null_member", "is_null_schema"]
 
 _TYPE_KEYS = {
     "object": (
@@ -77,6 +77,34 @@ def nullability(node: dict, p: Any, ctx: Ctx, origin: Any = None) -> None:
             "which JSON Schema (that ignores nullable) did not",
             origin,
         )
+    null_union(node, p, ctx, origin)
+    t = node.get("type")
+    if isinstance(t, list):
+        nonnull = list(dict.fromkeys(x for x in t if x != "null"))
+        has_null = len(nonnull) < len(t)
+        if len(nonnull) <= 1 or "anyOf" not in node:
+            if len(nonnull) <= 1:
+                node["type"] = nonnull[0] if nonnull else "null"
+            else:
+                _split_types(node, nonnull)
+            if has_null and nonnull:
+                node["nullable"] = True
+            ctx.add(
+                p,
+                "PS414",
+                LOSSLESS,
+                f"the type list {brief(t)} written with nullable/anyOf",
+                origin,
+            )
+
+
+def null_union(node: dict, p: Any, ctx: Ctx, origin: Any = None) -> None:
+    """Where the target writes OpenAPI's ``nullable``: ``anyOf`` with a null member →
+    ``nullable: true`` beside the other members (written into the node when one is
+    left). The walk calls it again on a node once its members are lowered
+    (:func:`plistspec.lowering.schema.lower_schema`): a member that only becomes null
+    when lowered (``allOf: [{type: null}]``, a ``not`` moved into the description) is
+    settled in the same lowering, so lowering twice changes nothing."""
     members = node.get("anyOf")
     if isinstance(members, list) and any(null_member(m, ctx) for m in members):
         rest = [m for m in members if not null_member(m, ctx)]
@@ -98,24 +126,6 @@ def nullability(node: dict, p: Any, ctx: Ctx, origin: Any = None) -> None:
         else:
             node["anyOf"] = rest
         ctx.add(p, "PS414", LOSSLESS, "anyOf with null written as nullable: true", origin)
-    t = node.get("type")
-    if isinstance(t, list):
-        nonnull = list(dict.fromkeys(x for x in t if x != "null"))
-        has_null = len(nonnull) < len(t)
-        if len(nonnull) <= 1 or "anyOf" not in node:
-            if len(nonnull) <= 1:
-                node["type"] = nonnull[0] if nonnull else "null"
-            else:
-                _split_types(node, nonnull)
-            if has_null and nonnull:
-                node["nullable"] = True
-            ctx.add(
-                p,
-                "PS414",
-                LOSSLESS,
-                f"the type list {brief(t)} written with nullable/anyOf",
-                origin,
-            )
 
 
 def null_member(m: Any, ctx: Ctx) -> bool:

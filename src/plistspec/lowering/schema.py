@@ -9,7 +9,9 @@ new object made from an input node, so the input stays as it was), and the ``$re
 path are a set kept up to date by exit markers on the work list (a recursion is found
 in O(1)). Each node goes through :func:`plistspec.lowering.inline.settle` (``$ref``,
 ``allOf``, root composition) and :func:`plistspec.lowering.nodes.rewrite_node` (the
-per-node rewrites), then its subschemas are queued. Every rewrite is a
+per-node rewrites), then its subschemas are queued (for a target that writes OpenAPI's
+``nullable``, after a revisit marker: once the members of an ``anyOf`` are lowered,
+:func:`plistspec.lowering.nulls.null_union` settles a member that became null). Every rewrite is a
 :class:`~plistspec.lowering.context.Change` at the JSON pointer of the node in the
 lowered schema, recorded once per rewrite kind and input node (a definition used a
 hundred times reports once, at its first use). In strict mode the first thing strict
@@ -25,6 +27,7 @@ from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
 from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.nodes import rewrite_node
+from plistspec.lowering.nulls import null_union
 from plistspec.lowering.rules import Rules
 from plistspec.lowering.shape import shape, type_names
 
@@ -92,7 +95,8 @@ def lower_schema(
     pop = work.pop
     push = work.append
     kinds = _KIND
-    lists_ok = rules.type_list != "nullable"
+    gem = rules.type_list == "nullable"
+    lists_ok = not gem
 
     enum_any = rules.enum_kind == "any"
     strict_rules = ctx.strict
@@ -148,6 +152,11 @@ def lower_schema(
             for ref in key:
                 del active[ref]
             continue
+        if cont is False:  # the node's members are lowered: a null union settles now
+            ctx.dedupe = inlined
+            ctx.mode = mode
+            null_union(key, p, ctx, at)
+            continue
         if enter is not None:
             ctx.active[enter] = 1
         node = cont[key]
@@ -183,6 +192,8 @@ def lower_schema(
         if "properties" in new:
             depth += 1
         check_node(new, p, root, depth, ctx)
+        if gem and "anyOf" in new:
+            push((False, new, p if at is None else at, None, None, inlined, None, node, None, mode))
         for k in list(new):
             kind = kinds.get(k)
             if kind is None:
