@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from plistspec.core.jsontypes import is_json_type
 from plistspec.core.jsonutil import brief, resolve_pointer, types_of
 from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 
@@ -25,22 +26,6 @@ _TYPE_KEYS = {
     "number": "minimum maximum exclusiveMinimum exclusiveMaximum multipleOf".split(),
 }
 _TYPE_KEYS["integer"] = _TYPE_KEYS["number"]
-
-
-def _is_type(v: Any, t: str) -> bool:
-    if t == "string":
-        return isinstance(v, str)
-    if t == "boolean":
-        return isinstance(v, bool)
-    if t == "null":
-        return v is None
-    if t == "object":
-        return isinstance(v, dict)
-    if t == "array":
-        return isinstance(v, list)
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    return t == "number" or float(v).is_integer()
 
 
 def nullability(node: dict, p: Any, ctx: Ctx, origin: Any = None) -> None:
@@ -169,7 +154,7 @@ def _split_types(node: dict, types: list[str]) -> None:
             if k in node:
                 m[k] = node[k]
         if isinstance(enum, list):
-            vals = [v for v in enum if _is_type(v, t)]
+            vals = [v for v in enum if is_json_type(v, t)]
             if not vals:
                 continue
             m["enum"] = vals
