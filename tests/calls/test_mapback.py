@@ -134,9 +134,12 @@ def test_emacs_nil_reads_as_null_where_the_original_has_no_room_for_an_empty_obj
         "type": "object",
         "properties": {
             "m": {"type": "object", "properties": {"p": {"type": "integer"}}, "required": ["p"]},
-            "e": {"type": "object"},
+            # an object whose properties are all optional: {} is a valid e (a free-form
+            # object would send the tool non-strict, PS426, and nothing would be mapped)
+            "e": {"type": "object", "properties": {"q": {"type": "integer"}}},
         },
     }
     low = _lowered(o, "openai-responses")
+    assert low["properties"]["m"]["type"] == ["object", "null"]  # strict: m was made nullable
     # Emacs sends nil back as {}: for m it was null (an empty m is not valid), for e it may be {}
     assert map_back(o, low, {"m": {}, "e": {}}, nil=True) == {"e": {}}

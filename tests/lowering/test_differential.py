@@ -93,12 +93,24 @@ def _object_depth(schema: Any) -> int:
     return best
 
 
-#: Schemas openai-agents accepts as strict and plistspec does not, and why.
+#: Schemas openai-agents accepts as strict and plistspec does not, and why: the start of
+#: plistspec's PS426 reason -> why plistspec is right to refuse strict mode there.
 STRICT_DIFFERENCES = {
-    "depth": "OpenAI documents at most 10 levels of nesting; openai-agents does not check it",
-    "prefixItems": "openai-agents leaves prefixItems as they are and never looks inside them; "
-    "plistspec folds them into items (prefixItems is undocumented for strict mode), and the "
-    "folded schema must then pass the strict checks like any other",
+    "levels of nesting": "OpenAI documents at most 10 levels of nesting; openai-agents does not "
+    "check it",
+    "an object without properties": "a free-form object (no properties, not closed): "
+    "openai-agents closes it, so the tool could only ever get {} (issue 20; its own "
+    "_reject_open_objects option refuses it, as plistspec does)",
+    "a schema without a type": "OpenAI's strict mode answers \"schema must have a 'type' key\"; "
+    "openai-agents leaves an untyped node (such as items: {}) as it is",
+    "a pattern with": "OpenAI does not document lookaround or backreferences in strict "
+    "patterns; plistspec moves such a pattern into the description instead",
+    "the $ref": "a recursive $ref plistspec must inline (beside other keywords, or pointing "
+    "outside $defs) cannot be inlined",
+    "enum": "OpenAI's enum size limits (1000 values in all; 15 000 characters past 250 "
+    "values); openai-agents does not check them",
+    "a union": "a union beside object keywords that do not fit into its members",
+    "an object beside a union": "a union beside object keywords whose members are not objects",
 }
 
 
@@ -107,14 +119,13 @@ def _check_strict_pair(params: dict[str, Any]) -> None:
     if lowered["metadata"]["lowered"]["strict"]:
         mine = lowered["parameters"]
         assert _ensure_strict(mine) == mine, "ensure_strict_json_schema changed plistspec's output"
-    if _ensure_strict(params) is not None:
-        if _object_depth(params) > 10:
-            return  # STRICT_DIFFERENCES["depth"]
+    if _ensure_strict(params) is not None and not lowered["metadata"]["lowered"]["strict"]:
         if "prefixItems" in json.dumps(params):
-            return  # STRICT_DIFFERENCES["prefixItems"]
-        assert lowered["metadata"]["lowered"]["strict"], (
-            "openai-agents accepts this schema as strict, plistspec did not: "
-            + "; ".join(d.message for d in diags if d.code == "PS426")
+            return  # openai-agents never looks inside prefixItems (undocumented for strict)
+        why = " ".join(d.message for d in diags if d.code == "PS426")
+        reason = why.split("not sent as strict: ", 1)[-1]
+        assert any(k in reason for k in STRICT_DIFFERENCES), (
+            "openai-agents accepts this schema as strict, plistspec did not: " + why
         )
 
 

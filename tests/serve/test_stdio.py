@@ -327,9 +327,14 @@ def test_init_file_that_fails_stops_cleanly(emacs, tmp_path):
 
 
 def test_lower_serves_what_the_target_accepts_and_calls_still_reach_emacs(emacs, mcp_sdk):
-    """`serve -t gemini` (for Gemini CLI): the listed schemas are `to-json --lower -t
-    gemini`'s and pass gemini's rules; calls under the served names still run the tools."""
+    """`serve -t gemini` (for Gemini CLI): the listed schemas are the tools' lowered for
+    gemini and pass gemini's rules; calls under the served names still run the tools.
+    (serve lowers the tools as MCP describes them, its IR: gptel's per-backend additions,
+    where `to-json -t gemini --lower` starts for Elisp, are not what an MCP client gets.)"""
+    from plistspec.emit_json.target import to_target_json
+    from plistspec.lowering import lower_tools
     from plistspec.lowering.validate import schema_violations
+    from plistspec.pipeline.tools import read_tools
 
     async def main():
         async with stdio_session(["-t", "gemini", str(TOOLS)]) as s:
@@ -339,14 +344,10 @@ def test_lower_serves_what_the_target_accepts_and_calls_still_reach_emacs(emacs,
 
     tools, result = anyio.run(main)
     served = {t.name: t.model_dump(by_alias=True, exclude_none=True) for t in tools}
-    lowered = subprocess.run(
-        [sys.executable, "-m", "plistspec", "to-json", "-t", "gemini", "--lower", str(TOOLS)],
-        capture_output=True,
-        env=server_env(),
-        timeout=120,
-    )
-    assert lowered.returncode == 0, lowered.stderr
-    decls = json.loads(lowered.stdout)[0]["functionDeclarations"]
+    ir, _ = read_tools(open(TOOLS, encoding="utf-8").read(), str(TOOLS))
+    lowered, diags = lower_tools(list(ir), "gemini")
+    assert not [d for d in diags if d.is_error]
+    decls = to_target_json(lowered, "gemini")[0]["functionDeclarations"]
     assert decls
     for d in decls:
         if "parameters" not in d:  # Gemini: a tool without arguments has no parameters

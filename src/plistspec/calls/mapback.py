@@ -26,6 +26,7 @@ import copy
 import json
 from typing import Any
 
+from plistspec.core.jsontypes import is_json_type
 from plistspec.core.jsonutil import jeq, resolve_pointer
 
 __all__ = ["edits", "map_back", "apply_edits"]
@@ -121,24 +122,6 @@ def _types(s: Any) -> list[str] | None:
     return types
 
 
-def _fits_type(v: Any, t: str) -> bool:
-    if t == "string":
-        return isinstance(v, str)
-    if t == "boolean":
-        return isinstance(v, bool)
-    if t == "null":
-        return v is None
-    if t == "object":
-        return isinstance(v, dict)
-    if t == "array":
-        return isinstance(v, list)
-    if t in ("number", "integer"):
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            return False
-        return t == "number" or float(v).is_integer()
-    return False
-
-
 def _members(s: Any) -> list[Any]:
     out: list[Any] = []
     if isinstance(s, dict):
@@ -167,7 +150,7 @@ def _pick(s: Any, v: Any, root: Any) -> Any:
                     continue
                 chosen = m
                 break
-            if types is not None and any(_fits_type(v, t) for t in types):
+            if types is not None and any(is_json_type(v, t) for t in types):
                 if _enum_holds(m, v) is not False:
                     chosen = m
                     break
@@ -306,7 +289,7 @@ def _scalar_back(o: Any, low: Any, v: Any) -> Any:
             parsed = json.loads(v)
         except ValueError:
             return _SAME
-        if any(_fits_type(parsed, t) for t in o_types):
+        if any(is_json_type(parsed, t) for t in o_types):
             return parsed
     return _SAME
 

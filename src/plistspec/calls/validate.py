@@ -31,6 +31,7 @@ from collections import deque
 from typing import Any
 
 from plistspec.calls.problems import Problem, pointer_of, shown
+from plistspec.core.jsontypes import is_json_type
 
 __all__ = ["Checker", "validate", "EMPTY_PARAMETERS"]
 
@@ -294,25 +295,7 @@ def _type_fits(schema: dict, value: Any) -> bool:
     types = [t] if isinstance(t, str) else t if isinstance(t, list) else []
     if value is None and schema.get("nullable") is True:
         return True
-    return any(_is(value, x) for x in types)
-
-
-def _is(v: Any, t: Any) -> bool:
-    if t == "string":
-        return isinstance(v, str)
-    if t == "boolean":
-        return isinstance(v, bool)
-    if t == "null":
-        return v is None
-    if t == "object":
-        return isinstance(v, dict)
-    if t == "array":
-        return isinstance(v, list)
-    if t in ("number", "integer"):
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            return False
-        return t == "number" or float(v).is_integer()
-    return False
+    return any(is_json_type(value, x) for x in types)
 
 
 def _type_text(t: Any, schema: Any) -> str:

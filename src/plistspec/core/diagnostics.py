@@ -58,7 +58,8 @@ class Diagnostic:
     """One finding. ``start``/``end`` are character offsets (``-1`` when unknown).
 
     ``line``/``column``/``end_line``/``end_column`` are 1-based and filled by
-    :func:`locate`; ``path`` names the input as the user gave it.
+    :func:`locate`; ``path`` names the input as the user gave it; ``effect`` (rewrites of
+    ``--lower`` only) says whether the rewritten schema accepts the same values.
     """
 
     __slots__ = (
@@ -73,6 +74,7 @@ class Diagnostic:
         "end_line",
         "end_column",
         "fix",
+        "effect",
     )
 
     def __init__(
@@ -89,6 +91,7 @@ class Diagnostic:
         column: int = 0,
         end_line: int = 0,
         end_column: int = 0,
+        effect: str | None = None,
     ) -> None:
         self.code = code
         self.severity: Severity = severity
@@ -101,6 +104,9 @@ class Diagnostic:
         self.column = column
         self.end_line = end_line
         self.end_column = end_column
+        # what a rewrite does to the values a schema accepts (``lossless``, ``widens``,
+        # ``narrows``, ``widens+narrows``): set by ``--lower`` for each rewrite it reports
+        self.effect = effect
 
     @property
     def is_error(self) -> bool:
@@ -124,6 +130,8 @@ class Diagnostic:
             "code": self.code,
             "message": self.message,
         }
+        if self.effect is not None:
+            out["effect"] = self.effect
         if self.fix is not None:
             out["fix"] = {
                 "start": self.fix.start,

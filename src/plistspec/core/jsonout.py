@@ -143,9 +143,18 @@ def _scalar(v: Any) -> str | None:
     raise TypeError(t)
 
 
+#: past this many levels a line is indented no further: indentation that grows with the
+#: depth would make the text of a value nested N deep grow as N² (a 40 000-deep schema
+#: would print 3 GB of spaces); Python's own ``json.dumps(indent=2)`` cannot print such
+#: values at all (RecursionError)
+MAX_INDENT_DEPTH = 256
+
+
 def _indented_deep(value: Any, indent: str = "") -> str:
     """:func:`_indented` through an explicit stack: for values nested deeper than Python
-    recurses (tool JSON lowered as it came, at any depth)."""
+    recurses (tool JSON lowered as it came, at any depth). Lines deeper than
+    :data:`MAX_INDENT_DEPTH` levels keep that level's indentation (linear output)."""
+    cap = len(indent) + 2 * MAX_INDENT_DEPTH
     out: list[str] = []
     app = out.append
     # frames: [the (key text, value) pairs left, the inner indent, the closing text,
@@ -153,13 +162,14 @@ def _indented_deep(value: Any, indent: str = "") -> str:
     stack: list[list[Any]] = []
 
     def push(v: Any, ind: str) -> None:
+        inner = ind + "  " if len(ind) < cap else ind
         if type(v) is dict:
             pairs = iter(
                 [((_string(k) if type(k) is str else _key(k)) + ": ", x) for k, x in v.items()]
             )
-            stack.append([pairs, ind + "  ", "\n" + ind + "}", True, "{"])
+            stack.append([pairs, inner, "\n" + ind + "}", True, "{"])
         else:
-            stack.append([iter([("", x) for x in v]), ind + "  ", "\n" + ind + "]", True, "["])
+            stack.append([iter([("", x) for x in v]), inner, "\n" + ind + "]", True, "["])
 
     s = _scalar(value)
     if s is not None:

@@ -72,34 +72,141 @@ def jeq(a: Any, b: Any) -> bool:
 
 
 def brief(value: Any, limit: int = 400) -> str:
-    """Compact JSON text of ``value`` (cut at ``limit`` characters with an ellipsis)."""
-    try:
-        s = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    except (TypeError, ValueError, RecursionError):
-        s = repr(value)
+    """Compact JSON text of ``value`` (cut at ``limit`` characters with an ellipsis).
+
+    A value nested deeper than the JSON encoder recurses is written through an explicit
+    stack, stopped once ``limit`` characters are out (a value nested 100 000 deep costs
+    only what is shown)."""
+    t = type(value)
+    if t is str:
+        s = _STRING(value)
+    elif value is None or value is True or value is False:
+        s = "null" if value is None else "true" if value else "false"
+    elif t is int:
+        s = int.__repr__(value)
+    else:
+        try:
+            s = _ENCODER.encode(value)
+        except RecursionError:
+            return _brief_deep(value, limit)
+        except (TypeError, ValueError):
+            s = _brief_deep(value, 10**12)
     return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+_STRING = json.encoder.encode_basestring  # the C function: a str as JSON text
+
+
+def _brief_deep(value: Any, limit: int) -> str:
+    """:func:`brief` without recursion."""
+    if not isinstance(value, (dict, list, tuple)):
+        value = _scalar_text(value)
+    out: list[str] = []
+    size = 0
+    # each entry: a text to write, or (container, iterator, is_dict, first)
+    work: list[Any] = [value]
+    while work and size <= limit:
+        item = work.pop()
+        if type(item) is str:
+            out.append(item)
+            size += len(item)
+            continue
+        if type(item) is list and item and type(item[0]) is _Open:
+            _o, it, is_dict, first = item
+            nxt = next(it, _END)
+            if nxt is _END:
+                out.append("}" if is_dict else "]")
+                size += 1
+                continue
+            item[3] = False
+            work.append(item)
+            if not first:
+                out.append(", ")
+                size += 2
+            if is_dict:
+                k, v = nxt
+                key = _scalar_text(k if isinstance(k, str) else str(k)) + ": "
+                out.append(key)
+                size += len(key)
+                work.append(v if isinstance(v, (dict, list, tuple)) else _scalar_text(v))
+            else:
+                work.append(nxt if isinstance(nxt, (dict, list, tuple)) else _scalar_text(nxt))
+            continue
+        if isinstance(item, dict):
+            out.append("{")
+            size += 1
+            work.append([_OPEN, iter(item.items()), True, True])
+        elif isinstance(item, (list, tuple)):
+            out.append("[")
+            size += 1
+            work.append([_OPEN, iter(item), False, True])
+        else:
+            s = _scalar_text(item)
+            out.append(s)
+            size += len(s)
+    s = "".join(out)
+    return s if len(s) <= limit and not work else s[: limit - 1] + "…"
+
+
+class _Open:
+    """Marks an open container on :func:`brief`'s stack."""
+
+
+_OPEN = _Open()
+_END = object()
+
+
+def _scalar_text(v: Any) -> str:
+    try:
+        return json.dumps(v, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(v)
 
 
 class Ptr:
     """A JSON pointer built one step at a time in O(1) (a parent link), written out only
     when a diagnostic needs it, and then at most :data:`SHOWN` steps deep (deeper ones
-    start with ``/…``): deep schemas stay linear."""
+    start with ``/…``): deep schemas stay linear. The text of a pointer is kept once
+    made, so siblings write their parent's once."""
 
-    __slots__ = ("parent", "part")
+    __slots__ = ("parent", "part", "depth", "text")
 
     def __init__(self, parent: Ptr | None, part: Any) -> None:
         self.parent = parent
         self.part = part
+        self.depth = 0 if parent is None else parent.depth + 1
+        self.text: str | None = None if parent is not None else ""
 
     def __str__(self) -> str:
-        parts: list[str] = []
-        cur: Ptr | None = self
-        while cur is not None and cur.parent is not None and len(parts) <= SHOWN:
-            parts.append(str(cur.part).replace("~", "~0").replace("/", "~1"))
-            cur = cur.parent
-        cut = cur is not None and cur.parent is not None
-        head = "/…" if cut else ""
-        return head + "".join("/" + x for x in reversed(parts[:SHOWN] if cut else parts))
+        text = self.text
+        if text is not None:
+            return text
+        if self.depth <= SHOWN + 1:
+            # the nearest ancestor whose text is known, then the parts below it
+            parts: list[Ptr] = []
+            cur: Ptr = self
+            while cur.text is None:
+                parts.append(cur)
+                cur = cur.parent  # type: ignore[assignment]
+            text = cur.text
+            for node in reversed(parts):
+                x = node.part if type(node.part) is str else str(node.part)
+                if "~" in x or "/" in x:
+                    x = x.replace("~", "~0").replace("/", "~1")
+                text = node.text = text + "/" + x
+            return text
+        out: list[str] = []
+        cur = self
+        for _ in range(SHOWN):
+            x = cur.part if type(cur.part) is str else str(cur.part)
+            if "~" in x or "/" in x:
+                x = x.replace("~", "~0").replace("/", "~1")
+            out.append(x)
+            cur = cur.parent  # type: ignore[assignment]
+        out.reverse()
+        self.text = "/…/" + "/".join(out)
+        return self.text
 
     def endswith(self, part: str) -> bool:
         return self.parent is not None and self.part == part
@@ -131,13 +238,17 @@ def resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
     if not frag.startswith("/"):
         return False, None  # an $anchor: not resolved here
     cur = root
-    from urllib.parse import unquote
-
     for raw in frag[1:].split("/"):
-        part = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(cur, dict) and part in cur:
+        if "%" in raw:
+            from urllib.parse import unquote
+
+            raw = unquote(raw)
+        part = raw.replace("~1", "/").replace("~0", "~") if "~" in raw else raw
+        if type(cur) is dict:
+            if part not in cur:
+                return False, None
             cur = cur[part]
-        elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+        elif type(cur) is list and part.isdigit() and int(part) < len(cur):
             cur = cur[int(part)]
         else:
             return False, None

@@ -39,11 +39,21 @@ def lower_tools(
 
 
 def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
-    """Diagnostics (no span) for :class:`plistspec.lowering.tools.Rewrite` records."""
+    """Diagnostics (no span) for :class:`plistspec.lowering.tools.Rewrite` records. A
+    rewrite's effect on the values the schema accepts ends its message in brackets
+    (``[lossless]``, ``[widens]``, ``[narrows]``, ``[widens+narrows]``) and is the
+    diagnostic's ``effect`` (in ``--diagnostics-format json`` too)."""
     out = []
+    names: dict[int, str] = {}  # the quoted name of each tool, made once
     for x in records:
-        name = x.name if isinstance(x.name, str) else f"#{x.tool + 1}"
-        out.append(
-            Diagnostic(x.code, x.severity, f"{target}: tool {name!r}, {x.pointer}: {x.message}")
-        )
+        quoted = names.get(x.tool)
+        if quoted is None:
+            name = x.name if isinstance(x.name, str) else f"#{x.tool + 1}"
+            quoted = names[x.tool] = f"{target}: tool {name!r}, "
+        effect = x.effect if len(x) > 6 else None
+        if effect:
+            message = quoted + x.pointer + ": " + x.message + " [" + effect + "]"
+        else:
+            message = quoted + x.pointer + ": " + x.message
+        out.append(Diagnostic(x.code, x.severity, message, effect=effect))
     return out

@@ -66,9 +66,15 @@ def _node_schema(r: Rules, keywords: frozenset[str] | None, strict: bool) -> dic
     if fm is not None:
         props["format"] = {"enum": sorted(fm)}
     node: dict[str, Any] = {"type": "object" if r["type_required"] else ["object", "boolean"]}
-    reject = set(s["reject"]) if s is not None else set()
+    reject: set[str] = set()
+    if s is not None:  # strict mode: its documented keywords only
+        keywords = s["keywords_set"] if keywords is None else keywords & s["keywords_set"]
     if keywords is not None:
-        node["properties"] = {k: props.get(k, {}) for k in sorted(set(keywords) - reject)}
+        kept = set(keywords) - reject
+        if r["additional_properties"] == "false-only":  # kept as false though dropped
+            props["additionalProperties"] = {"const": False}
+            kept.add("additionalProperties")
+        node["properties"] = {k: props.get(k, {}) for k in sorted(kept)}
         node["additionalProperties"] = False
     else:
         node["properties"] = {**props, **{k: False for k in sorted(reject)}}
@@ -90,6 +96,10 @@ def _node_schema(r: Rules, keywords: frozenset[str] | None, strict: bool) -> dic
                 "if": {"properties": {"type": {"const": "object"}}, "required": ["type"]},
                 "then": {"required": ["additionalProperties"]},
             }
+        )
+    if s is not None and s.get("typed_nodes"):
+        checks.append(
+            {"anyOf": [{"required": ["type"]}, {"required": ["anyOf"]}, {"required": ["$ref"]}]}
         )
     if checks:
         node["allOf"] = checks

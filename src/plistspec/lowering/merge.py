@@ -48,7 +48,8 @@ def _merge_two(a: dict[str, Any], b: dict[str, Any], losses: list[str]) -> dict[
                 props[name] = s if name not in props else {"allOf": [props[name], s]}
             out[k] = props
         elif k == "required" and isinstance(av, list) and isinstance(v, list):
-            out[k] = av + [x for x in v if x not in av]
+            seen = set(av)
+            out[k] = av + [x for x in v if x not in seen]
         elif k == "type" and types_of(out) is not None and types_of(b) is not None:
             both = _intersect_types(types_of(out) or [], types_of(b) or [])
             if not both:
@@ -127,7 +128,11 @@ def flatten_union(
                 seen.append(s)
         mr = m.get("required")
         req = [x for x in (mr if isinstance(mr, list) else []) if isinstance(x, str)]
-        required = req if required is None else [x for x in required if x in req]
+        if required is None:
+            required = req
+        else:
+            mine = set(req)
+            required = [x for x in required if x in mine]
     out = dict(root)
     own = dict(out["properties"]) if isinstance(out.get("properties"), dict) else {}
     for name, schemas in props.items():
@@ -137,7 +142,8 @@ def flatten_union(
     out["properties"] = own
     rr = out.get("required")
     req = [x for x in (rr if isinstance(rr, list) else []) if isinstance(x, str)]
-    req += [x for x in (required or []) if x not in req]
+    have = set(req)
+    req += [x for x in (required or []) if x not in have]
     if req:
         out["required"] = req
     else:

@@ -1,54 +1,115 @@
 """The per-node rewrites of a lowering walk (after ``$ref``/``allOf`` are settled).
 
-Owns: ``oneOf`` → ``anyOf``, ``const``, ``enum``, ``type``
-beside ``anyOf``, strict mode's closing and required-with-null, unsupported keywords
-moved into the description, ``format``, array ``items`` and node ``type``. Nullability and
-type lists are :mod:`plistspec.lowering.nulls`'s. Each function
-edits one node in place and records a :class:`~plistspec.lowering.context.Change`.
+Owns: :func:`rewrite_node`, which runs, in order: ``oneOf`` → ``anyOf``, nullability
+(:mod:`plistspec.lowering.nulls`), ``const``, ``enum`` (and the ``type`` its values
+imply, where the target needs one), ``type`` beside ``anyOf``, the object rules
+(:mod:`plistspec.lowering.objects`), strict mode (:mod:`plistspec.lowering.strict`),
+unsupported keywords moved into the description or removed, ``format``, array
+``items`` and node ``type``. Each function edits one node in place (never a node of the
+input: the walk hands it a copy) and records a
+:class:`~plistspec.lowering.context.Change` with its effect.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from plistspec.core.jsonutil import add_note, brief, jeq, ptr, types_of
-from plistspec.lowering.context import Ctx
-from plistspec.lowering.nulls import is_null_schema, nullability
+from plistspec.core.jsonutil import add_note, brief, jeq, types_of
+from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Ctx
+from plistspec.lowering.nulls import nullability
+from plistspec.lowering.objects import free_form_object, object_rules
+from plistspec.lowering.strict import strict_node
 
-__all__ = ["rewrite_node", "LOOKAROUND"]
+__all__ = ["rewrite_node", "value_type"]
 
 # Keywords that are only metadata: removed without a note when the target has no place.
 _META = frozenset(
     "$schema $id $anchor $comment $vocabulary $dynamicAnchor title propertyOrdering "
     "discriminator".split()
 )
-LOOKAROUND = re.compile(r"\(\?[=!<]|\\[1-9]")
+_DEFS = ("$defs", "definitions")
+_KEEP_FALSE = frozenset(("additionalProperties",))
 
 
-def rewrite_node(node: dict, p: str, root: bool, ctx: Ctx) -> None:
-    """Every per-node rewrite, in order."""
-    _one_of(node, p, ctx)
-    nullability(node, p, ctx)
-    _const(node, p, ctx)
-    _enum(node, p, ctx)
-    _anyof_type(node, p, ctx)
+def rewrite_node(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: Any) -> None:
+    """Every per-node rewrite, in order (each behind a cheap test of the node's keys)."""
+    r = ctx.rules
+    if "oneOf" in node:
+        _one_of(node, p, ctx, origin)
+    if "nullable" in node or (
+        r.type_list == "nullable" and ("anyOf" in node or type(node.get("type")) is list)
+    ):
+        nullability(node, p, ctx, origin)
+    if "const" in node:
+        _const(node, p, ctx, origin)
+        if "const" in node and "type" not in node and "anyOf" not in node:
+            _const_type(node, p, ctx, origin)
+    if "enum" in node:
+        _enum(node, p, ctx, origin)
+    if not r.anyof_with_type and "anyOf" in node and "type" in node:
+        _anyof_type(node, p, ctx, origin)
+    if "properties" in node or "required" in node:
+        object_rules(node, p, root, home, ctx, origin)
     if ctx.strict is not None:
-        _strict(node, p, ctx)
-    _keywords(node, p, root, ctx)
-    _format(node, p, root, ctx)
-    _items(node, p, ctx)
-    _node_type(node, p, root, ctx)
+        strict_node(node, p, root, ctx, origin)
+    if ctx.inline_all and ("$defs" in node or "definitions" in node):
+        for key in _DEFS:
+            if key in node:
+                del node[key]
+                ctx.add(p, "PS412", LOSSLESS, f"removed {key} (every $ref to it inlined)", origin)
+    allowed = ctx.allowed_root if root else ctx.allowed_node
+    if r.additional == "false-only" and "additionalProperties" in node:
+        _false_only(node, p, root, ctx, origin)
+        if node.get("additionalProperties") is False and allowed is not None:
+            allowed = allowed | _KEEP_FALSE
+    if allowed is not None and not node.keys() <= allowed:
+        _keywords(node, p, root, ctx, origin, allowed)
+    if "format" in node:
+        _format(node, p, root, ctx, origin)
+    t = node.get("type")
+    if r.items_required and (t == "array" or type(t) is list):
+        if "items" not in node and "prefixItems" not in node:
+            _items(node, p, ctx, origin)
+    if (r.type_required and t is None and "anyOf" not in node) or (
+        r.object_keywords_only and ("properties" in node or "required" in node)
+    ):
+        _node_type(node, p, root, ctx, origin)
+    if r.free_form_objects == "error" and not root and node.get("type") == "object":
+        free_form_object(node, p, ctx, origin)
 
 
-def _one_of(node: dict, p: str, ctx: Ctx) -> None:
-    if "oneOf" not in node:
-        return
-    to_any = ctx.rules["oneOf"] == "anyOf" or (
-        ctx.strict is not None and "oneOf" in ctx.strict["reject"]
+def value_type(values: list) -> str | None:
+    """The one JSON type all ``values`` have (``integer`` for whole numbers, ``number``
+    when there is a fraction), or None."""
+    seen = set()
+    for v in values:
+        if v is None:
+            seen.add("null")
+        elif v is True or v is False:
+            seen.add("boolean")
+        elif type(v) is str:
+            seen.add("string")
+        elif type(v) is int:
+            seen.add("integer")
+        elif type(v) is float:
+            seen.add("integer" if v.is_integer() else "number")
+        elif type(v) is dict:
+            seen.add("object")
+        elif type(v) is list:
+            seen.add("array")
+        else:
+            return None
+    if seen == {"integer", "number"}:
+        return "number"
+    return next(iter(seen)) if len(seen) == 1 else None
+
+
+def _one_of(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
+    to_any = ctx.rules.one_of == "anyOf" or (
+        ctx.strict is not None and "oneOf" not in ctx.strict["keywords_set"]
     )
     members = node["oneOf"]
-    if not to_any or not isinstance(members, list):
+    if not to_any or type(members) is not list:
         return
     if "anyOf" in node:
         return  # left to the keyword step (moved into the description)
@@ -57,18 +118,17 @@ def _one_of(node: dict, p: str, ctx: Ctx) -> None:
     ctx.add(
         p,
         "PS417",
-        "info" if lossless else "warning",
+        LOSSLESS if lossless else WIDENS,
         "oneOf written as anyOf" + ("" if lossless else " (a value may now match several)"),
+        origin,
     )
 
 
-def _const(node: dict, p: str, ctx: Ctx) -> None:
-    if "const" not in node:
-        return
-    if ctx.rules["const"] != "enum" and ctx.allowed("const", False):
+def _const(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
+    if ctx.rules.const_mode != "enum" and ctx.allowed("const", False):
         return
     v = node.pop("const")
-    if isinstance(node.get("enum"), list):
+    if type(node.get("enum")) is list:
         both = [e for e in node["enum"] if jeq(e, v)]
         if not both:
             add_note(
@@ -76,56 +136,80 @@ def _const(node: dict, p: str, ctx: Ctx) -> None:
             )
             node["enum"] = [v]
             ctx.add(
-                p, "PS415", "warning", "const outside enum (no value was valid): kept the const"
+                p,
+                "PS415",
+                WIDENS,
+                "const outside enum (no value was valid): kept the const",
+                origin,
             )
             return
         node["enum"] = both
     else:
         node["enum"] = [v]
-    ctx.add(p, "PS415", "info", f"const {brief(v, 80)} written as a one-value enum")
+    ctx.add(p, "PS415", LOSSLESS, f"const {brief(v, 80)} written as a one-value enum", origin)
 
 
-def _enum(node: dict, p: str, ctx: Ctx) -> None:
-    e = node.get("enum")
-    kind = ctx.rules["enum"]
-    if not isinstance(e, list) or kind == "any":
+def _const_type(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
+    """A kept ``const`` without ``type``, for a target that needs a type on every node."""
+    if ctx.rules.type_required or (ctx.strict is not None and ctx.strict["typed_nodes"]):
+        t = value_type([node["const"]])
+        if t is not None:
+            node["type"] = t
+            ctx.add(p, "PS437", LOSSLESS, f'typed "{t}", the type of the const value', origin)
+
+
+def _enum(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
+    e = node["enum"]
+    kind = ctx.rules.enum_kind
+    if type(e) is not list:
         return
-    if any(x is None for x in e):
-        _null_in_enum(node, e, p, ctx)
-        e = node.get("enum")
-        if not isinstance(e, list):
+    if kind != "any":
+        if any(x is None for x in e):
+            _null_in_enum(node, e, p, ctx, origin)
+            e = node.get("enum")
+            if type(e) is not list:
+                return
+        if kind == "strings":
+            bad = [x for x in e if type(x) is not str]
+        else:
+            bad = [x for x in e if type(x) not in (str, int, float)]
+        if bad:
+            del node["enum"]
+            if node.get("type") == "boolean" and True in e and False in e:
+                ctx.add(
+                    p,
+                    "PS416",
+                    LOSSLESS,
+                    "enum of both booleans dropped (type boolean says the same)",
+                    origin,
+                )
+                return
+            add_note(node, "one of: " + ", ".join(brief(x, 80) for x in e))
+            ctx.add(
+                p,
+                "PS416",
+                WIDENS,
+                f"{ctx.rules.name} accepts only {kind.replace('-', ' and ')} in enum: "
+                f"the values {brief(e, 120)} moved into the description",
+                origin,
+            )
             return
-    if kind == "strings":
-        bad = [x for x in e if not isinstance(x, str)]
-    else:
-        bad = [x for x in e if isinstance(x, bool) or not isinstance(x, (str, int, float))]
-    if not bad:
-        if kind == "strings" and e and "type" not in node and "anyOf" not in node:
-            node["type"] = "string"
-        return
-    del node["enum"]
-    if node.get("type") == "boolean" and any(x is True for x in e) and any(x is False for x in e):
-        ctx.add(p, "PS416", "info", "enum of both booleans dropped (type boolean says the same)")
-        return
-    add_note(node, "one of: " + ", ".join(brief(x, 80) for x in e))
-    ctx.add(
-        p,
-        "PS416",
-        "warning",
-        f"{ctx.rules.name} accepts only {kind.replace('-', ' and ')} in enum: "
-        f"the values {brief(e, 120)} moved into the description",
-    )
+    if e and "type" not in node and "anyOf" not in node and "$ref" not in node:
+        if ctx.rules.type_required or (ctx.strict is not None and ctx.strict["typed_nodes"]):
+            t = value_type(e)
+            if t is not None:
+                node["type"] = t
+                ctx.add(p, "PS437", LOSSLESS, f'typed "{t}", the type of every enum value', origin)
 
 
-def _anyof_type(node: dict, p: str, ctx: Ctx) -> None:
-    if ctx.rules["anyof_with_type"] or "anyOf" not in node or "type" not in node:
-        return
+def _anyof_type(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     outer = types_of(node) or []
     members = node["anyOf"]
     lossless = True
-    if isinstance(members, list):
+    if type(members) is list:
+        members = node["anyOf"] = list(members)
         for i, m in enumerate(members):
-            if isinstance(m, dict):
+            if type(m) is dict:
                 mt = types_of(m)
                 if mt is None:
                     m = dict(m)
@@ -137,111 +221,59 @@ def _anyof_type(node: dict, p: str, ctx: Ctx) -> None:
     ctx.add(
         p,
         "PS414",
-        "info" if lossless else "warning",
+        LOSSLESS if lossless else WIDENS,
         "type moved into each anyOf member (the target refuses type beside anyOf)",
+        origin,
     )
 
 
-def _strict(node: dict, p: str, ctx: Ctx) -> None:
-    s = ctx.strict
-    assert s is not None
-    types = types_of(node)
-    is_obj = (types is not None and "object" in types) or (types is None and "properties" in node)
-    if s["closed_objects"] and types is None and isinstance(node.get("properties"), dict):
-        node["type"] = "object"
-        ctx.add(p, "PS421", "warning", 'typed "object" (it has properties) for strict mode')
-    if s["closed_objects"] and is_obj and "additionalProperties" not in node:
-        node["additionalProperties"] = False
-        ctx.add(
-            p, "PS422", "warning", "closed the object (additionalProperties: false) for strict mode"
-        )
-    props = node.get("properties")
-    if s["all_required"] and isinstance(props, dict):
-        req = node.get("required")
-        req = [x for x in req if isinstance(x, str)] if isinstance(req, list) else []
-        for name in props:
-            if name not in req:
-                props[name] = _nullable(props[name])
-                ctx.add(
-                    ptr(p, "properties", name),
-                    "PS425",
-                    "warning",
-                    f"optional property {name!r} made required and nullable for strict mode "
-                    "(the model sends null for it)",
-                )
-        if req != list(props) or "required" not in node:
-            node["required"] = list(props)
-    mi = node.get("minItems")
-    if s["min_items_max"] is not None and isinstance(mi, int) and mi > s["min_items_max"]:
-        del node["minItems"]
-        ctx.note(node, False, f"minItems: {mi}")
-        ctx.add(p, "PS419", "warning", f"minItems {mi} moved into the description")
-    pat = node.get("pattern")
-    if isinstance(pat, str) and s["simple_patterns"] and LOOKAROUND.search(pat):
-        del node["pattern"]
-        ctx.note(node, False, f"pattern: {pat}")
-        ctx.add(
-            p,
-            "PS419",
-            "warning",
-            "a pattern with lookaround or backreferences moved into the description",
-        )
-
-
-def _nullable(s: Any) -> Any:
-    if s is True or s == {}:
-        return {} if s is True else s
-    if not isinstance(s, dict):
-        return s
-    s = dict(s)
-    t = s.get("type")
-    if "const" in s or "$ref" in s or "allOf" in s or "not" in s:
-        keep = {k: s.pop(k) for k in ("description", "title") if k in s}
-        return {**keep, "anyOf": [s, {"type": "null"}]}
-    if isinstance(t, str):
-        if t != "null":
-            s["type"] = [t, "null"]
-    elif isinstance(t, list):
-        if "null" not in t:
-            s["type"] = [*t, "null"]
-    elif isinstance(s.get("anyOf"), list):
-        if not any(is_null_schema(m) for m in s["anyOf"]):
-            s["anyOf"] = [*s["anyOf"], {"type": "null"}]
-    elif isinstance(s.get("oneOf"), list):
-        s["oneOf"] = [*s["oneOf"], {"type": "null"}]
-    if isinstance(s.get("enum"), list) and not any(x is None for x in s["enum"]):
-        s["enum"] = [*s["enum"], None]
-    return s
-
-
-def _keywords(node: dict, p: str, root: bool, ctx: Ctx) -> None:
-    for key in list(node):
-        if key not in node or ctx.allowed(key, root):
+def _keywords(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any, allowed: frozenset) -> None:
+    r = ctx.rules
+    for key in [k for k in node if k not in allowed]:
+        if key not in node:
             continue
         v = node.pop(key)
-        if key in ("$defs", "definitions"):
-            if ctx.inline_all or ctx.rules.allowed("$ref", False):
-                ctx.add(p, "PS412", "info", f"removed {key} (every $ref to it inlined)")
+        if key in _DEFS:
+            if ctx.inline_all or r.allowed("$ref", False):
+                ctx.add(p, "PS412", LOSSLESS, f"removed {key} (every $ref to it inlined)", origin)
             else:
-                ctx.add(p, "PS412", "warning", f"removed {key}: {ctx.rules.name} does not keep it")
+                ctx.add(p, "PS412", WIDENS, f"removed {key}: {r.name} does not keep it", origin)
         elif key == "description":
-            if isinstance(v, str) and v:
+            if type(v) is str and v:
                 ctx.tool_notes.append(v)
-            ctx.add(p, "PS419", "info", "the root description moved into the tool's description")
+            ctx.add(
+                p,
+                "PS419",
+                LOSSLESS,
+                "the root description moved into the tool's description",
+                origin,
+            )
         elif key == "additionalProperties":
-            if v is True or v == {}:
-                ctx.add(p, "PS422", "info", "removed additionalProperties: true (the default)")
+            if root and r.no_args == "omit" and not node.get("properties"):
+                ctx.add(
+                    p,
+                    "PS422",
+                    LOSSLESS,
+                    f"removed additionalProperties: {brief(v, 40)} (the tool takes no "
+                    "arguments: it is sent without parameters)",
+                    origin,
+                )
+            elif v is True or v == {}:
+                ctx.add(
+                    p, "PS422", LOSSLESS, "removed additionalProperties: true (the default)", origin
+                )
             else:
                 text = "no other properties" if v is False else f"additionalProperties: {brief(v)}"
                 ctx.note(node, root, text)
                 ctx.add(
                     p,
                     "PS422",
-                    "warning",
-                    f"{ctx.rules.name} refuses additionalProperties: "
+                    WIDENS,
+                    f"{r.name} refuses additionalProperties: "
                     f"{brief(v, 60)}; said in the description instead",
+                    origin,
                 )
-        elif key in ("prefixItems", "items") and isinstance(v, list):
+        elif key == "prefixItems" and type(v) is list:
             members: list = []
             for m in [*v, node.get("items", None)]:
                 if m is not None and m is not True and not any(jeq(m, x) for x in members):
@@ -252,70 +284,100 @@ def _keywords(node: dict, p: str, root: bool, ctx: Ctx) -> None:
             ctx.add(
                 p,
                 "PS430",
-                "warning",
+                WIDENS,
                 "positional item schemas (prefixItems) became one items schema",
+                origin,
             )
         elif key in _META or key.startswith("x-"):
             ctx.add(
                 p,
                 "PS429",
-                "info",
-                f"removed {key} ({ctx.rules.name} does not take it; it "
-                "does not constrain the value)",
+                LOSSLESS,
+                f"removed {key} ({r.name} does not take it; it does not constrain the value)",
+                origin,
             )
-        elif key in ctx.rules.annotations:
+        elif key in r.annotations:
             ctx.note(node, root, f"{key}: {brief(v, 10**9)}")
-            ctx.add(p, "PS419", "info", f"{key} moved into the description")
-        elif key in ctx.rules.json_schema_keywords:
+            ctx.add(p, "PS419", LOSSLESS, f"{key} moved into the description", origin)
+        elif key in r.json_schema_keywords:
             ctx.note(node, root, f"{key}: {brief(v, 10**9)}")
             ctx.add(
                 p,
                 "PS419",
-                "warning",
-                f"{ctx.rules.name} refuses {key}: moved into the "
-                "description (the schema now accepts more)",
+                WIDENS,
+                f"{r.name}{' strict mode' if ctx.strict is not None else ''} refuses {key}: "
+                "moved into the description (the schema now accepts more)",
+                origin,
             )
         else:
-            ctx.add(p, "PS429", "info", f"removed the unknown keyword {key}")
+            ctx.add(
+                p,
+                "PS429",
+                LOSSLESS,
+                f"removed the unknown keyword {key} (not JSON Schema: it constrains nothing)",
+                origin,
+            )
 
 
-def _format(node: dict, p: str, root: bool, ctx: Ctx) -> None:
-    f = node.get("format")
-    if f is None:
+def _false_only(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
+    """Keep ``additionalProperties: false`` (the target drops it, the meaning is kept by
+    the model seeing the properties); say any other value in the description."""
+    v = node["additionalProperties"]
+    if v is False:
         return
+    del node["additionalProperties"]
+    if v is True or v == {}:
+        ctx.add(p, "PS422", LOSSLESS, "removed additionalProperties: true (the default)", origin)
+        return
+    ctx.note(node, root, f"additionalProperties: {brief(v)}")
+    ctx.add(
+        p,
+        "PS422",
+        WIDENS,
+        f"{ctx.rules.name} drops additionalProperties: {brief(v, 60)}; said in the description",
+        origin,
+    )
+
+
+def _format(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
+    f = node["format"]
     fm = ctx.rules.formats
     if ctx.strict is not None:
         sf = ctx.rules.strict_formats
         fm = sf if fm is None else (fm & sf if sf is not None else fm)
     t = types_of(node)
-    not_string = ctx.rules["type_required"] and (t is None or "string" not in t)
+    not_string = ctx.rules.type_required and (t is None or "string" not in t)
     if (fm is not None and f not in fm) or not_string:
         del node["format"]
         ctx.note(node, root, f"format: {brief(f, 80)}")
-        ctx.add(p, "PS419", "info", f"format {brief(f, 60)} moved into the description")
+        ctx.add(
+            p,
+            "PS419",
+            WIDENS,
+            f"format {brief(f, 60)} moved into the description (a validator that checks "
+            "formats now accepts more)",
+            origin,
+        )
 
 
-def _items(node: dict, p: str, ctx: Ctx) -> None:
-    t = types_of(node)
-    if (
-        ctx.rules["items_required"]
-        and t is not None
-        and "array" in t
-        and "items" not in node
-        and "prefixItems" not in node
-    ):
+def _items(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
+    t = node.get("type")
+    if t == "array" or (type(t) is list and "array" in t):
         node["items"] = {}
-        ctx.add(p, "PS420", "info", "added items: {} to an array schema without items")
+        ctx.add(p, "PS420", LOSSLESS, "added items: {} to an array schema without items", origin)
 
 
-def _node_type(node: dict, p: str, root: bool, ctx: Ctx) -> None:
+def _node_type(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
+    r = ctx.rules
     t = types_of(node)
-    if ctx.rules["object_keywords_only_on_objects"] and t is not None and "object" not in t:
+    if r.object_keywords_only and t is not None and "object" not in t:
         for k in ("properties", "required"):
             if k in node:
                 del node[k]
-                ctx.add(p, "PS421", "info", f"removed {k} from a schema that is not an object")
-    if not ctx.rules["type_required"] or "type" in node or "anyOf" in node:
+                ctx.add(
+                    p, "PS421", LOSSLESS, f"removed {k} from a schema that is not an object", origin
+                )
+    if not r.type_required or "type" in node or "anyOf" in node:
         return
     if "properties" in node:
         node["type"] = "object"
@@ -327,10 +389,10 @@ def _node_type(node: dict, p: str, root: bool, ctx: Ctx) -> None:
         node["type"] = "string"
         ctx.note(node, root, "any JSON value, written as text")
         why = "string (it had none: any value)"
-    ctx.add(p, "PS421", "warning", f"{ctx.rules.name} needs a type on every schema: typed {why}")
+    ctx.add(p, "PS421", NARROWS, f"{r.name} needs a type on every schema: typed {why}", origin)
 
 
-def _null_in_enum(node: dict, e: list, p: str, ctx: Ctx) -> None:
+def _null_in_enum(node: dict, e: list, p: Any, ctx: Ctx, origin: Any) -> None:
     """``null`` out of ``enum`` for a target whose enums cannot hold it, keeping its meaning."""
     types = types_of(node)
     reachable = types is None or "null" in types or node.get("nullable") is True
@@ -338,26 +400,39 @@ def _null_in_enum(node: dict, e: list, p: str, ctx: Ctx) -> None:
     if not reachable:
         if rest:
             node["enum"] = rest
-            ctx.add(p, "PS416", "info", "removed null from enum (the type already excludes it)")
+            ctx.add(
+                p,
+                "PS416",
+                LOSSLESS,
+                "removed null from enum (the type already excludes it)",
+                origin,
+            )
         else:
             del node["enum"]
             add_note(node, "enum [null] beside a type without null: no value is valid")
             ctx.add(
                 p,
                 "PS416",
-                "warning",
+                WIDENS,
                 "enum [null] under a non-null type accepts nothing: said in the description",
+                origin,
             )
         return
-    if ctx.rules["type_list"] == "nullable":
+    if ctx.rules.type_list == "nullable":
         if rest:
             node["enum"] = rest
         else:
             del node["enum"]
             node["type"] = "null"
-            ctx.add(p, "PS416", "info", "enum [null]: only null fits, the other keywords are moot")
+            ctx.add(
+                p,
+                "PS416",
+                LOSSLESS,
+                "enum [null]: only null fits, the other keywords are moot",
+                origin,
+            )
         node["nullable"] = True
-        ctx.add(p, "PS416", "info", "null in enum written as nullable: true")
+        ctx.add(p, "PS416", LOSSLESS, "null in enum written as nullable: true", origin)
         return
     keep = {k: node.pop(k) for k in ("description", "title") if k in node}
     inner = dict(node)
@@ -365,15 +440,16 @@ def _null_in_enum(node: dict, e: list, p: str, ctx: Ctx) -> None:
     node.update(keep)
     if not rest:
         node["type"] = "null"
-        ctx.add(p, "PS416", "info", "enum [null]: only null fits, the other keywords are moot")
+        ctx.add(
+            p, "PS416", LOSSLESS, "enum [null]: only null fits, the other keywords are moot", origin
+        )
         return
-    else:
-        inner["enum"] = rest
-        if types is not None:
-            nonnull = [t for t in types if t != "null"]
-            if nonnull:
-                inner["type"] = nonnull[0] if len(nonnull) == 1 else nonnull
-            else:
-                inner.pop("type", None)
-        node["anyOf"] = [inner, {"type": "null"}]
-    ctx.add(p, "PS416", "info", "null in enum written as anyOf [enum, null]")
+    inner["enum"] = rest
+    if types is not None:
+        nonnull = [t for t in types if t != "null"]
+        if nonnull:
+            inner["type"] = nonnull[0] if len(nonnull) == 1 else nonnull
+        else:
+            inner.pop("type", None)
+    node["anyOf"] = [inner, {"type": "null"}]
+    ctx.add(p, "PS416", LOSSLESS, "null in enum written as anyOf [enum, null]", origin)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from plistspec.core.jsontypes import is_json_type
 from plistspec.core.jsonutil import brief, resolve_pointer, types_of
-from plistspec.lowering.context import Ctx
+from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 
-__all__ = ["nullability", "null_member", "is_null_schema"]
+__all__ = ["nullability", "null_union", "null_member", "is_null_schema"]
 
 _TYPE_KEYS = {
     "object": (
@@ -27,25 +28,9 @@ _TYPE_KEYS = {
 _TYPE_KEYS["integer"] = _TYPE_KEYS["number"]
 
 
-def _is_type(v: Any, t: str) -> bool:
-    if t == "string":
-        return isinstance(v, str)
-    if t == "boolean":
-        return isinstance(v, bool)
-    if t == "null":
-        return v is None
-    if t == "object":
-        return isinstance(v, dict)
-    if t == "array":
-        return isinstance(v, list)
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return False
-    return t == "number" or float(v).is_integer()
-
-
-def nullability(node: dict, p: str, ctx: Ctx) -> None:
+def nullability(node: dict, p: Any, ctx: Ctx, origin: Any = None) -> None:
     """``node``'s null union, type list or ``nullable`` as the target writes them (in place)."""
-    gem = ctx.rules["type_list"] == "nullable"
+    gem = ctx.rules.type_list == "nullable"
     if not gem:
         if "nullable" in node:
             v = node.pop("nullable")
@@ -54,14 +39,57 @@ def nullability(node: dict, p: str, ctx: Ctx) -> None:
                 node["type"] = [t, "null"]
             elif v is True and isinstance(t, list) and "null" not in t:
                 node["type"] = [*t, "null"]
+            else:
+                ctx.add(
+                    p, "PS414", LOSSLESS, f"removed nullable: {brief(v)} (not JSON Schema)", origin
+                )
+                return
             ctx.add(
                 p,
                 "PS414",
-                "warning",
+                WIDENS,
                 "OpenAPI nullable written as a type union with null (JSON Schema ignores "
                 "nullable, so the schema now accepts null where it did not)",
+                origin,
             )
         return
+    if node.get("nullable") is True and "null" not in (types_of(node) or ("null",)):
+        ctx.add(
+            p,
+            "PS414",
+            WIDENS,
+            f"OpenAPI nullable: true kept: {ctx.rules.name} reads it and accepts null, "
+            "which JSON Schema (that ignores nullable) did not",
+            origin,
+        )
+    null_union(node, p, ctx, origin)
+    t = node.get("type")
+    if isinstance(t, list):
+        nonnull = list(dict.fromkeys(x for x in t if x != "null"))
+        has_null = len(nonnull) < len(t)
+        if len(nonnull) <= 1 or "anyOf" not in node:
+            if len(nonnull) <= 1:
+                node["type"] = nonnull[0] if nonnull else "null"
+            else:
+                _split_types(node, nonnull)
+            if has_null and nonnull:
+                node["nullable"] = True
+            ctx.add(
+                p,
+                "PS414",
+                LOSSLESS,
+                f"the type list {brief(t)} written with nullable/anyOf",
+                origin,
+            )
+
+
+def null_union(node: dict, p: Any, ctx: Ctx, origin: Any = None) -> None:
+    """Where the target writes OpenAPI's ``nullable``: ``anyOf`` with a null member →
+    ``nullable: true`` beside the other members (written into the node when one is
+    left). The walk calls it again on a node once its members are lowered
+    (:func:`plistspec.lowering.schema.lower_schema`): a member that only becomes null
+    when lowered (``allOf: [{type: null}]``, a ``not`` moved into the description) is
+    settled in the same lowering, so lowering twice changes nothing."""
     members = node.get("anyOf")
     if isinstance(members, list) and any(null_member(m, ctx) for m in members):
         rest = [m for m in members if not null_member(m, ctx)]
@@ -82,19 +110,7 @@ def nullability(node: dict, p: str, ctx: Ctx) -> None:
             node.update(saved)
         else:
             node["anyOf"] = rest
-        ctx.add(p, "PS414", "info", "anyOf with null written as nullable: true")
-    t = node.get("type")
-    if isinstance(t, list):
-        nonnull = list(dict.fromkeys(x for x in t if x != "null"))
-        has_null = len(nonnull) < len(t)
-        if len(nonnull) <= 1 or "anyOf" not in node:
-            if len(nonnull) <= 1:
-                node["type"] = nonnull[0] if nonnull else "null"
-            else:
-                _split_types(node, nonnull)
-            if has_null and nonnull:
-                node["nullable"] = True
-            ctx.add(p, "PS414", "info", f"the type list {brief(t)} written with nullable/anyOf")
+        ctx.add(p, "PS414", LOSSLESS, "anyOf with null written as nullable: true", origin)
 
 
 def null_member(m: Any, ctx: Ctx) -> bool:
@@ -105,7 +121,7 @@ def null_member(m: Any, ctx: Ctx) -> bool:
     while (
         isinstance(m, dict)
         and "$ref" in m
-        and ctx.rules["ref"] == "inline"
+        and ctx.rules.ref_mode == "inline"
         and is_null_schema({k: v for k, v in m.items() if k != "$ref"} | {"type": "null"})
     ):
         ref = m["$ref"]
@@ -138,7 +154,7 @@ def _split_types(node: dict, types: list[str]) -> None:
             if k in node:
                 m[k] = node[k]
         if isinstance(enum, list):
-            vals = [v for v in enum if _is_type(v, t)]
+            vals = [v for v in enum if is_json_type(v, t)]
             if not vals:
                 continue
             m["enum"] = vals

@@ -64,6 +64,44 @@ class Rules:
         self.property_re = re.compile(prop["pattern"]) if prop else None
         self.annotations = frozenset(table()["annotations"])
         self.json_schema_keywords = frozenset(table()["json_schema_keywords"])
+        # the flags the walk reads at every node, as attributes
+        self.ref_mode: str = data["ref"]
+        self.cycle: str = data["cycle"]
+        self.type_list: str = data["type_list"]
+        self.enum_kind: str = data["enum"]
+        self.const_mode: str = data["const"]
+        self.one_of: str = data["oneOf"]
+        self.all_of: str = data["allOf"]
+        self.root_composition: bool = bool(data["root_composition"])
+        self.items_required: bool = bool(data["items_required"])
+        self.type_required: bool = bool(data["type_required"])
+        self.anyof_with_type: bool = bool(data["anyof_with_type"])
+        self.object_keywords_only: bool = bool(data["object_keywords_only_on_objects"])
+        self.additional: str = data["additional_properties"]
+        self.required_in_properties: bool = bool(data.get("required_in_properties"))
+        self.free_form_objects: str = data.get("free_form_objects", "keep")
+        self.no_args: str = data.get("no_args", "keep")
+        self.recursive_required: str = data.get("recursive_required", "keep")
+        self._sets: dict[bool, tuple[Any, Any, Any]] = {}
+
+    def node_sets(self, strict: bool) -> tuple[Any, Any, Any]:
+        """``(keywords of the root, of other nodes, formats)`` a lowered schema may hold
+        (None: any), strict mode's when ``strict``; computed once."""
+        key = bool(strict and self.strict is not None)
+        got = self._sets.get(key)
+        if got is None:
+            node = self.keywords
+            root = self.root_keywords if self.root_keywords is not None else self.keywords
+            fm = self.formats
+            if key:
+                assert self.strict is not None
+                ks = self.strict["keywords_set"]
+                node = ks if node is None else node & ks
+                root = ks if root is None else root & ks
+                sf = self.strict_formats
+                fm = sf if fm is None else (fm & sf if sf is not None else fm)
+            got = self._sets[key] = (root, node, fm)
+        return got
 
     def __getitem__(self, key: str) -> Any:
         return self.data[key]
@@ -105,4 +143,6 @@ def rules(target: str) -> Rules:
     if flavor:
         strict = dict(table()["strict"][flavor])
         strict["reject"] = list(strict["reject"]) + list(strict.get("avoid", ()))
+        strict["keywords_set"] = frozenset(strict["keywords"])
+        strict["ref_targets"] = tuple(strict.get("ref_targets") or ())
     return Rules(name, merged, strict)

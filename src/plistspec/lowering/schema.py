@@ -1,283 +1,369 @@
-"""Lowering one parameters schema for one target: the walk and the per-node rewrites.
+"""Lowering one parameters schema for one target: the walk.
 
-Owns: :func:`lower_schema`. The walk is iterative (a work list, never the call stack);
-each node goes through the rewrites in a fixed order (``$ref`` / ``allOf`` / root
-composition until stable, ``oneOf``, nullability and type lists, ``const``, ``enum``,
-strict closing, unsupported keywords into the description, ``format``, array ``items``,
-node ``type``), then its subschemas are queued. Every rewrite is a :class:`Change` at
-the JSON pointer of the node in the lowered schema: ``info`` when the lowered schema
-accepts exactly what the original did, ``warning`` when it accepts more or less,
-``error`` when the target cannot express the schema (the caller then emits nothing).
-What the target's rules are comes from :mod:`plistspec.lowering.rules`; this module
-only knows JSON Schema.
+Owns: :func:`lower_schema`. The walk is iterative (a work list, never the call stack) and
+linear: each node of the input is read once per place it is written (a ``$ref`` that the
+target needs inlined is written once per use, and once a few thousand inlined nodes are
+written :func:`plistspec.lowering.refs.expanded_size` checks that all uses together stay
+under ``from-json``'s bound, PS519), the input is never copied (each lowered node is a
+new object made from an input node, so the input stays as it was), and the ``$ref`` s being expanded on the current
+path are a set kept up to date by exit markers on the work list (a recursion is found
+in O(1)). Each node goes through :func:`plistspec.lowering.inline.settle` (``$ref``,
+``allOf``, root composition) and :func:`plistspec.lowering.nodes.rewrite_node` (the
+per-node rewrites), then its subschemas are queued (for a target that writes OpenAPI's
+``nullable``, after a revisit marker: once the members of an ``anyOf`` are lowered,
+:func:`plistspec.lowering.nulls.null_union` settles a member that became null). Every rewrite is a
+:class:`~plistspec.lowering.context.Change` at the JSON pointer of the node in the
+lowered schema, recorded once per rewrite kind and input node (a definition used a
+hundred times reports once, at its first use). In strict mode the first thing strict
+mode cannot hold raises :class:`~plistspec.lowering.context.Blocked`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from plistspec.core.jsonutil import (
-    ROOT,
-    add_note,
-    brief,
-    jcopy,
-    ptr,
-    resolve_pointer,
-    subschemas,
-)
-from plistspec.lowering.context import Change, Ctx
-from plistspec.lowering.merge import flatten_union, merge_all
+from plistspec.core.jsonutil import ROOT, Ptr, brief
+from plistspec.lowering.check import check_node, finish
+from plistspec.lowering.context import LOSSLESS, Change, Ctx
+from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.nodes import rewrite_node
+from plistspec.lowering.nulls import null_union
 from plistspec.lowering.rules import Rules
+from plistspec.lowering.shape import shape, type_names
 
-__all__ = ["Change", "lower_schema"]
+__all__ = ["Change", "lower_schema", "defs_home"]
+
+# how each subschema keyword holds its schemas: one, a list, a map
+_ONE, _LIST, _MAP, _DEPS = 1, 2, 3, 4
+_KIND: dict[str, int] = {
+    **dict.fromkeys(
+        (
+            "items",
+            "not",
+            "if",
+            "then",
+            "else",
+            "contains",
+            "additionalProperties",
+            "propertyNames",
+            "additionalItems",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+            "contentSchema",
+        ),
+        _ONE,
+    ),
+    **dict.fromkeys(("anyOf", "oneOf", "allOf", "prefixItems"), _LIST),
+    **dict.fromkeys(
+        ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas"), _MAP
+    ),
+    "dependencies": _DEPS,
+}
+_DEFS = ("$defs", "definitions")
+_SCALARS = frozenset(("string", "number", "integer", "boolean", "null"))
+#: how a keyword turns the effect of a rewrite below it on the whole schema (the mode of
+#: the walk: 0 as it is, 1 reversed, 2 both ways): a schema that widens inside ``not``
+#: narrows the whole; inside ``oneOf`` (exactly one member) or ``if`` either may follow
+_TURNS = {"not": (1, 0, 2), "oneOf": (2, 2, 2), "if": (2, 2, 2)}
+#: inlined nodes written before the whole expansion is measured (expanded_size)
+_PROBE = 5_000
+#: inlined nodes the walk may write once the measure said yes (a backstop)
+_BUDGET = 400_000
 
 
 def lower_schema(
     params: dict[str, Any], rules: Rules, strict: bool = False
-) -> tuple[dict[str, Any], list[Change], list[str]]:
+) -> tuple[dict[str, Any], list[Change], list[str], list[tuple[str, str]]]:
     """``params`` lowered for ``rules`` (with its strict mode when ``strict``), the
-    changes made and notes that belong in the tool's description (keywords of the root
-    that the target keeps nowhere else)."""
+    changes made, notes that belong in the tool's description (keywords of the root
+    that the target keeps nowhere else) and what in the lowered schema still breaks the
+    target's rules, ``(pointer, message)`` (:mod:`plistspec.lowering.check`, made on each
+    node as it is written). ``params`` is not changed. In strict mode, raises
+    :class:`~plistspec.lowering.context.Blocked` when the schema cannot be strict."""
     params, moved = defs_home(params, rules)
-    original = jcopy(params)
-    ctx = Ctx(rules, strict, original, budget=200_000 + 20 * _size(params))
+    ctx = Ctx(rules, strict, params, budget=_PROBE)
     if moved:
-        ctx.add("", "PS412", "info", "definitions moved into $defs (and every $ref to them)")
-    holder: dict[str, Any] = {"": jcopy(params)}
-    work: list[tuple[Any, Any, str, frozenset[str], bool]] = [
-        (holder, "", ROOT, frozenset(("#",)), True)
-    ]
+        ctx.add("", "PS412", LOSSLESS, "definitions moved into $defs (and every $ref to them)")
+    holder: dict[str, Any] = {"": params}
+    ctx.active["#"] = 1
+    # (container, key, pointer, is_root, home, inlined, enter, at): ``home`` is the
+    # definition the node is written in (the root, a $defs entry, an inlined target);
+    # ``enter`` a $ref made active while the node's subtree is walked; ``at`` where the
+    # node is in the input when that is not ``pointer`` (inside an inlined definition:
+    # its rewrites are reported there, once). An exit marker is (None, refs).
+    work: list[tuple] = [(holder, "", ROOT, True, params, False, None, None, 0, 0)]
+    pop = work.pop
+    push = work.append
+    kinds = _KIND
+    gem = rules.type_list == "nullable"
+    lists_ok = not gem
+
+    enum_any = rules.enum_kind == "any"
+    strict_rules = ctx.strict
+    big = strict_rules.get("large_enum") if strict_rules is not None else None
+    stats = ctx.stats
+
+    def leaf(node: Any) -> bool:
+        """The most common leaves, ``{"type": T, "description": D}`` with ``T`` a scalar
+        type (or a list of them where the target takes lists), and, where the target
+        takes any enum, the same with an ``enum``: every target takes them as they are (no
+        rewrite, no rule broken), so they are copied without the walk."""
+        if type(node) is not dict:
+            return False
+        n = len(node)
+        if n > 3:
+            return False
+        t = node.get("type")
+        if type(t) is str:
+            if t not in _SCALARS:
+                return False
+        elif not (lists_ok and type(t) is list and _scalar_list(t)):
+            return False
+        if n == 1:
+            return True
+        d = node.get("description")
+        if d is not None and type(d) is not str:
+            return False
+        if n == 2 and d is not None:
+            return True
+        e = node.get("enum")
+        if e is None or type(e) is not list or not enum_any:
+            return False
+        if n == 3 and d is None:
+            return False  # a third keyword: the walk decides
+        if strict_rules is not None:  # what check_node says of an enum in strict mode
+            chars = 0
+            for x in e:
+                tx = type(x)
+                if tx is dict or tx is list:
+                    return False  # Anthropic takes primitives only: the walk decides
+                if tx is str:
+                    chars += len(x)
+            if big and len(e) > big["values"] and chars > big["chars"]:
+                return False
+            stats[1] += len(e)
+            stats[2] += chars
+        return True
+
     while work:
-        cont, key, pointer, refs, is_root = work.pop()
-        ctx.budget -= 1
-        if ctx.budget < 0:
-            ctx.add(pointer, "PS413", "error", "inlining $ref makes the schema too large")
+        cont, key, p, root, home, inlined, enter, at, depth, mode = pop()
+        if cont is None:
+            active = ctx.active
+            for ref in key:
+                del active[ref]
+            continue
+        if cont is False:  # the node's members are lowered: a null union settles now
+            ctx.dedupe = inlined
+            ctx.mode = mode
+            null_union(key, p, ctx, at)
+            continue
+        if enter is not None:
+            ctx.active[enter] = 1
+        node = cont[key]
+        if not root and leaf(node):
+            cont[key] = dict(node)
+            continue
+        if inlined:
+            ctx.budget -= 1
+            if ctx.budget < 0:
+                if ctx.sized:  # past the measured expansion: a backstop
+                    ctx.error(p, "PS519", "inlining $ref makes the schema too large")
+                    break
+                check_size(p, ctx, node)
+                if ctx.failed:
+                    break
+                ctx.budget = _BUDGET
+        if node is False or node is True:
+            if key == "additionalProperties" and type(cont) is dict:
+                continue  # additionalProperties: true/false is the keyword's own value
+        ctx.dedupe = inlined
+        ctx.mode = mode
+        new, added, home, at2 = _rewrite(node, p if at is None else at, root, home, ctx)
+        if ctx.failed:
             break
-        if isinstance(cont[key], bool) and key == "additionalProperties":
-            continue  # additionalProperties: true/false is the keyword's own value
-        node, refs = _rewrite(cont[key], pointer, refs, is_root, ctx)
-        cont[key] = node
-        if isinstance(node, dict):
-            subs = list(subschemas(node))
-            for parts, c, k in reversed(subs):
-                work.append((c, k, ptr(pointer, *parts), refs, False))
-    changes = [c._replace(pointer=str(c.pointer)) for c in ctx.changes]
-    return holder[""], changes, ctx.tool_notes
-
-
-def _size(value: Any) -> int:
-    n = 0
-    work = [value]
-    while work:
-        v = work.pop()
-        n += 1
-        if isinstance(v, dict):
-            work.extend(v.values())
-        elif isinstance(v, list):
-            work.extend(v)
-    return n
+        if at2 is not p:
+            at = at2  # the children are reported below it
+        cont[key] = new
+        if added:
+            push((None, added, None, None, None, None, None, None, None, None))
+            inlined = True
+        if type(new) is not dict:
+            continue
+        if "properties" in new:
+            depth += 1
+        check_node(new, p, root, depth, ctx)
+        if gem and "anyOf" in new:
+            push((False, new, p if at is None else at, None, None, inlined, None, node, None, mode))
+        for k in list(new):
+            kind = kinds.get(k)
+            if kind is None:
+                continue
+            v = new[k]
+            cm = mode if k not in _TURNS else _TURNS[k][mode]
+            if kind == _ONE:
+                if leaf(v):
+                    new[k] = dict(v)
+                elif type(v) is dict or v is True or v is False:
+                    push(
+                        (
+                            new,
+                            k,
+                            Ptr(p, k),
+                            False,
+                            home,
+                            inlined,
+                            None,
+                            at and Ptr(at, k),
+                            depth,
+                            cm,
+                        )
+                    )
+                else:
+                    ctx.error(Ptr(p, k), "PS428", f"a schema must be an object, not {brief(v, 60)}")
+            elif kind == _LIST:
+                if type(v) is list:
+                    v = new[k] = list(v)
+                    kp = Ptr(p, k)
+                    ka = at and Ptr(at, k)
+                    for i in range(len(v) - 1, -1, -1):
+                        if leaf(v[i]):
+                            v[i] = dict(v[i])
+                        else:
+                            push(
+                                (
+                                    v,
+                                    i,
+                                    Ptr(kp, i),
+                                    False,
+                                    home,
+                                    inlined,
+                                    None,
+                                    ka and Ptr(ka, i),
+                                    depth,
+                                    cm,
+                                )
+                            )
+            elif kind == _MAP:
+                if type(v) is dict:
+                    v = new[k] = dict(v)
+                    kp = Ptr(p, k)
+                    ka = at and Ptr(at, k)
+                    names = list(v)
+                    if k in _DEFS:
+                        for name in reversed(names):
+                            ref = f"#/{k}/" + str(name).replace("~", "~0").replace("/", "~1")
+                            enter = None
+                            if ref not in ctx.active:  # a recursion through it is found
+                                push((None, (ref,), None, None, None, None, None, None, None, None))
+                                enter = ref
+                            push(
+                                (
+                                    v,
+                                    name,
+                                    Ptr(kp, name),
+                                    False,
+                                    v[name],
+                                    inlined,
+                                    enter,
+                                    ka and Ptr(ka, name),
+                                    depth,
+                                    cm,
+                                )
+                            )
+                    else:
+                        for name in reversed(names):
+                            if leaf(v[name]):
+                                v[name] = dict(v[name])
+                                continue
+                            push(
+                                (
+                                    v,
+                                    name,
+                                    Ptr(kp, name),
+                                    False,
+                                    home,
+                                    inlined,
+                                    None,
+                                    ka and Ptr(ka, name),
+                                    depth,
+                                    cm,
+                                )
+                            )
+            elif type(v) is dict:  # draft-7 dependencies: schemas among property lists
+                v = new[k] = dict(v)
+                kp = Ptr(p, k)
+                ka = at and Ptr(at, k)
+                for name in reversed(list(v)):
+                    if type(v[name]) is dict:
+                        push(
+                            (
+                                v,
+                                name,
+                                Ptr(kp, name),
+                                False,
+                                home,
+                                inlined,
+                                None,
+                                ka and Ptr(ka, name),
+                                depth,
+                                cm,
+                            )
+                        )
+    lowered = holder[""]
+    finish(lowered, ctx)
+    violations = [(str(p), m) for p, m in ctx.violations]
+    return lowered, ctx.changes, ctx.tool_notes, violations
 
 
 def _rewrite(
-    node: Any, p: str, refs: frozenset[str], root: bool, ctx: Ctx
-) -> tuple[Any, frozenset[str]]:
-    if isinstance(node, bool) and (ctx.rules["type_required"] or ctx.strict is not None):
+    node: Any, p: Any, root: bool, home: Any, ctx: Ctx
+) -> tuple[Any, tuple[str, ...] | None, Any, Any]:
+    """One node lowered: ``(new node, the $refs it made active, its home, where its
+    rewrites were reported)``; ``p`` is where the node is reported."""
+    if node is True or node is False:
+        if not (ctx.rules.type_required or ctx.strict is not None):
+            return node, None, home, p
         new = {} if node is True else {"not": {}}
-        ctx.add(p, "PS419", "info", f"the boolean schema {brief(node)} written as {brief(new)}")
+        ctx.add(p, "PS419", LOSSLESS, f"the boolean schema {brief(node)} written as {brief(new)}")
         node = new
-    if not isinstance(node, dict):
-        if isinstance(node, bool):
-            return node, refs
-        ctx.add(p, "PS428", "error", f"a schema must be an object, not {brief(node, 60)}")
-        return {}, refs
+    elif type(node) is not dict:
+        ctx.error(p, "PS428", f"a schema must be an object, not {brief(node, 60)}")
+        return {}, None, home, p
+    origin = node
     node = dict(node)
-    _shape(node, p, ctx)
-    _type_names(node, p, ctx)
-    for _ in range(10_000):
-        if "$ref" in node:
-            node, refs, again = _ref(node, p, refs, ctx)
-            if again:
-                continue
-        if "allOf" in node and _merge_allof(node, ctx):
-            node, refs = _allof(node, p, refs, ctx)
-            continue
-        if root and not _root_composition_ok(ctx) and ("anyOf" in node or "oneOf" in node):
-            node, refs = _flatten(node, p, refs, ctx)
-            continue
-        break
-    rewrite_node(node, p, root, ctx)
-    return node, refs
-
-
-# --- $ref, allOf, root composition -------------------------------------------------------
-
-
-def _ref(node: dict, p: str, refs: frozenset[str], ctx: Ctx) -> tuple[dict, frozenset[str], bool]:
-    ref = node["$ref"]
-    siblings = {k: v for k, v in node.items() if k != "$ref"}
-    mode = ctx.rules["ref"]
-    must = mode == "inline"
-    if mode == "inline-siblings" and any(not k.startswith("$") for k in siblings):
-        must = True
-    if ctx.strict is not None and not ctx.strict["ref_siblings"] and siblings:
-        must = True
-    if not isinstance(ref, str) or not ref.startswith("#"):
-        ctx.add(p, "PS413", "error", f"the $ref {brief(ref)} is not local: it cannot be resolved")
-        return siblings, refs, True
-    found, target = resolve_pointer(ctx.original, ref)
-    if not found:
-        ctx.add(p, "PS413", "error", f"the $ref {ref} points at nothing")
-        return siblings, refs, True
-    if not must:
-        return node, refs, False
-    if ref in refs:
-        how = ctx.rules["cycle"]
-        cyc = f"the $ref {ref} is recursive (it refers back to a schema that contains it)"
-        if how == "keep":
-            if "anyOf" in siblings:
-                ctx.add(p, "PS413", "error", f"{cyc}; it cannot be inlined beside anyOf")
-                return siblings, refs, True
-            new = {k: v for k, v in siblings.items()}
-            new["anyOf"] = [{"$ref": ref}]
-            ctx.add(p, "PS412", "info", f"{cyc}: kept as anyOf [{{$ref}}] beside its keywords")
-            return new, refs, False
-        if how == "loosen":
-            new = {k: v for k, v in siblings.items() if not k.startswith("$")}
-            add_note(new, f"recursive {ref}")
-            ctx.add(p, "PS413", "warning", f"{cyc}: {ctx.rules.name} drops $ref, any value fits")
-            return new, refs, True
-        ctx.add(p, "PS413", "error", f"{cyc}; {ctx.rules.name} cannot express recursion")
-        return siblings, refs, True
-    inlined = jcopy(target)
-    if inlined is True:
-        inlined = {}
-    if not isinstance(inlined, dict):
-        inlined = {"not": {}}
-    if all(k in ("description", "title") or k.startswith("$") for k in siblings):
-        new = dict(inlined)
-        new.update({k: v for k, v in siblings.items() if k not in ("$defs", "definitions")})
-    else:
-        new = {"allOf": [inlined, siblings]}
-    ctx.add(p, "PS412", "info", f"inlined $ref {ref}")
-    return new, refs | {ref}, True
-
-
-def _merge_allof(node: dict, ctx: Ctx) -> bool:
-    if ctx.rules["allOf"] == "merge":
-        return True
-    if ctx.strict is not None:
-        if "allOf" in ctx.strict["reject"]:
-            return True
-        members = node.get("allOf")
-        return isinstance(members, list) and any(
-            isinstance(m, dict) and "$ref" in m for m in members
-        )
-    return False
-
-
-def _inline_members(
-    members: list, p: str, refs: frozenset[str], ctx: Ctx
-) -> tuple[list, frozenset[str]]:
-    out = []
-    for m in members:
-        if not isinstance(m, (dict, bool)):
-            ctx.add(p, "PS428", "error", f"a member {brief(m, 40)} is not a schema")
-            continue
-        if isinstance(m, dict):
-            m = dict(m)
-            _shape(m, p, ctx)
-        mine = refs  # each member expands from the parent's path, not its siblings
-        for _ in range(1000):
-            if not (isinstance(m, dict) and "$ref" in m):
-                break
-            ref = m["$ref"]
-            if isinstance(ref, str) and ref in mine:
-                break
-            m, mine, _again = _ref_inline(m, p, mine, ctx)
-        out.append(m)
-    # the merged node's children go on from the parent's path: a recursion through a
-    # member is still found one expansion later, and siblings never look recursive
-    return out, refs
-
-
-def _ref_inline(m: dict, p: str, refs: frozenset[str], ctx: Ctx):
-    saved = ctx.rules.data.get("ref")
-    ctx.rules.data["ref"] = "inline"
-    try:
-        return _ref(m, p, refs, ctx)
-    finally:
-        ctx.rules.data["ref"] = saved
-
-
-def _allof(node: dict, p: str, refs: frozenset[str], ctx: Ctx) -> tuple[dict, frozenset[str]]:
-    members = node.pop("allOf")
-    if not isinstance(members, list):
-        ctx.add(p, "PS428", "error", "allOf must be an array")
-        return node, refs
-    members, refs = _inline_members(members, p, refs, ctx)
-    cyc = [m for m in members if isinstance(m, dict) and "$ref" in m]
-    if cyc:
-        ctx.add(p, "PS413", "error", f"allOf holds the recursive $ref {cyc[0]['$ref']}")
-        members = [m for m in members if m not in cyc]
-    merged, losses = merge_all(node, members)
-    if losses:
-        for note in losses:
-            add_note(merged, f"allOf: {note}")
-        ctx.add(p, "PS418", "warning", "merged allOf into one schema, losing: " + "; ".join(losses))
-    else:
-        ctx.add(p, "PS418", "info", "merged allOf into one schema")
-    return merged, refs
-
-
-def _root_composition_ok(ctx: Ctx) -> bool:
-    if ctx.strict is not None:
-        return False
-    return bool(ctx.rules["root_composition"])
-
-
-def _flatten(node: dict, p: str, refs: frozenset[str], ctx: Ctx) -> tuple[dict, frozenset[str]]:
-    members: list = []
-    for key in ("anyOf", "oneOf"):
-        v = node.pop(key, None)
-        if isinstance(v, list):
-            members.extend(v)
-    members, refs = _inline_members(members, p, refs, ctx)
-    members = [
-        _merge_member(m, p, refs, ctx) if isinstance(m, dict) and "allOf" in m else m
-        for m in members
-    ]
-    flat, losses = flatten_union(node, members)
-    if flat is None:
-        ctx.add(p, "PS428", "error", f"{ctx.rules.name} needs an object at the root: {losses[0]}")
-        return node, refs
-    ctx.add(p, "PS427", "warning", f"root anyOf/oneOf flattened: {losses[0]}")
-    return flat, refs
-
-
-def _merge_member(m: dict, p: str, refs: frozenset[str], ctx: Ctx) -> dict:
-    m = dict(m)
-    raw = m.pop("allOf")
-    members, _ = _inline_members(raw if isinstance(raw, list) else [], p, refs, ctx)
-    merged, _losses = merge_all(
-        m, [x for x in members if not (isinstance(x, dict) and "$ref" in x)]
-    )
-    return merged
+    shape(node, p, ctx, origin)
+    t = node.get("type")
+    if t is not None and (
+        (type(t) is str and t not in _JSON_TYPES) or (type(t) is list and not _json_list(t))
+    ):
+        type_names(node, p, ctx, origin)
+    added = None
+    if "$ref" in node or "allOf" in node or (root and ("anyOf" in node or "oneOf" in node)):
+        node, added, home, origin, p = settle(node, p, root, home, ctx, origin)
+        if ctx.failed:
+            return node, added, home, p
+    rewrite_node(node, p, root, home, ctx, origin)
+    return node, added, home, p
 
 
 _JSON_TYPES = frozenset("string number integer boolean array object null".split())
 
 
-def _type_names(node: dict, p: str, ctx: Ctx) -> None:
-    """Gemini's upper-case type names (``STRING``) as JSON Schema's (``string``)."""
-    t = node.get("type")
-    names = [t] if isinstance(t, str) else t if isinstance(t, list) else []
-    if not all(isinstance(x, str) for x in names):
-        return
-    low = [x.lower() if x.lower() in _JSON_TYPES else x for x in names]
-    if low != names:
-        node["type"] = low[0] if isinstance(t, str) else low
-        ctx.add(p, "PS414", "info", f"the type {brief(t)} written in lower case")
+def _json_list(t: list) -> bool:
+    for x in t:
+        if type(x) is not str or x not in _JSON_TYPES:
+            return False
+    return True
+
+
+def _scalar_list(t: list) -> bool:
+    """A type list of distinct scalar types (``["string", "null"]``)."""
+    if len(t) != 2 and len(t) != 1:
+        return False
+    for x in t:
+        if type(x) is not str or x not in _SCALARS:
+            return False
+    return len(t) == 1 or t[0] != t[1]
 
 
 def defs_home(params: dict, rules: Rules) -> tuple[dict, bool]:
@@ -285,11 +371,13 @@ def defs_home(params: dict, rules: Rules) -> tuple[dict, bool]:
     for a target that keeps references but not ``definitions``."""
     if not isinstance(params.get("definitions"), dict) or rules.allowed("definitions", True):
         return params, False
-    if not rules.allowed("$defs", True) or rules["ref"] == "inline":
+    if not rules.allowed("$defs", True) or rules.ref_mode == "inline":
         return params, False
     defs = dict(params.get("$defs") or {})
     if set(defs) & set(params["definitions"]):
         return params, False
+    from plistspec.core.jsonutil import jcopy
+
     out = jcopy(params)
     defs.update(out.pop("definitions"))
     out["$defs"] = defs
@@ -304,64 +392,3 @@ def defs_home(params: dict, rules: Rules) -> tuple[dict, bool]:
         elif isinstance(n, list):
             work.extend(n)
     return out, True
-
-
-_SHAPES: dict[str, tuple[type, ...]] = {
-    "properties": (dict,),
-    "$defs": (dict,),
-    "definitions": (dict,),
-    "required": (list,),
-    "enum": (list,),
-    "anyOf": (list,),
-    "oneOf": (list,),
-    "allOf": (list,),
-    "prefixItems": (list,),
-    "items": (dict, list, bool),
-    "additionalProperties": (dict, bool),
-    "not": (dict, bool),
-    "$ref": (str,),
-    "format": (str,),
-    "pattern": (str,),
-    "type": (str, list),
-}
-
-
-def _shape(node: dict, p: Any, ctx: Ctx) -> None:
-    """A keyword whose value has the wrong JSON type is not JSON Schema: an error, removed."""
-    for key, kinds in _SHAPES.items():
-        if key in node and not isinstance(node[key], kinds):
-            v = node.pop(key)
-            ctx.add(p, "PS428", "error", f"{key} must be {_kind_names(kinds)}, not {brief(v, 60)}")
-    if "description" in node and not isinstance(node["description"], str):
-        v = node.pop("description")
-        ctx.add(p, "PS429", "info", f"removed the description {brief(v, 40)}: not a string")
-    t = node.get("type")
-    if isinstance(t, list) and not all(isinstance(x, str) for x in t):
-        node["type"] = [x for x in t if isinstance(x, str)]
-        ctx.add(p, "PS428", "error", "a type list must hold type names (strings)")
-    for key in ("anyOf", "oneOf", "allOf", "prefixItems", "items"):
-        v = node.get(key)
-        if isinstance(v, list) and not all(isinstance(m, (dict, bool)) for m in v):
-            node[key] = [m for m in v if isinstance(m, (dict, bool))]
-            ctx.add(p, "PS428", "error", f"the members of {key} must be schemas (objects)")
-    for key in ("properties", "$defs", "definitions"):
-        v = node.get(key)
-        if isinstance(v, dict) and not all(isinstance(m, (dict, bool)) for m in v.values()):
-            node[key] = {k: m for k, m in v.items() if isinstance(m, (dict, bool))}
-            ctx.add(p, "PS428", "error", f"the values of {key} must be schemas (objects)")
-    if isinstance(node.get("items"), list):
-        if "prefixItems" not in node:
-            node["prefixItems"] = node.pop("items")
-            ctx.add(p, "PS430", "info", "draft-4 items array written as prefixItems (2020-12)")
-        else:
-            del node["items"]
-            ctx.add(p, "PS428", "error", "an items array beside prefixItems is not 2020-12")
-    req = node.get("required")
-    if isinstance(req, list) and not all(isinstance(x, str) for x in req):
-        node["required"] = [x for x in req if isinstance(x, str)]
-        ctx.add(p, "PS428", "error", "required must list property names (strings)")
-
-
-def _kind_names(kinds: tuple[type, ...]) -> str:
-    names = {dict: "an object", list: "an array", bool: "a boolean", str: "a string"}
-    return " or ".join(names[k] for k in kinds)

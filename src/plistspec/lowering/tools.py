@@ -12,13 +12,17 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from plistspec.core.jsonutil import brief, jcopy, types_of
+from plistspec.core.jsonutil import brief, types_of
+from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Blocked
 from plistspec.lowering.names import map_names
 from plistspec.lowering.rules import Rules, rules
 from plistspec.lowering.schema import lower_schema
-from plistspec.lowering.validate import schema_violations, tool_violations
+from plistspec.lowering.validate import tool_violations
 
 __all__ = ["Rewrite", "lower_tools_detailed"]
+
+
+_new = tuple.__new__  # a NamedTuple made without its Python-level __new__ (hot path)
 
 
 class Rewrite(NamedTuple):
@@ -28,6 +32,9 @@ class Rewrite(NamedTuple):
     code: str
     severity: str
     message: str
+    #: what the rewrite does to the values the tool's schema accepts (``lossless``,
+    #: ``widens``, ``narrows``, ``widens+narrows``); None for an error
+    effect: str | None = None
 
 
 def lower_tools_detailed(
@@ -49,9 +56,10 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
     name = tool.get("name")
     recs: list[Rewrite] = []
 
-    def add(pointer: str, code: str, severity: str, message: str) -> None:
-        recs.append(Rewrite(i, name, pointer, code, severity, message))
+    def add(pointer: str, code: str, severity: str, message: str, effect: Any = None) -> None:
+        recs.append(_new(Rewrite, (i, name, pointer, code, severity, message, effect)))
 
+    meta_in = tool.get("metadata") or {}
     params = tool.get("parameters")
     if params is None:
         params = {"type": "object", "properties": {}}
@@ -59,23 +67,51 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
     strict = False
     lowered: Any = params
     notes: list[str] = []
+    changes: list = []
+    no_args = False
     if isinstance(params, dict):
         if r.strict_flag is not None:
-            lowered, changes, notes = lower_schema(params, r, strict=True)
-            bad = [c for c in changes if c.severity == "error"]
-            viol = schema_violations(lowered, r, strict=True)
-            if not bad and not viol:
-                strict = True
+            why = _free_root(params)
+            try:
+                if why is not None:
+                    raise Blocked("", why)
+                lowered, changes, notes, viol = lower_schema(params, r, strict=True)
+            except Blocked as b:
+                why = f"{str(b.pointer) or '/'}: {b.why}"
             else:
-                why = bad[0].message if bad else f"{viol[0][0] or '/'}: {viol[0][1]}"
-                add("/parameters", "PS426", "warning", f"not sent as strict: {why}")
+                bad = [c for c in changes if c.severity == "error"]
+                if bad:
+                    why = f"{str(bad[0].pointer) or '/'}: {bad[0].message}"
+                elif viol:
+                    why = f"{viol[0][0] or '/'}: {viol[0][1]}"
+                else:
+                    strict = True
+            if why is not None:
+                add("/parameters", "PS426", "warning", f"not sent as strict: {why}", LOSSLESS)
         if not strict:
-            lowered, changes, notes = lower_schema(params, r, strict=False)
+            lowered, changes, notes, viol = lower_schema(params, r, strict=False)
+        errors = False
         for c in changes:
-            add("/parameters" + c.pointer, c.code, c.severity, c.message)
-        if not any(c.severity == "error" for c in changes):
-            for p, msg in schema_violations(lowered, r, strict=strict):
+            errors = errors or c[2] == "error"
+            recs.append(_new(Rewrite, (i, name, "/parameters" + str(c[0]), c[1], c[2], c[3], c[4])))
+        if not errors:
+            for p, msg in viol:
                 add("/parameters" + p, "PS428", "error", f"{r.name} would reject this: {msg}")
+        if tool.get("parameters") is None:
+            no_args = True  # none given, none sent
+        elif r.no_args == "omit" and not lowered.get("properties"):
+            no_args = not lowered.get("required")
+            if no_args and not meta_in.get("sent_null_parameters"):
+                closed = params.get("additionalProperties") is False
+                add(
+                    "/parameters",
+                    "PS435",
+                    "info" if closed else "warning",
+                    f"the tool takes no arguments (no properties): {r.name} gets no "
+                    "parameters for it"
+                    + ("" if closed else " (it took any: the model can now send none)"),
+                    LOSSLESS if closed else NARROWS,
+                )
     desc = _description(tool.get("description"), notes, new_name, r, add)
     if new_name != name:
         add(
@@ -84,6 +120,7 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
             "warning",
             f"renamed to {new_name!r} for {r.name} "
             f"({r['name']['pattern']}); map calls of {new_name!r} back to {name!r}",
+            LOSSLESS,
         )
     for p, msg in tool_violations(new_name, desc, r):
         add(p, "PS428", "error", msg)
@@ -102,10 +139,13 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
                 "warning",
                 f"{r.name} needs an object outputSchema: "
                 'wrapped as {result: ...} (the server must return {"result": value})',
+                WIDENS + "+" + NARROWS,
             )
     low = dict(meta.get("lowered") or {})
     low["target"] = r.name
     low["strict"] = strict
+    if no_args:
+        low["no_parameters"] = True
     if new_name != name and "original_name" not in low:
         low["original_name"] = name
     meta["lowered"] = low
@@ -119,7 +159,25 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
     return new, recs
 
 
+_SETTLED = ("$ref", "allOf", "anyOf", "oneOf", "required", "patternProperties")
+
+
+def _free_root(params: dict[str, Any]) -> str | None:
+    """Why strict mode refuses the root at once (what its walk would say first): an
+    object without properties that is not closed (a tool taking any arguments, or the
+    usual way of writing one taking none). None when the walk must decide."""
+    if params.get("properties") or "additionalProperties" in params:
+        return None
+    if params.get("type") != "object":
+        return None
+    if any(k in params for k in _SETTLED):
+        return None
+    return "an object without properties (any keys: strict mode would allow only {})"
+
+
 def _root_object(params: Any, add) -> Any:
+    if type(params) is dict and params.get("type") == "object":
+        return params
     if not isinstance(params, dict):
         add(
             "/parameters",
@@ -129,25 +187,29 @@ def _root_object(params: Any, add) -> Any:
         )
         return params
     t = types_of(params)
-    if t is not None and any(x != x.lower() for x in t):
-        params = {
-            **params,
-            "type": params["type"].lower()
-            if isinstance(params["type"], str)
-            else [x.lower() for x in t],
-        }
-        t = types_of(params)
+    if t is not None:  # an upper-case name is lower-cased (and reported) by the walk
+        t = [x.lower() for x in t]
     if "type" not in params:
-        params = {"type": "object", **jcopy(params)}
+        params = {"type": "object", **params}
         add(
             "/parameters",
             "PS421",
             "info",
             'the root schema typed "object" (tool arguments are one)',
+            LOSSLESS,
         )
     elif t is not None and t != ["object"] and "object" in t:
-        params = {**jcopy(params), "type": "object"}
-        add("/parameters/type", "PS421", "info", 'the root type narrowed to "object"')
+        params = {
+            **params,
+            "type": next(x for x in types_of(params) or () if x.lower() == "object"),
+        }
+        add(
+            "/parameters/type",
+            "PS421",
+            "info",
+            'the root type narrowed to "object" (tool arguments are one)',
+            LOSSLESS,
+        )
     elif t != ["object"]:
         add(
             "/parameters/type",
@@ -165,6 +227,7 @@ def _description(desc: Any, notes: list[str], name: Any, r: Rules, add) -> Any:
             "PS424",
             "info",
             f"the description {brief(desc, 40)} is not a string: left out",
+            LOSSLESS,
         )
         desc = None
     if notes:
@@ -175,8 +238,15 @@ def _description(desc: Any, notes: list[str], name: Any, r: Rules, add) -> Any:
             "PS419",
             "info",
             "what the root schema cannot hold went into the description",
+            LOSSLESS,
         )
     if r["description"] == "nonempty" and not desc:
         desc = name if isinstance(name, str) and name else "Tool"
-        add("/description", "PS424", "info", f"{r.name} needs a description: used {desc!r}")
+        add(
+            "/description",
+            "PS424",
+            "info",
+            f"{r.name} needs a description: used {desc!r}",
+            LOSSLESS,
+        )
     return desc

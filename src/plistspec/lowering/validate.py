@@ -3,22 +3,53 @@
 
 Owns: :func:`schema_violations` (every node of a parameters schema against one target's
 rules, strict mode included when asked) and :func:`tool_violations` (name and
-description). ``--lower`` runs them on its own output and refuses to emit what fails;
-the tests hold lowered output to them; ``check --target`` reads the same table. Each
-violation is ``(JSON pointer, message)``. Iterative: any depth.
+description). ``--lower`` runs them on its own output and refuses to emit what fails (a
+strict schema that fails is sent non-strict); the tests hold lowered output to them;
+``check --target`` reads the same table. Each violation is ``(JSON pointer, message)``.
+Iterative, and linear in the schema (recursion is found on the ``$ref`` graph,
+:class:`plistspec.lowering.refs.RefGraph`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from plistspec.core.jsonutil import ROOT, ptr, resolve_pointer, subschemas, types_of
+from plistspec.core.jsonutil import ROOT, ptr, resolve_pointer, types_of
 from plistspec.lowering.rules import Rules, rules
 
 __all__ = ["schema_violations", "tool_violations", "strict_violations"]
 
 _TYPES = frozenset("string number integer boolean array object null".split())
 _COMPOSITION = ("anyOf", "oneOf", "allOf")
+_ONE = frozenset(
+    "items not if then else contains additionalProperties propertyNames additionalItems "
+    "unevaluatedItems unevaluatedProperties contentSchema".split()
+)
+_LIST = frozenset(("anyOf", "oneOf", "allOf", "prefixItems"))
+_MAP = frozenset(("properties", "$defs", "definitions", "patternProperties", "dependentSchemas"))
+
+
+def _children(node: dict, p: Any, out: list) -> None:
+    """Push ``(subschema, pointer, False)`` for every subschema of ``node`` onto ``out``."""
+    for k, v in node.items():
+        if k in _ONE:
+            if type(v) is dict or v is True or v is False:
+                out.append((v, ptr(p, k), False))
+        elif k in _LIST:
+            if type(v) is list:
+                kp = ptr(p, k)
+                for i, m in enumerate(v):
+                    out.append((m, ptr(kp, i), False))
+        elif k in _MAP:
+            if type(v) is dict:
+                kp = ptr(p, k)
+                for name, m in v.items():
+                    out.append((m, ptr(kp, name), False))
+        elif k == "dependencies" and type(v) is dict:
+            kp = ptr(p, k)
+            for name, m in v.items():
+                if type(m) is dict:
+                    out.append((m, ptr(kp, name), False))
 
 
 def schema_violations(
@@ -36,133 +67,171 @@ def schema_violations(
             v for v in schema_violations(params, r, strict) if "refuses the keyword" not in v[1]
         ]
     s = r.strict if strict else None
-    out: list[tuple[str, str]] = []
+    out: list[tuple[Any, str]] = []
     if not isinstance(params, dict):
         return [("", "parameters must be a JSON object")]
     if params.get("type") != "object":
         out.append(("/type", 'the root schema must have type "object"'))
-    if (s is not None or not r["root_composition"]) and any(k in params for k in _COMPOSITION):
+    if (s is not None or not r.root_composition) and any(k in params for k in _COMPOSITION):
         out.append(("", f"{r.name} refuses anyOf/oneOf/allOf at the root"))
     work: list[tuple[Any, Any, bool]] = [(params, ROOT, True)]
-    stats = {"props": 0, "enum": 0, "chars": 0}
+    stats = {"props": 0, "enum": 0, "chars": 0, "refs": False}
+    allowed_node = r.keywords
+    allowed_root = r.root_keywords if r.root_keywords is not None else r.keywords
+    if s is not None:
+        ks = s["keywords_set"]
+        allowed_node = ks if allowed_node is None else allowed_node & ks
+        allowed_root = ks if allowed_root is None else allowed_root & ks
     while work:
         node, p, root = work.pop()
-        if isinstance(node, bool) and p.endswith("additionalProperties"):
-            continue
-        if isinstance(node, bool):
-            if r["type_required"] or s is not None:
+        if node is True or node is False:
+            if p.endswith("additionalProperties"):
+                continue
+            if r.type_required or s is not None:
                 out.append((p, f"{r.name} needs a schema object, not {str(node).lower()}"))
             continue
-        if not isinstance(node, dict):
+        if type(node) is not dict:
             out.append((p, "a schema must be a JSON object"))
             continue
-        _node(node, p, root, r, s, params, out, stats)
-        for parts, c, k in subschemas(node):
-            work.append((c[k], ptr(p, *parts), False))
+        allowed = allowed_root if root else allowed_node
+        if allowed is not None and not node.keys() <= allowed:
+            for key in node:
+                if key not in allowed and not (
+                    key == "additionalProperties"
+                    and node[key] is False
+                    and r.additional == "false-only"
+                ):
+                    out.append((ptr(p, key), f"{r.name} refuses the keyword {key}"))
+        _node(node, p, r, s, params, out, stats)
+        _children(node, p, work)
     if s is not None:
         out.extend(strict_violations(params, r, stats))
     return [(str(p), m) for p, m in out]
 
 
-def _allowed(key: str, root: bool, r: Rules, s: dict | None) -> bool:
-    if not r.allowed(key, root):
-        return False
-    return not (s is not None and key in s["reject"])
-
-
 def _node(
-    node: dict, p: str, root: bool, r: Rules, s: dict | None, params: dict, out: list, stats: dict
+    node: dict, p: Any, r: Rules, s: dict | None, params: dict, out: list, stats: dict
 ) -> None:
-    for key in node:
-        if not _allowed(key, root, r, s):
-            out.append((ptr(p, key), f"{r.name} refuses the keyword {key}"))
     t = node.get("type")
     types = types_of(node)
     if t is not None:
         if types is None or any(x not in _TYPES for x in types):
             out.append((ptr(p, "type"), f"type must name JSON types, not {t!r}"))
-        elif isinstance(t, list) and r["type_list"] == "nullable":
+        elif type(t) is list and r.type_list == "nullable":
             out.append((ptr(p, "type"), f"{r.name} refuses a list of types"))
     enum = node.get("enum")
-    if isinstance(enum, list):
-        stats["enum"] = max(stats["enum"], len(enum))
-        stats["chars"] += sum(len(x) for x in enum if isinstance(x, str))
-        kind = r["enum"]
-        if kind == "strings" and any(not isinstance(x, str) for x in enum):
+    if type(enum) is list:
+        stats["enum"] += len(enum)
+        stats["chars"] += sum(len(x) for x in enum if type(x) is str)
+        kind = r.enum_kind
+        if kind == "strings" and any(type(x) is not str for x in enum):
             out.append((ptr(p, "enum"), f"{r.name} accepts only strings in enum"))
-        if kind == "strings-numbers" and any(
-            isinstance(x, bool) or not isinstance(x, (str, int, float)) for x in enum
-        ):
+        if kind == "strings-numbers" and any(type(x) not in (str, int, float) for x in enum):
             out.append((ptr(p, "enum"), f"{r.name} accepts only strings and numbers in enum"))
     elif "enum" in node:
         out.append((ptr(p, "enum"), "enum must be an array"))
     ref = node.get("$ref")
     if ref is not None:
-        if not isinstance(ref, str) or not ref.startswith("#"):
+        stats["refs"] = True
+        if type(ref) is not str or not ref.startswith("#"):
             out.append((ptr(p, "$ref"), f"the $ref {ref!r} is not local"))
         elif not resolve_pointer(params, ref)[0]:
             out.append((ptr(p, "$ref"), f"the $ref {ref} points at nothing"))
-        others = [k for k in node if k != "$ref"]
-        if r["ref"] == "inline-siblings" and any(not k.startswith("$") for k in others):
+        elif s is not None and not ref.startswith(s["ref_targets"]):
+            out.append((ptr(p, "$ref"), f"strict mode resolves $ref into definitions only: {ref}"))
+        if r.ref_mode == "inline-siblings" and any(
+            k != "$ref" and not k.startswith("$") for k in node
+        ):
             out.append((p, f"{r.name} refuses keywords beside $ref"))
-        if s is not None and not s["ref_siblings"] and others:
+        if s is not None and not s["ref_siblings"] and len(node) > 1:
             out.append((p, "strict mode refuses keywords beside $ref"))
-    arrays = types is not None and "array" in types
-    if r["items_required"] and arrays and "items" not in node and "prefixItems" not in node:
-        out.append((p, f"{r.name} rejects an array schema without items"))
-    if r["type_required"] and "type" not in node and "anyOf" not in node:
+    if r.items_required and types is not None and "array" in types:
+        if "items" not in node and "prefixItems" not in node:
+            out.append((p, f"{r.name} rejects an array schema without items"))
+    if r.type_required and "type" not in node and "anyOf" not in node:
         out.append((p, f"{r.name} needs a type on every schema"))
-    if not r["anyof_with_type"] and "type" in node and "anyOf" in node:
+    if not r.anyof_with_type and "type" in node and "anyOf" in node:
         out.append((p, f"{r.name} refuses type beside anyOf"))
-    if r["object_keywords_only_on_objects"] and types is not None and "object" not in types:
+    if r.object_keywords_only and types is not None and "object" not in types:
         for k in ("properties", "required"):
             if k in node:
                 out.append((ptr(p, k), f"{r.name} refuses {k} on a schema that is not an object"))
-    fm = r.formats
-    if s is not None:
-        sf = r.strict_formats
-        fm = sf if fm is None else (fm & sf if sf is not None else fm)
     f = node.get("format")
-    if f is not None and fm is not None and f not in fm:
-        out.append((ptr(p, "format"), f"{r.name} refuses the format {f!r}"))
-    if f is not None and r["type_required"] and (types is None or "string" not in types):
-        out.append((ptr(p, "format"), f"{r.name} takes format on strings only"))
-    if "description" in node and not isinstance(node["description"], str):
+    if f is not None:
+        fm = r.formats
+        if s is not None:
+            sf = r.strict_formats
+            fm = sf if fm is None else (fm & sf if sf is not None else fm)
+        if fm is not None and f not in fm:
+            out.append((ptr(p, "format"), f"{r.name} refuses the format {f!r}"))
+        if r.type_required and (types is None or "string" not in types):
+            out.append((ptr(p, "format"), f"{r.name} takes format on strings only"))
+    if "description" in node and type(node["description"]) is not str:
         out.append((ptr(p, "description"), "description must be a string"))
     props = node.get("properties")
-    if props is not None and not isinstance(props, dict):
+    if props is not None and type(props) is not dict:
         out.append((ptr(p, "properties"), "properties must be an object"))
-    if isinstance(props, dict):
+    if type(props) is dict:
         stats["props"] += len(props)
         stats["chars"] += sum(len(k) for k in props)
     req = node.get("required")
-    if req is not None and not (isinstance(req, list) and all(isinstance(x, str) for x in req)):
-        out.append((ptr(p, "required"), "required must be an array of strings"))
+    if req is not None:
+        if not (type(req) is list and all(type(x) is str for x in req)):
+            out.append((ptr(p, "required"), "required must be an array of strings"))
+        elif (r.required_in_properties or s is not None) and req:
+            have = props if type(props) is dict else {}
+            missing = [x for x in req if x not in have]
+            if missing:
+                out.append((ptr(p, "required"), f"required names {missing[0]!r}, not a property"))
+    ap = node.get("additionalProperties")
+    if r.additional == "false-only" and ap is not None and ap is not False:
+        out.append(
+            (ptr(p, "additionalProperties"), f"{r.name} keeps only additionalProperties: false")
+        )
     if s is not None:
         _strict_node(node, p, types, s, out)
 
 
-def _strict_node(node: dict, p: str, types: list[str] | None, s: dict, out: list) -> None:
+def _strict_node(node: dict, p: Any, types: list[str] | None, s: dict, out: list) -> None:
     is_obj = (types is not None and "object" in types) or (types is None and "properties" in node)
-    if s["closed_objects"] and is_obj and node.get("additionalProperties", None) is not False:
-        out.append((p, "strict mode needs additionalProperties: false on every object"))
+    if is_obj:
+        ap = node.get("additionalProperties", None)
+        if s["closed_objects"] and ap is not False:
+            # (one without properties is free-form: the lowering sends it non-strict)
+            out.append((p, "strict mode needs additionalProperties: false on every object"))
+    if s.get("typed_nodes") and "type" not in node and "anyOf" not in node and "$ref" not in node:
+        out.append((p, "strict mode needs a type on every schema"))
     props = node.get("properties")
-    if s["all_required"] and isinstance(props, dict):
-        req = node.get("required") if isinstance(node.get("required"), list) else []
+    if s["all_required"] and type(props) is dict:
+        req = set(node["required"]) if type(node.get("required")) is list else set()
         missing = [k for k in props if k not in req]
         if missing:
             out.append(
                 (ptr(p, "required"), f"strict mode needs every property required: {missing[0]!r}")
             )
     mi = node.get("minItems")
-    if s["min_items_max"] is not None and isinstance(mi, int) and mi > s["min_items_max"]:
+    if s["min_items_max"] is not None and type(mi) is int and mi > s["min_items_max"]:
         out.append((ptr(p, "minItems"), f"strict mode takes minItems up to {s['min_items_max']}"))
     pat = node.get("pattern")
-    if isinstance(pat, str) and s["simple_patterns"]:
-        from plistspec.lowering.nodes import LOOKAROUND
+    if type(pat) is str and s["simple_patterns"]:
+        from plistspec.lowering.strict import COMPLEX_PATTERN
 
-        if LOOKAROUND.search(pat):
+        if COMPLEX_PATTERN.search(pat):
             out.append((ptr(p, "pattern"), "strict mode takes simple patterns only"))
+    enum = node.get("enum")
+    if type(enum) is list:
+        if s.get("enum_primitives") and any(type(x) in (dict, list) for x in enum):
+            out.append((ptr(p, "enum"), "strict mode takes enum values of primitive types only"))
+        big = s.get("large_enum")
+        if big and len(enum) > big["values"] and all(type(x) is str for x in enum):
+            if sum(len(x) for x in enum) > big["chars"]:
+                out.append(
+                    (
+                        ptr(p, "enum"),
+                        f"strict mode takes at most {big['chars']} characters in an enum of "
+                        f"more than {big['values']} strings",
+                    )
+                )
 
 
 def strict_violations(params: dict, r: Rules, stats: dict | None = None) -> list[tuple[str, str]]:
@@ -174,13 +243,17 @@ def strict_violations(params: dict, r: Rules, stats: dict | None = None) -> list
         if s["max_properties"] is not None and stats["props"] > s["max_properties"]:
             out.append(("", f"strict mode allows at most {s['max_properties']} properties"))
         if s["max_enum_values"] is not None and stats["enum"] > s["max_enum_values"]:
-            out.append(("", f"strict mode allows at most {s['max_enum_values']} enum values"))
+            out.append(
+                ("", f"strict mode allows at most {s['max_enum_values']} enum values in all")
+            )
         if s["max_chars"] is not None and stats["chars"] > s["max_chars"]:
             out.append(("", f"strict mode allows at most {s['max_chars']} characters of names"))
     if s["max_depth"] is not None and _object_depth(params) > s["max_depth"]:
         out.append(("", f"strict mode allows at most {s['max_depth']} levels of nesting"))
-    if not s["recursion"]:
-        cyc = _cycle(params)
+    if not s["recursion"] and (stats is None or stats["refs"]):
+        from plistspec.lowering.refs import RefGraph
+
+        cyc = RefGraph(params).first_cycle()
         if cyc is not None:
             out.append(("", f"strict mode refuses the recursive $ref {cyc}"))
     return out
@@ -189,57 +262,19 @@ def strict_violations(params: dict, r: Rules, stats: dict | None = None) -> list
 def _object_depth(params: dict) -> int:
     best = 0
     work: list[tuple[Any, int]] = [(params, 0)]
+    kids: list = []
     while work:
         node, d = work.pop()
-        if not isinstance(node, dict):
+        if type(node) is not dict:
             continue
         if "properties" in node:
             d += 1
-            best = max(best, d)
-        for _parts, c, k in subschemas(node):
-            work.append((c[k], d))
+            if d > best:
+                best = d
+        kids.clear()
+        _children(node, "", kids)
+        work.extend((c, d) for c, _p, _r in kids)
     return best
-
-
-def _refs_in(node: Any) -> list[str]:
-    out = []
-    work = [node]
-    while work:
-        n = work.pop()
-        if isinstance(n, dict):
-            r = n.get("$ref")
-            if isinstance(r, str):
-                out.append(r)
-            for _parts, c, k in subschemas(n):
-                work.append(c[k])
-    return out
-
-
-def _cycle(params: dict) -> str | None:
-    """A ``$ref`` that reaches itself again (None when there is none)."""
-    graph: dict[str, list[str]] = {}
-    todo = _refs_in(params)
-    if "#" in todo:
-        return "#"
-    while todo:
-        ref = todo.pop()
-        if ref in graph:
-            continue
-        found, target = resolve_pointer(params, ref)
-        graph[ref] = _refs_in(target) if found else []
-        todo.extend(graph[ref])
-    for start in graph:
-        seen = set()
-        work = list(graph[start])
-        while work:
-            x = work.pop()
-            if x == start:
-                return start
-            if x in seen:
-                continue
-            seen.add(x)
-            work.extend(graph.get(x, ()))
-    return None
 
 
 def tool_violations(name: Any, description: Any, target: str | Rules) -> list[tuple[str, str]]:

@@ -1,8 +1,9 @@
 """The lowering jobs the command line runs, as pure functions (the CLI only prints/exits).
 
 Owns: ``to-json --lower`` (:func:`read_for_lowering`: Elisp, or tool JSON when the file
-name ends in ``.json``; :func:`lower_inputs`: lower every tool, place each rewrite in its
-file, emit the target's JSON, or nothing when an error remains) and ``from-json
+name ends in ``.json``; :func:`lower_inputs`: lower every tool, starting for Elisp from
+what gptel/llm send the target (:func:`plistspec.emit_json.target.sent_tools`), place
+each rewrite in its file, emit the target's JSON, or nothing when an error remains) and ``from-json
 --target`` (:func:`lower_for_elisp`: lower for the target, and :func:`verify_elisp`:
 read the written Elisp back, emit what gptel/llm would send the target, and check it
 against the target's rules, so a rewrite that Elisp cannot carry is an error, not a 400).
@@ -54,14 +55,21 @@ def lower_inputs(
     when an error remains) and one diagnostic per rewrite, placed in its file (for JSON
     input, through ``places``: per file name, where each tool is, as
     :func:`read_for_lowering` gave them)."""
-    from plistspec.emit_json.target import to_target_json
+    from plistspec.emit_json.target import sent_tools, to_target_json
     from plistspec.lowering import diagnostics_of
     from plistspec.lowering.tools import lower_tools_detailed
     from plistspec.pipeline.place import place, place_json
 
+    diags: list[Diagnostic] = []
+    started = []
+    for name, text, tools, is_elisp in inputs:
+        if is_elisp:  # lowering starts from what gptel/llm send the target
+            tools, more = sent_tools(tools, target)
+            diags.extend(locate(more, text, name))
+        started.append((name, text, tools, is_elisp))
+    inputs = started
     all_tools = [t for _n, _t, tools, _e in inputs for t in tools]
     lowered, records = lower_tools_detailed(all_tools, target)
-    diags: list[Diagnostic] = []
     offset = 0
     for name, text, tools, is_elisp in inputs:
         mine = [
@@ -89,10 +97,25 @@ def lower_inputs(
 def lower_for_elisp(
     tools: list[dict[str, Any]], target: str
 ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    """``tools`` lowered for ``target`` before they are written as Elisp."""
+    """``tools`` lowered for ``target`` before they are written as Elisp. For a strict
+    target, said once (PS439): gptel and llm send no ``strict``, so the tools written in
+    strict mode's shape reach the provider non-strict."""
     from plistspec.lowering import lower_tools
+    from plistspec.lowering.rules import rules
 
-    return lower_tools(tools, target)
+    out, diags = lower_tools(tools, target)
+    if rules(target).strict_flag is not None and tools:
+        diags.append(
+            Diagnostic(
+                "PS439",
+                "info",
+                f"{target}: the tools are written in strict mode's shape, but gptel and llm "
+                "never send `strict: true`: the provider receives them non-strict",
+                0,
+                0,
+            )
+        )
+    return out, diags
 
 
 def verify_elisp(elisp: str, target: str, dialect: str) -> list[Diagnostic]:

@@ -1,0 +1,135 @@
+"""Object schemas in a lowering walk: ``required`` against ``properties``.
+
+Owns: :func:`object_rules` (a draft-3 boolean ``required`` on a property, which an Elisp
+``:required t`` inside an arg sends, moved into the parent's ``required``, lossless; a
+name in ``required`` that ``properties`` lacks, which Gemini refuses and strict mode
+cannot satisfy, added as a property taking any value, lossless; for
+``gemini-jsonschema``, a required property holding a recursive ``$ref`` made optional,
+since Gemini unrolls recursion only through optional properties) and
+:func:`free_form_object` (Gemini's ``parameters`` cannot say "any properties": an object
+without properties arrives empty, which is reported).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from plistspec.core.jsonutil import ptr, resolve_pointer
+from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Ctx
+from plistspec.lowering.inline import graph
+
+__all__ = ["object_rules", "free_form_object"]
+
+
+def object_rules(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: Any) -> None:
+    props = node.get("properties")
+    req = node.get("required")
+    t = node.get("type")
+    if type(props) is dict:
+        moved = None
+        for name, sub in props.items():
+            if type(sub) is dict and "required" in sub:
+                flag = sub["required"]
+                if flag is True or flag is False:
+                    if moved is None:
+                        moved = []
+                    moved.append(name)
+        if moved:
+            props = node["properties"] = dict(props)
+            req = list(req) if type(req) is list else []
+            listed = set(req)
+            for name in moved:
+                sub = dict(props[name])
+                flag = sub.pop("required")
+                props[name] = sub
+                if flag is True and name not in listed:
+                    req.append(name)
+                    listed.add(name)
+                ctx.add(
+                    ptr(p, "properties", name),
+                    "PS433",
+                    LOSSLESS,
+                    f"the draft-3 required: {'true' if flag else 'false'} of property {name!r} "
+                    + ("moved into the parent's required" if flag else "removed (the default)"),
+                    origin,
+                )
+            if req or "required" in node:
+                node["required"] = req
+    if type(req) is not list or not req:
+        return
+    is_object = t is None or t == "object" or (type(t) is list and "object" in t)
+    if not is_object:
+        return
+    if ctx.rules.required_in_properties or ctx.strict is not None:
+        have = props if type(props) is dict else {}
+        missing = None
+        for n in req:
+            if n not in have and type(n) is str:
+                missing = [n for n in req if type(n) is str and n not in have]
+                break
+        if missing:
+            props = node["properties"] = dict(have)
+            for n in dict.fromkeys(missing):
+                props[n] = {}
+                ctx.add(
+                    ptr(p, "properties", n),
+                    "PS432",
+                    LOSSLESS,
+                    f"required names {n!r}, which properties lacks: added as a property "
+                    "taking any value",
+                    origin,
+                )
+    if ctx.rules.recursive_required == "optional" and type(props) is dict:
+        _recursive_required(node, props, req, p, home, ctx, origin)
+
+
+def _refs_of(s: Any) -> list[str]:
+    if type(s) is not dict:
+        return []
+    out = []
+    if type(s.get("$ref")) is str:
+        out.append(s["$ref"])
+    for key in ("anyOf", "oneOf"):
+        for m in s.get(key) or ():
+            if type(m) is dict and type(m.get("$ref")) is str:
+                out.append(m["$ref"])
+    return out
+
+
+def _recursive_required(
+    node: dict, props: dict, req: list, p: Any, home: Any, ctx: Ctx, origin: Any
+) -> None:
+    drop = []
+    for name in req:
+        for ref in _refs_of(props.get(name)):
+            found, target = resolve_pointer(ctx.original, ref)
+            if found and graph(ctx).recursive(home, target):
+                drop.append(name)
+                break
+    if not drop:
+        return
+    node["required"] = [n for n in req if n not in drop]
+    for name in drop:
+        ctx.add(
+            ptr(p, "properties", name),
+            "PS438",
+            WIDENS,
+            f"property {name!r} holds a recursive $ref: made optional ({ctx.rules.name} "
+            "unrolls recursion only through optional properties)",
+            origin,
+        )
+
+
+def free_form_object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
+    """An object schema without properties (any keys) for a target that cannot say so."""
+    t = node.get("type")
+    if t != "object" or node.get("properties"):
+        return
+    ctx.add(
+        p,
+        "PS435",
+        NARROWS,
+        f"{ctx.rules.name} cannot say 'an object with any properties': sent as an object "
+        "without properties, it arrives empty ({}); lower for gemini-jsonschema to keep it",
+        origin,
+    )
