@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from typing import Any
 
 __all__ = [
+    "SCHEMA_ONE",
+    "SCHEMA_LIST",
+    "SCHEMA_MAP",
     "jcopy",
     "jeq",
     "brief",
@@ -27,11 +30,17 @@ __all__ = [
     "ROOT",
 ]
 
-_SCHEMA_VALUED = ("items", "not", "if", "then", "else", "contains", "additionalProperties")
-_SCHEMA_VALUED += ("propertyNames", "additionalItems", "unevaluatedItems")
-_SCHEMA_VALUED += ("unevaluatedProperties", "contentSchema")
-_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems", "items")
-_SCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+#: JSON Schema keywords whose value is one schema, a list of schemas (``items`` too, in
+#: draft 4's tuple form), or a map of names to schemas: every stage that walks a schema
+#: reads them from here
+SCHEMA_ONE = ("items", "not", "if", "then", "else", "contains", "additionalProperties")
+SCHEMA_ONE += ("propertyNames", "additionalItems", "unevaluatedItems")
+SCHEMA_ONE += ("unevaluatedProperties", "contentSchema")
+SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
+SCHEMA_MAP = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+_SCHEMA_VALUED = SCHEMA_ONE
+_SCHEMA_LISTS = (*SCHEMA_LIST, "items")
+_SCHEMA_MAPS = SCHEMA_MAP
 
 
 def jcopy(value: Any) -> Any:

@@ -16,6 +16,7 @@ from collections.abc import Generator
 from typing import Any
 
 from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.jsonutil import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE
 from plistspec.core.trampoline import run as _run
 from plistspec.fromjson.common import diag, jptr
 
@@ -25,26 +26,9 @@ __all__ = ["Resolver", "lower_type", "GEMINI_TYPES", "MAX_NODES"]
 MAX_NODES = 200_000
 
 # JSON Schema keywords whose value is a schema, a list of schemas, or a map of schemas.
-_SCHEMA_ONE = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "additionalItems",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-        "contentSchema",
-    }
-)
-_SCHEMA_LIST = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-_SCHEMA_MAP = frozenset(
-    {"properties", "patternProperties", "dependentSchemas", "$defs", "definitions"}
-)
+_SCHEMA_ONE = frozenset(SCHEMA_ONE)
+_SCHEMA_LIST = frozenset(SCHEMA_LIST)
+_SCHEMA_MAP = frozenset(SCHEMA_MAP)
 GEMINI_TYPES = frozenset(
     {"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL", "TYPE_UNSPECIFIED"}
 )

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plistspec.core.diagnostics import Diagnostic
+from plistspec.core.jsontypes import JSON_TYPES
+from plistspec.core.jsonutil import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_ONE
 
 __all__ = ["ServedTool", "build_catalog", "client_names", "schema_problem"]
 
@@ -89,24 +91,6 @@ def client_names(names: list[str]) -> tuple[list[str], str]:
     return [str(m) for m in mapped], r["name"]["pattern"]
 
 
-_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
-_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_ONE = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "additionalItems",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-)
-_MANY = ("allOf", "anyOf", "oneOf", "prefixItems")
-
-
 def schema_problem(schema: Any) -> str | None:
     """Why ``jsonschema`` cannot validate with ``schema``, or None when it can.
 
@@ -129,7 +113,7 @@ def schema_problem(schema: Any) -> str | None:
         if "type" in node:
             t = node["type"]
             for x in t if isinstance(t, list) else [t]:
-                if not isinstance(x, str) or x not in _TYPES:
+                if not isinstance(x, str) or x not in JSON_TYPES:
                     return f"at {where or '/'}: {json.dumps(x)} is not a JSON Schema type"
         patterns = [node["pattern"]] if "pattern" in node else []
         if isinstance(node.get("patternProperties"), dict):
@@ -139,10 +123,10 @@ def schema_problem(schema: Any) -> str | None:
                 re.compile(p)
             except (re.error, TypeError) as e:
                 return f"at {where or '/'}: {json.dumps(p)} is not a regular expression ({e})"
-        for k in _MAPS:
+        for k in SCHEMA_MAP:
             if isinstance(node.get(k), dict):
                 stack.extend((v, f"{where}/{k}/{n}") for n, v in node[k].items())
-        for k in _ONE + _MANY:
+        for k in SCHEMA_ONE + SCHEMA_LIST:
             if k in node:
                 stack.append((node[k], f"{where}/{k}"))
     return None
