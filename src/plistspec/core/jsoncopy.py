@@ -18,7 +18,13 @@ __all__ = ["copy_json", "copier"]
 def _copy(v: Any) -> Any:
     t = type(v)
     if t is dict:
-        return {k: (x if type(x) in _ATOMS else _copy(x)) for k, x in v.items()}
+        # a shallow copy (in C), then only the values that are not scalars replaced:
+        # most values of a schema are strings
+        out = v.copy()
+        for k, x in out.items():
+            if type(x) not in _ATOMS:
+                out[k] = _copy(x)
+        return out
     if t is list:
         return [x if type(x) in _ATOMS else _copy(x) for x in v]
     if t in _ATOMS:
