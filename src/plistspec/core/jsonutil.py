@@ -183,6 +183,13 @@ class Ptr:
         if text is not None:
             return text
         if self.depth <= SHOWN + 1:
+            up = self.parent.text  # type: ignore[union-attr]
+            if up is not None:  # the parent's text is known (the common case)
+                x = self.part if type(self.part) is str else str(self.part)
+                if "~" in x or "/" in x:
+                    x = x.replace("~", "~0").replace("/", "~1")
+                text = self.text = up + "/" + x
+                return text
             # the nearest ancestor whose text is known, then the parts below it
             parts: list[Ptr] = []
             cur: Ptr = self

@@ -55,8 +55,8 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
             name = name if isinstance(name, str) else f"#{tool + 1}"
             quoted = names[tool] = f"{target}: tool {name!r}, "
         if effect:
-            message = quoted + pointer + ": " + text + " [" + effect + "]"
+            message = f"{quoted}{pointer}: {text} [{effect}]"
         else:
-            message = quoted + pointer + ": " + text
+            message = f"{quoted}{pointer}: {text}"
         out.append(Diagnostic(code, severity, message, effect=effect))
     return out

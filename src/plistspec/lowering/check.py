@@ -119,7 +119,7 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
                 stats[2] += sum(len(str(k)) for k in props)
     req = node.get("required")
     if req is not None:
-        if type(req) is not list or not all(type(x) is str for x in req):
+        if type(req) is not list or not _strings(req):
             out.append((ptr(p, "required"), "required must be an array of strings"))
         elif req and (r.required_in_properties or s is not None):
             have = props or {}
@@ -136,6 +136,13 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
         _strict(node, p, types, props, ap, s, out)
         if props is not None and depth > stats[3]:
             stats[3] = depth
+
+
+def _strings(values: list) -> bool:
+    for x in values:
+        if type(x) is not str:
+            return False
+    return True
 
 
 def _strict(node: dict, p: Any, types: Any, props: Any, ap: Any, s: dict, out: list) -> None:

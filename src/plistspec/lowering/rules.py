@@ -86,6 +86,9 @@ class Rules:
         self.description_rule: str = data["description"]
         self.output_schema_rule: str | None = data.get("output_schema")
         self._sets: dict[bool, tuple[Any, Any, Any]] = {}
+        #: :meth:`node_sets` of the plain and the strict mode, read by every walk
+        self.plain_sets = self.node_sets(False)
+        self.strict_sets = self.node_sets(True)
 
     def node_sets(self, strict: bool) -> tuple[Any, Any, Any]:
         """``(keywords of the root, of other nodes, formats)`` a lowered schema may hold

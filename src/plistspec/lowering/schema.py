@@ -60,6 +60,7 @@ _KIND: dict[str, int] = {
     "dependencies": _DEPS,
 }
 _DEFS = ("$defs", "definitions")
+_ARRAY_KEYS = frozenset(("type", "items", "description"))
 _SCALARS = frozenset(("string", "number", "integer", "boolean", "null"))
 #: how a keyword turns the effect of a rewrite below it on the whole schema (the mode of
 #: the walk: 0 as it is, 1 reversed, 2 both ways): a schema that widens inside ``not``
@@ -80,7 +81,9 @@ def lower_schema(
     target's rules, ``(pointer, message)`` (:mod:`plistspec.lowering.check`, made on each
     node as it is written). ``params`` is not changed. In strict mode, raises
     :class:`~plistspec.lowering.context.Blocked` when the schema cannot be strict."""
-    params, moved = defs_home(params, rules)
+    moved = False
+    if "definitions" in params:
+        params, moved = defs_home(params, rules)
     ctx = Ctx(rules, strict, params, budget=_PROBE)
     if moved:
         ctx.add("", "PS412", LOSSLESS, "definitions moved into $defs (and every $ref to them)")
@@ -145,6 +148,29 @@ def lower_schema(
             stats[2] += chars
         return True
 
+    allowed = ctx.allowed_node
+    arrays_ok = allowed is None or _ARRAY_KEYS <= allowed
+
+    def array_leaf(node: Any) -> Any:
+        """A copy of ``{"type": "array", "items": LEAF, "description": D}`` (no
+        description, or a string), the commonest node after the leaves: like them, every
+        target takes it as it is (no rewrite, no rule broken); None for any other node.
+        Only outside inlined definitions (where each written node counts, see _PROBE)."""
+        if not arrays_ok or type(node) is not dict or node.get("type") != "array":
+            return None
+        n = len(node)
+        if n == 3:
+            if type(node.get("description")) is not str:
+                return None
+        elif n != 2:
+            return None
+        items = node.get("items")
+        if items is None or not leaf(items):
+            return None
+        out = dict(node)
+        out["items"] = dict(items)
+        return out
+
     while work:
         cont, key, p, root, home, inlined, enter, at, depth, mode = pop()
         if cont is None:
@@ -203,6 +229,8 @@ def lower_schema(
             if kind == _ONE:
                 if leaf(v):
                     new[k] = dict(v)
+                elif not inlined and (arr := array_leaf(v)) is not None:
+                    new[k] = arr
                 elif type(v) is dict or v is True or v is False:
                     push(
                         (
@@ -228,6 +256,8 @@ def lower_schema(
                     for i in range(len(v) - 1, -1, -1):
                         if leaf(v[i]):
                             v[i] = dict(v[i])
+                        elif not inlined and (arr := array_leaf(v[i])) is not None:
+                            v[i] = arr
                         else:
                             push(
                                 (
@@ -246,10 +276,11 @@ def lower_schema(
             elif kind == _MAP:
                 if type(v) is dict:
                     v = new[k] = dict(v)
-                    kp = Ptr(p, k)
-                    ka = at and Ptr(at, k)
+                    kp = ka = None  # made for the first member that is no leaf
                     names = list(v)
                     if k in _DEFS:
+                        kp = Ptr(p, k)
+                        ka = at and Ptr(at, k)
                         for name in reversed(names):
                             ref = f"#/{k}/" + str(name).replace("~", "~0").replace("/", "~1")
                             enter = None
@@ -272,9 +303,16 @@ def lower_schema(
                             )
                     else:
                         for name in reversed(names):
-                            if leaf(v[name]):
-                                v[name] = dict(v[name])
+                            sub = v[name]
+                            if leaf(sub):
+                                v[name] = dict(sub)
                                 continue
+                            if not inlined and (arr := array_leaf(sub)) is not None:
+                                v[name] = arr
+                                continue
+                            if kp is None:
+                                kp = Ptr(p, k)
+                                ka = at and Ptr(at, k)
                             push(
                                 (
                                     v,

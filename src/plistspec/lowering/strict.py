@@ -126,10 +126,11 @@ def _object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     optional = [name for name in props if name not in req_set]
     if optional:
         props = node["properties"] = dict(props)
+        at = ptr(p, "properties")  # one parent pointer: its text is written once
         for name in optional:
             props[name] = _nullable(props[name])
             ctx.add(
-                ptr(p, "properties", name),
+                ptr(at, name),
                 "PS425",
                 BOTH,
                 f"optional property {name!r} made required and nullable for strict mode "

@@ -175,7 +175,7 @@ def _object_output(meta: dict[str, Any], target: str, add) -> None:
         )
 
 
-_SETTLED = ("$ref", "allOf", "anyOf", "oneOf", "required", "patternProperties")
+_SETTLED = frozenset(("$ref", "allOf", "anyOf", "oneOf", "required", "patternProperties"))
 
 
 def _free_root(params: dict[str, Any]) -> str | None:
@@ -186,7 +186,7 @@ def _free_root(params: dict[str, Any]) -> str | None:
         return None
     if params.get("type") != "object":
         return None
-    if any(k in params for k in _SETTLED):
+    if not params.keys().isdisjoint(_SETTLED):
         return None
     return "an object without properties (any keys: strict mode would allow only {})"
 
