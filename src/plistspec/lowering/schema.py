@@ -120,6 +120,12 @@ def lower_schema(
         if type(t) is str:
             if t not in _SCALARS:
                 return False
+        elif lists_ok and type(t) is list and len(t) == 2:  # ["string", "null"]
+            a, b = t
+            if type(a) is not str or type(b) is not str or a == b:
+                return False
+            if a not in _SCALARS or b not in _SCALARS:
+                return False
         elif not (lists_ok and type(t) is list and _scalar_list(t)):
             return False
         if n == 1:
@@ -231,6 +237,8 @@ def lower_schema(
                     new[k] = dict(v)
                 elif not inlined and (arr := array_leaf(v)) is not None:
                     new[k] = arr
+                elif (v is False or v is True) and k == "additionalProperties" and not inlined:
+                    continue  # the keyword's own value, not a schema (see the work loop)
                 elif type(v) is dict or v is True or v is False:
                     push(
                         (

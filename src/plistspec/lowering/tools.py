@@ -72,22 +72,23 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
     if isinstance(params, dict):
         if r.strict_flag is not None:
             why = _free_root(params)
-            try:
-                if why is not None:
-                    raise Blocked("", why)
-                lowered, changes, notes, viol = lower_schema(params, r, strict=True)
-            except Blocked as b:
-                why = f"{str(b.pointer) or '/'}: {b.why}"
+            if why is not None:  # refused at once (no walk, no exception to unwind)
+                why = "/: " + why
             else:
-                for c in changes:
-                    if c[2] == "error":
-                        why = f"{str(c[0]) or '/'}: {c[3]}"
-                        break
+                try:
+                    lowered, changes, notes, viol = lower_schema(params, r, strict=True)
+                except Blocked as b:
+                    why = f"{str(b.pointer) or '/'}: {b.why}"
                 else:
-                    if viol:
-                        why = f"{viol[0][0] or '/'}: {viol[0][1]}"
+                    for c in changes:
+                        if c[2] == "error":
+                            why = f"{str(c[0]) or '/'}: {c[3]}"
+                            break
                     else:
-                        strict = True
+                        if viol:
+                            why = f"{viol[0][0] or '/'}: {viol[0][1]}"
+                        else:
+                            strict = True
             if why is not None:
                 add("/parameters", "PS426", "warning", f"not sent as strict: {why}", LOSSLESS)
         if not strict:
