@@ -26,6 +26,8 @@ def _copy(v: Any) -> Any:
                 out[k] = _copy(x)
         return out
     if t is list:
+        if _all_atoms(map(type, v)):  # (required, enum, a type list: copied in C)
+            return v.copy()
         return [x if type(x) in _ATOMS else _copy(x) for x in v]
     if t in _ATOMS:
         return v
@@ -33,6 +35,7 @@ def _copy(v: Any) -> Any:
 
 
 _ATOMS = frozenset((str, int, float, bool, type(None)))
+_all_atoms = _ATOMS.issuperset
 
 
 def copy_json(v: Any) -> Any:

@@ -61,6 +61,7 @@ _KIND: dict[str, int] = {
 }
 _DEFS = ("$defs", "definitions")
 _ARRAY_KEYS = frozenset(("type", "items", "description"))
+_ENUM_TYPES = {"strings": frozenset((str,)), "strings-numbers": frozenset((str, int, float))}
 _SCALARS = frozenset(("string", "number", "integer", "boolean", "null"))
 #: how a keyword turns the effect of a rewrite below it on the whole schema (the mode of
 #: the walk: 0 as it is, 1 reversed, 2 both ways): a schema that widens inside ``not``
@@ -101,15 +102,16 @@ def lower_schema(
     gem = rules.type_list == "nullable"
     lists_ok = not gem
 
-    enum_any = rules.enum_kind == "any"
+    #: the types of the enum values the target takes (None: any)
+    enum_types = _ENUM_TYPES.get(rules.enum_kind)
     strict_rules = ctx.strict
     big = strict_rules.get("large_enum") if strict_rules is not None else None
     stats = ctx.stats
 
     def leaf(node: Any) -> bool:
         """The most common leaves, ``{"type": T, "description": D}`` with ``T`` a scalar
-        type (or a list of them where the target takes lists), and, where the target
-        takes any enum, the same with an ``enum``: every target takes them as they are (no
+        type (or a list of them where the target takes lists), and the same with an
+        ``enum`` of values the target takes: every target takes them as they are (no
         rewrite, no rule broken), so they are copied without the walk."""
         if type(node) is not dict:
             return False
@@ -136,10 +138,14 @@ def lower_schema(
         if n == 2 and d is not None:
             return True
         e = node.get("enum")
-        if e is None or type(e) is not list or not enum_any:
+        if e is None or type(e) is not list:
             return False
         if n == 3 and d is None:
             return False  # a third keyword: the walk decides
+        if enum_types is not None:  # the target takes only these (Gemini): else the walk
+            for x in e:
+                if type(x) not in enum_types:
+                    return False
         if strict_rules is not None:  # what check_node says of an enum in strict mode
             chars = 0
             for x in e:
@@ -159,10 +165,14 @@ def lower_schema(
 
     def array_leaf(node: Any) -> Any:
         """A copy of ``{"type": "array", "items": LEAF, "description": D}`` (no
-        description, or a string), the commonest node after the leaves: like them, every
+        description, or a string; or typed ``["array", "null"]`` where the target takes
+        type lists), the commonest node after the leaves: like them, every
         target takes it as it is (no rewrite, no rule broken); None for any other node.
         Only outside inlined definitions (where each written node counts, see _PROBE)."""
-        if not arrays_ok or type(node) is not dict or node.get("type") != "array":
+        if not arrays_ok or type(node) is not dict:
+            return None
+        t = node.get("type")
+        if t != "array" and not (lists_ok and type(t) is list and _array_or_null(t)):
             return None
         n = len(node)
         if n == 3:
@@ -233,12 +243,12 @@ def lower_schema(
             v = new[k]
             cm = mode if k not in _TURNS else _TURNS[k][mode]
             if kind == _ONE:
+                if (v is False or v is True) and k == "additionalProperties" and not inlined:
+                    continue  # the keyword's own value, not a schema (see the work loop)
                 if leaf(v):
                     new[k] = dict(v)
                 elif not inlined and (arr := array_leaf(v)) is not None:
                     new[k] = arr
-                elif (v is False or v is True) and k == "additionalProperties" and not inlined:
-                    continue  # the keyword's own value, not a schema (see the work loop)
                 elif type(v) is dict or v is True or v is False:
                     push(
                         (
@@ -357,7 +367,7 @@ def lower_schema(
                         )
     lowered = holder[""]
     finish(lowered, ctx)
-    violations = [(str(p), m) for p, m in ctx.violations]
+    violations = [(str(p), m) for p, m in ctx.violations] if ctx.violations else []
     return lowered, ctx.changes, ctx.tool_notes, violations
 
 
@@ -400,6 +410,14 @@ def _json_list(t: list) -> bool:
         if type(x) is not str or x not in _JSON_TYPES:
             return False
     return True
+
+
+def _array_or_null(t: list) -> bool:
+    """``["array", "null"]`` (an optional array made nullable for strict mode)."""
+    if len(t) != 2:
+        return False
+    a, b = t
+    return type(a) is str and type(b) is str and a == "array" and b == "null"
 
 
 def _scalar_list(t: list) -> bool:
