@@ -63,10 +63,11 @@ def object_rules(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
     if ctx.rules.required_in_properties or ctx.strict is not None:
         have = props if type(props) is dict else {}
         missing = None
-        for n in req:
-            if n not in have and type(n) is str:
-                missing = [n for n in req if type(n) is str and n not in have]
-                break
+        if not all(map(have.__contains__, req)):  # (one lookup each, in C)
+            for n in req:
+                if n not in have and type(n) is str:
+                    missing = [n for n in req if type(n) is str and n not in have]
+                    break
         if missing:
             props = node["properties"] = dict(have)
             for n in dict.fromkeys(missing):

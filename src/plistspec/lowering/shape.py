@@ -40,6 +40,9 @@ _SHAPES: dict[str, tuple[type, ...]] = {
 }
 
 
+_STR = frozenset((str,))
+
+
 class _Checked:
     """No value has this type: the keyword's value is always looked at."""
 
@@ -69,10 +72,8 @@ def shape(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
         elif key == "items" and type(v) is list:
             bad = [key] if bad is None else [*bad, key]
         elif type(v) is list and (key == "type" or key == "required"):
-            for x in v:
-                if type(x) is not str:
-                    bad = [key] if bad is None else [*bad, key]
-                    break
+            if not _STR.issuperset(map(type, v)):  # a member that is no string
+                bad = [key] if bad is None else [*bad, key]
     if bad is None:
         return
     for key in bad:
