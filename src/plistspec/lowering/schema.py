@@ -9,7 +9,9 @@ new object made from an input node, so the input stays as it was), and the ``$re
 path are a set kept up to date by exit markers on the work list (a recursion is found
 in O(1)). Each node goes through :func:`plistspec.lowering.inline.settle` (``$ref``,
 ``allOf``, root composition) and :func:`plistspec.lowering.nodes.rewrite_node` (the
-per-node rewrites), then its subschemas are queued (for a target that writes OpenAPI's
+per-node rewrites), then its subschemas are queued (a quiet node, one that no target
+rewrites and no rule refuses, the commonest leaves and arrays of them, is copied at
+once instead; for a target that writes OpenAPI's
 ``nullable``, after a revisit marker: once the members of an ``anyOf`` are lowered,
 :func:`plistspec.lowering.nulls.null_union` settles a member that became null). Every rewrite is a
 :class:`~plistspec.lowering.context.Change` at the JSON pointer of the node in the
