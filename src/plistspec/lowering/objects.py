@@ -84,6 +84,9 @@ def object_rules(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
         _recursive_required(node, props, req, p, home, ctx, origin)
 
 
+_NO_REFS = frozenset(("$ref", "anyOf", "oneOf"))
+
+
 def _refs_of(s: Any) -> list[str]:
     if type(s) is not dict:
         return []
@@ -102,7 +105,10 @@ def _recursive_required(
 ) -> None:
     drop = []
     for name in req:
-        for ref in _refs_of(props.get(name)):
+        sub = props.get(name)
+        if type(sub) is not dict or _NO_REFS.isdisjoint(sub):
+            continue  # no $ref here, nor in a union's members (most properties)
+        for ref in _refs_of(sub):
             found, target = resolve_pointer(ctx.original, ref)
             if found and graph(ctx).recursive(home, target):
                 drop.append(name)
