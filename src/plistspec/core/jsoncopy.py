@@ -18,8 +18,16 @@ __all__ = ["copy_json", "copier"]
 def _copy(v: Any) -> Any:
     t = type(v)
     if t is dict:
-        return {k: (x if type(x) in _ATOMS else _copy(x)) for k, x in v.items()}
+        # a shallow copy (in C), then only the values that are not scalars replaced:
+        # most values of a schema are strings
+        out = v.copy()
+        for k, x in out.items():
+            if type(x) not in _ATOMS:
+                out[k] = _copy(x)
+        return out
     if t is list:
+        if _all_atoms(map(type, v)):  # (required, enum, a type list: copied in C)
+            return v.copy()
         return [x if type(x) in _ATOMS else _copy(x) for x in v]
     if t in _ATOMS:
         return v
@@ -27,6 +35,7 @@ def _copy(v: Any) -> Any:
 
 
 _ATOMS = frozenset((str, int, float, bool, type(None)))
+_all_atoms = _ATOMS.issuperset
 
 
 def copy_json(v: Any) -> Any:

@@ -192,18 +192,14 @@ class Ptr:
         if text is not None:
             return text
         if self.depth <= SHOWN + 1:
-            # the nearest ancestor whose text is known, then the parts below it
-            parts: list[Ptr] = []
-            cur: Ptr = self
-            while cur.text is None:
-                parts.append(cur)
-                cur = cur.parent  # type: ignore[assignment]
-            text = cur.text
-            for node in reversed(parts):
-                x = node.part if type(node.part) is str else str(node.part)
-                if "~" in x or "/" in x:
-                    x = x.replace("~", "~0").replace("/", "~1")
-                text = node.text = text + "/" + x
+            parent: Ptr = self.parent  # type: ignore[assignment]
+            up = parent.text
+            if up is None:  # the parent's own text first (at most SHOWN + 1 calls deep)
+                up = parent.__str__()
+            x = self.part if type(self.part) is str else str(self.part)
+            if "~" in x or "/" in x:
+                x = x.replace("~", "~0").replace("/", "~1")
+            text = self.text = up + "/" + x
             return text
         out: list[str] = []
         cur = self

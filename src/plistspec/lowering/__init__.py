@@ -46,14 +46,17 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
     out = []
     names: dict[int, str] = {}  # the quoted name of each tool, made once
     for x in records:
-        quoted = names.get(x.tool)
-        if quoted is None:
-            name = x.name if isinstance(x.name, str) else f"#{x.tool + 1}"
-            quoted = names[x.tool] = f"{target}: tool {name!r}, "
-        effect = x.effect if len(x) > 6 else None
-        if effect:
-            message = quoted + x.pointer + ": " + x.message + " [" + effect + "]"
+        if len(x) == 7:
+            tool, name, pointer, code, severity, text, effect = x
         else:
-            message = quoted + x.pointer + ": " + x.message
-        out.append(Diagnostic(x.code, x.severity, message, effect=effect))
+            (tool, name, pointer, code, severity, text), effect = x, None
+        quoted = names.get(tool)
+        if quoted is None:
+            name = name if isinstance(name, str) else f"#{tool + 1}"
+            quoted = names[tool] = f"{target}: tool {name!r}, "
+        if effect:
+            message = f"{quoted}{pointer}: {text} [{effect}]"
+        else:
+            message = f"{quoted}{pointer}: {text}"
+        out.append(Diagnostic(code, severity, message, effect=effect))
     return out

@@ -119,14 +119,15 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
                 stats[2] += sum(len(str(k)) for k in props)
     req = node.get("required")
     if req is not None:
-        if type(req) is not list or not all(type(x) is str for x in req):
+        if type(req) is not list or not _strings(req):
             out.append((ptr(p, "required"), "required must be an array of strings"))
         elif req and (r.required_in_properties or s is not None):
             have = props or {}
-            for x in req:  # a dict: one lookup each
-                if x not in have:
-                    out.append((ptr(p, "required"), f"required names {x!r}, not a property"))
-                    break
+            if not all(map(have.__contains__, req)):  # (a dict: one lookup each, in C)
+                for x in req:
+                    if x not in have:
+                        out.append((ptr(p, "required"), f"required names {x!r}, not a property"))
+                        break
     ap = node.get("additionalProperties")
     if r.additional == "false-only" and ap is not None and ap is not False:
         out.append(
@@ -136,6 +137,15 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
         _strict(node, p, types, props, ap, s, out)
         if props is not None and depth > stats[3]:
             stats[3] = depth
+
+
+_STR = frozenset((str,))
+#: every value of an iterable of types is ``str`` (``_strings(map(type, values))``)
+_strings_only = _STR.issuperset
+
+
+def _strings(values: list) -> bool:
+    return _strings_only(map(type, values))
 
 
 def _strict(node: dict, p: Any, types: Any, props: Any, ap: Any, s: dict, out: list) -> None:

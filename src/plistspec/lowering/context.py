@@ -84,8 +84,10 @@ class Ctx:
         self.strict = rules.strict if strict else None
         self.original = original
         self.changes: list[Change] = []
-        self.seen: set[tuple[str, int, str]] = set()
-        self.alive: list[Any] = []  # keeps the nodes whose id() is in seen alive
+        # (code, id(origin), message) reported inside inlined definitions, made when first
+        # needed (most schemas inline nothing); ``alive`` keeps the nodes in it alive
+        self.seen: set[tuple[str, int, str]] | None = None
+        self.alive: list[Any] = []
         self.tool_notes: list[str] = []
         self.budget = budget
         self.inline_all = rules.ref_mode == "inline"
@@ -97,7 +99,8 @@ class Ctx:
         self.violations: list[tuple[Any, str]] = []
         self.stats = [0, 0, 0, 0]  # properties, enum values, characters, object depth
         self.refs: list[tuple[Any, str]] = []
-        self.allowed_root, self.allowed_node, self.formats = rules.node_sets(strict)
+        sets = rules.strict_sets if strict else rules.plain_sets
+        self.allowed_root, self.allowed_node, self.formats = sets
         # only a node written more than once (inside an inlined definition) can report
         # the same rewrite twice: the walk sets this while it is inside one
         self.dedupe = False
@@ -107,12 +110,8 @@ class Ctx:
 
     def add(self, pointer: Any, code: str, effect: str, message: str, origin: Any = None) -> None:
         """Record a rewrite (info when lossless, else a warning), once per input node."""
-        if self.dedupe and origin is not None:
-            key = (code, id(origin), message)
-            if key in self.seen:
-                return
-            self.seen.add(key)
-            self.alive.append(origin)
+        if self.dedupe and origin is not None and self._seen_before(code, origin, message):
+            return
         if self.mode and effect != LOSSLESS:
             effect = _TURNED[self.mode].get(effect, effect)
         self.changes.append(
@@ -123,13 +122,21 @@ class Ctx:
         )
 
     def error(self, pointer: Any, code: str, message: str, origin: Any = None) -> None:
-        if self.dedupe and origin is not None:
-            key = (code, id(origin), message)
-            if key in self.seen:
-                return
-            self.seen.add(key)
-            self.alive.append(origin)
+        if self.dedupe and origin is not None and self._seen_before(code, origin, message):
+            return
         self.changes.append(_new(Change, (pointer, code, "error", message, None)))
+
+    def _seen_before(self, code: str, origin: Any, message: str) -> bool:
+        """Whether this rewrite of this input node was recorded already (else remember it)."""
+        seen = self.seen
+        if seen is None:
+            seen = self.seen = set()
+        key = (code, id(origin), message)
+        if key in seen:
+            return True
+        seen.add(key)
+        self.alive.append(origin)
+        return False
 
     def block(self, pointer: Any, why: str) -> None:
         """In strict mode: this schema cannot be strict (raises :class:`Blocked`)."""

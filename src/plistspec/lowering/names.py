@@ -38,11 +38,15 @@ def map_names(names: list[Any], r: Rules) -> list[Any]:
     """The name each tool gets on target ``r`` (non-strings are returned as they are)."""
     if r.name_re is None:
         return list(names)
+    match = r.name_re.fullmatch
+    kept = [not isinstance(n, str) or not n or match(n) is not None for n in names]
+    if all(kept):
+        return list(names)  # every name is one the target takes (the common case)
     limit = r["name"]["max"]
-    taken = {n for n in names if isinstance(n, str) and r.name_re.fullmatch(n)}
+    taken = {n for n, ok in zip(names, kept, strict=True) if ok and isinstance(n, str)}
     out: list[Any] = []
-    for n in names:
-        if not isinstance(n, str) or not n or r.name_re.fullmatch(n):
+    for n, ok in zip(names, kept, strict=True):
+        if ok:
             out.append(n)
             continue
         new = _fix(n, r)

@@ -71,7 +71,9 @@ def rewrite_node(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
         if "items" not in node and "prefixItems" not in node:
             _items(node, p, ctx, origin)
     if (r.type_required and t is None and "anyOf" not in node) or (
-        r.object_keywords_only and ("properties" in node or "required" in node)
+        r.object_keywords_only
+        and t != "object"  # (an object keeps its object keywords)
+        and ("properties" in node or "required" in node)
     ):
         _node_type(node, p, root, ctx, origin)
     if r.free_form_objects == "error" and not root and node.get("type") == "object":

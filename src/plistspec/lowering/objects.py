@@ -63,10 +63,11 @@ def object_rules(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
     if ctx.rules.required_in_properties or ctx.strict is not None:
         have = props if type(props) is dict else {}
         missing = None
-        for n in req:
-            if n not in have and type(n) is str:
-                missing = [n for n in req if type(n) is str and n not in have]
-                break
+        if not all(map(have.__contains__, req)):  # (one lookup each, in C)
+            for n in req:
+                if n not in have and type(n) is str:
+                    missing = [n for n in req if type(n) is str and n not in have]
+                    break
         if missing:
             props = node["properties"] = dict(have)
             for n in dict.fromkeys(missing):
@@ -81,6 +82,9 @@ def object_rules(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
                 )
     if ctx.rules.recursive_required == "optional" and type(props) is dict:
         _recursive_required(node, props, req, p, home, ctx, origin)
+
+
+_NO_REFS = frozenset(("$ref", "anyOf", "oneOf"))
 
 
 def _refs_of(s: Any) -> list[str]:
@@ -101,7 +105,10 @@ def _recursive_required(
 ) -> None:
     drop = []
     for name in req:
-        for ref in _refs_of(props.get(name)):
+        sub = props.get(name)
+        if type(sub) is not dict or _NO_REFS.isdisjoint(sub):
+            continue  # no $ref here, nor in a union's members (most properties)
+        for ref in _refs_of(sub):
             found, target = resolve_pointer(ctx.original, ref)
             if found and graph(ctx).recursive(home, target):
                 drop.append(name)

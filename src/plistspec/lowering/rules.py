@@ -82,7 +82,13 @@ class Rules:
         self.free_form_objects: str = data.get("free_form_objects", "keep")
         self.no_args: str = data.get("no_args", "keep")
         self.recursive_required: str = data.get("recursive_required", "keep")
+        # the tool-level rules each tool reads
+        self.description_rule: str = data["description"]
+        self.output_schema_rule: str | None = data.get("output_schema")
         self._sets: dict[bool, tuple[Any, Any, Any]] = {}
+        #: :meth:`node_sets` of the plain and the strict mode, read by every walk
+        self.plain_sets = self.node_sets(False)
+        self.strict_sets = self.node_sets(True)
 
     def node_sets(self, strict: bool) -> tuple[Any, Any, Any]:
         """``(keywords of the root, of other nodes, formats)`` a lowered schema may hold

@@ -9,7 +9,9 @@ new object made from an input node, so the input stays as it was), and the ``$re
 path are a set kept up to date by exit markers on the work list (a recursion is found
 in O(1)). Each node goes through :func:`plistspec.lowering.inline.settle` (``$ref``,
 ``allOf``, root composition) and :func:`plistspec.lowering.nodes.rewrite_node` (the
-per-node rewrites), then its subschemas are queued (for a target that writes OpenAPI's
+per-node rewrites), then its subschemas are queued (a quiet node, one that no target
+rewrites and no rule refuses, the commonest leaves and arrays of them, is copied at
+once instead; for a target that writes OpenAPI's
 ``nullable``, after a revisit marker: once the members of an ``anyOf`` are lowered,
 :func:`plistspec.lowering.nulls.null_union` settles a member that became null). Every rewrite is a
 :class:`~plistspec.lowering.context.Change` at the JSON pointer of the node in the
@@ -60,6 +62,8 @@ _KIND: dict[str, int] = {
     "dependencies": _DEPS,
 }
 _DEFS = ("$defs", "definitions")
+_ARRAY_KEYS = frozenset(("type", "items", "description"))
+_ENUM_TYPES = {"strings": frozenset((str,)), "strings-numbers": frozenset((str, int, float))}
 _SCALARS = frozenset(("string", "number", "integer", "boolean", "null"))
 #: how a keyword turns the effect of a rewrite below it on the whole schema (the mode of
 #: the walk: 0 as it is, 1 reversed, 2 both ways): a schema that widens inside ``not``
@@ -80,7 +84,9 @@ def lower_schema(
     target's rules, ``(pointer, message)`` (:mod:`plistspec.lowering.check`, made on each
     node as it is written). ``params`` is not changed. In strict mode, raises
     :class:`~plistspec.lowering.context.Blocked` when the schema cannot be strict."""
-    params, moved = defs_home(params, rules)
+    moved = False
+    if "definitions" in params:
+        params, moved = defs_home(params, rules)
     ctx = Ctx(rules, strict, params, budget=_PROBE)
     if moved:
         ctx.add("", "PS412", LOSSLESS, "definitions moved into $defs (and every $ref to them)")
@@ -98,15 +104,16 @@ def lower_schema(
     gem = rules.type_list == "nullable"
     lists_ok = not gem
 
-    enum_any = rules.enum_kind == "any"
+    #: the types of the enum values the target takes (None: any)
+    enum_types = _ENUM_TYPES.get(rules.enum_kind)
     strict_rules = ctx.strict
     big = strict_rules.get("large_enum") if strict_rules is not None else None
     stats = ctx.stats
 
     def leaf(node: Any) -> bool:
         """The most common leaves, ``{"type": T, "description": D}`` with ``T`` a scalar
-        type (or a list of them where the target takes lists), and, where the target
-        takes any enum, the same with an ``enum``: every target takes them as they are (no
+        type (or a list of them where the target takes lists), and the same with an
+        ``enum`` of values the target takes: every target takes them as they are (no
         rewrite, no rule broken), so they are copied without the walk."""
         if type(node) is not dict:
             return False
@@ -116,6 +123,12 @@ def lower_schema(
         t = node.get("type")
         if type(t) is str:
             if t not in _SCALARS:
+                return False
+        elif lists_ok and type(t) is list and len(t) == 2:  # ["string", "null"]
+            a, b = t
+            if type(a) is not str or type(b) is not str or a == b:
+                return False
+            if a not in _SCALARS or b not in _SCALARS:
                 return False
         elif not (lists_ok and type(t) is list and _scalar_list(t)):
             return False
@@ -127,10 +140,14 @@ def lower_schema(
         if n == 2 and d is not None:
             return True
         e = node.get("enum")
-        if e is None or type(e) is not list or not enum_any:
+        if e is None or type(e) is not list:
             return False
         if n == 3 and d is None:
             return False  # a third keyword: the walk decides
+        if enum_types is not None:  # the target takes only these (Gemini): else the walk
+            for x in e:
+                if type(x) not in enum_types:
+                    return False
         if strict_rules is not None:  # what check_node says of an enum in strict mode
             chars = 0
             for x in e:
@@ -144,6 +161,33 @@ def lower_schema(
             stats[1] += len(e)
             stats[2] += chars
         return True
+
+    allowed = ctx.allowed_node
+    arrays_ok = allowed is None or _ARRAY_KEYS <= allowed
+
+    def array_leaf(node: Any) -> Any:
+        """A copy of ``{"type": "array", "items": LEAF, "description": D}`` (no
+        description, or a string; or typed ``["array", "null"]`` where the target takes
+        type lists), the commonest node after the leaves: like them, every
+        target takes it as it is (no rewrite, no rule broken); None for any other node.
+        Only outside inlined definitions (where each written node counts, see _PROBE)."""
+        if not arrays_ok or type(node) is not dict:
+            return None
+        t = node.get("type")
+        if t != "array" and not (lists_ok and type(t) is list and _array_or_null(t)):
+            return None
+        n = len(node)
+        if n == 3:
+            if type(node.get("description")) is not str:
+                return None
+        elif n != 2:
+            return None
+        items = node.get("items")
+        if items is None or not leaf(items):
+            return None
+        out = dict(node)
+        out["items"] = dict(items)
+        return out
 
     while work:
         cont, key, p, root, home, inlined, enter, at, depth, mode = pop()
@@ -201,8 +245,12 @@ def lower_schema(
             v = new[k]
             cm = mode if k not in _TURNS else _TURNS[k][mode]
             if kind == _ONE:
+                if (v is False or v is True) and k == "additionalProperties" and not inlined:
+                    continue  # the keyword's own value, not a schema (see the work loop)
                 if leaf(v):
                     new[k] = dict(v)
+                elif not inlined and (arr := array_leaf(v)) is not None:
+                    new[k] = arr
                 elif type(v) is dict or v is True or v is False:
                     push(
                         (
@@ -228,6 +276,8 @@ def lower_schema(
                     for i in range(len(v) - 1, -1, -1):
                         if leaf(v[i]):
                             v[i] = dict(v[i])
+                        elif not inlined and (arr := array_leaf(v[i])) is not None:
+                            v[i] = arr
                         else:
                             push(
                                 (
@@ -246,10 +296,11 @@ def lower_schema(
             elif kind == _MAP:
                 if type(v) is dict:
                     v = new[k] = dict(v)
-                    kp = Ptr(p, k)
-                    ka = at and Ptr(at, k)
+                    kp = ka = None  # made for the first member that is no leaf
                     names = list(v)
                     if k in _DEFS:
+                        kp = Ptr(p, k)
+                        ka = at and Ptr(at, k)
                         for name in reversed(names):
                             ref = f"#/{k}/" + str(name).replace("~", "~0").replace("/", "~1")
                             enter = None
@@ -272,9 +323,16 @@ def lower_schema(
                             )
                     else:
                         for name in reversed(names):
-                            if leaf(v[name]):
-                                v[name] = dict(v[name])
+                            sub = v[name]
+                            if leaf(sub):
+                                v[name] = dict(sub)
                                 continue
+                            if not inlined and (arr := array_leaf(sub)) is not None:
+                                v[name] = arr
+                                continue
+                            if kp is None:
+                                kp = Ptr(p, k)
+                                ka = at and Ptr(at, k)
                             push(
                                 (
                                     v,
@@ -311,7 +369,7 @@ def lower_schema(
                         )
     lowered = holder[""]
     finish(lowered, ctx)
-    violations = [(str(p), m) for p, m in ctx.violations]
+    violations = [(str(p), m) for p, m in ctx.violations] if ctx.violations else []
     return lowered, ctx.changes, ctx.tool_notes, violations
 
 
@@ -354,6 +412,14 @@ def _json_list(t: list) -> bool:
         if type(x) is not str or x not in _JSON_TYPES:
             return False
     return True
+
+
+def _array_or_null(t: list) -> bool:
+    """``["array", "null"]`` (an optional array made nullable for strict mode)."""
+    if len(t) != 2:
+        return False
+    a, b = t
+    return type(a) is str and type(b) is str and a == "array" and b == "null"
 
 
 def _scalar_list(t: list) -> bool:

@@ -38,6 +38,19 @@ _SHAPES: dict[str, tuple[type, ...]] = {
     "type": (str, list),
     "description": (str,),
 }
+
+
+_STR = frozenset((str,))
+
+
+class _Checked:
+    """No value has this type: the keyword's value is always looked at."""
+
+
+#: for each keyword of _SHAPES, the type of a value that needs no further look (a list
+#: of ``type`` or ``required`` does: its members must be strings)
+_FINE: dict[str, type] = {k: kinds[0] for k, kinds in _SHAPES.items()}
+_FINE["required"] = _Checked
 #: type names that say "no type": Elisp's ``:type nil`` (gptel sends "nil", llm sends
 #: "nil" for a missing :type) and "any"
 NO_TYPE_NAMES = frozenset(("nil", "any"))
@@ -48,19 +61,19 @@ def shape(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     """Keyword values of the wrong JSON type (errors, removed) and old spellings. (A member
     of ``properties`` or ``anyOf`` that is no schema is the error of its own node.)"""
     bad = None
+    fine = _FINE.get
     for key, v in node.items():
-        kinds = _SHAPES.get(key)
-        if kinds is None:
-            continue
+        tv = type(v)
+        if fine(key, tv) is tv:
+            continue  # a keyword outside _SHAPES, or its usual type
+        kinds = _SHAPES[key]
         if not isinstance(v, kinds):
             bad = [key] if bad is None else [*bad, key]
         elif key == "items" and type(v) is list:
             bad = [key] if bad is None else [*bad, key]
         elif type(v) is list and (key == "type" or key == "required"):
-            for x in v:
-                if type(x) is not str:
-                    bad = [key] if bad is None else [*bad, key]
-                    break
+            if not _STR.issuperset(map(type, v)):  # a member that is no string
+                bad = [key] if bad is None else [*bad, key]
     if bad is None:
         return
     for key in bad:

@@ -18,9 +18,11 @@ documented rules allow:
 from __future__ import annotations
 
 import re
+from functools import partial
+from operator import is_
 from typing import Any
 
-from plistspec.core.jsonutil import brief, ptr, types_of
+from plistspec.core.jsonutil import Ptr, brief, ptr, types_of
 from plistspec.lowering.context import BOTH, LOSSLESS, NARROWS, WIDENS, Ctx
 from plistspec.lowering.merge import merge_all
 from plistspec.lowering.nulls import is_null_schema
@@ -32,6 +34,9 @@ COMPLEX_PATTERN = re.compile(r"\(\?[=!<]|\\[1-9]|\\[bB]")
 _OBJECT_KEYS = ("type", "properties", "required", "additionalProperties")
 _OBJECT_KEYS += ("minProperties", "maxProperties", "propertyNames")
 _MISSING = object()
+#: keywords a type list cannot make nullable: the schema goes into anyOf [S, null]
+_WRAPPED = frozenset(("const", "$ref", "allOf", "not"))
+_IS_NONE = partial(is_, None)  # (x is None, in C)
 
 
 def strict_node(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
@@ -126,10 +131,11 @@ def _object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     optional = [name for name in props if name not in req_set]
     if optional:
         props = node["properties"] = dict(props)
+        at = Ptr(p, "properties")  # one parent pointer: its text is written once
         for name in optional:
             props[name] = _nullable(props[name])
             ctx.add(
-                ptr(p, "properties", name),
+                Ptr(at, name),
                 "PS425",
                 BOTH,
                 f"optional property {name!r} made required and nullable for strict mode "
@@ -154,7 +160,7 @@ def _nullable(s: Any) -> Any:
         return s
     s = dict(s)
     t = s.get("type")
-    if "const" in s or "$ref" in s or "allOf" in s or "not" in s:
+    if not s.keys().isdisjoint(_WRAPPED):
         keep = {k: s.pop(k) for k in ("description", "title") if k in s}
         return {**keep, "anyOf": [s, {"type": "null"}]}
     if type(t) is str:
@@ -168,8 +174,9 @@ def _nullable(s: Any) -> Any:
             s["anyOf"] = [*s["anyOf"], {"type": "null"}]
     elif type(s.get("oneOf")) is list:
         s["oneOf"] = [*s["oneOf"], {"type": "null"}]
-    if type(s.get("enum")) is list and not any(x is None for x in s["enum"]):
-        s["enum"] = [*s["enum"], None]
+    e = s.get("enum")
+    if type(e) is list and not any(map(_IS_NONE, e)):
+        s["enum"] = [*e, None]
     return s
 
 

@@ -59,49 +59,53 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
     def add(pointer: str, code: str, severity: str, message: str, effect: Any = None) -> None:
         recs.append(_new(Rewrite, (i, name, pointer, code, severity, message, effect)))
 
-    meta_in = tool.get("metadata") or {}
-    params = tool.get("parameters")
+    given = tool.get("parameters")
+    params = given
     if params is None:
         params = {"type": "object", "properties": {}}
-    params = _root_object(params, add)
+    elif type(params) is not dict or params.get("type") != "object":
+        params = _root_object(params, add)
     strict = False
     lowered: Any = params
     notes: list[str] = []
-    changes: list = []
     no_args = False
     if isinstance(params, dict):
         if r.strict_flag is not None:
             why = _free_root(params)
-            try:
-                if why is not None:
-                    raise Blocked("", why)
-                lowered, changes, notes, viol = lower_schema(params, r, strict=True)
-            except Blocked as b:
-                why = f"{str(b.pointer) or '/'}: {b.why}"
+            if why is not None:  # refused at once (no walk, no exception to unwind)
+                why = "/: " + why
             else:
-                bad = [c for c in changes if c.severity == "error"]
-                if bad:
-                    why = f"{str(bad[0].pointer) or '/'}: {bad[0].message}"
-                elif viol:
-                    why = f"{viol[0][0] or '/'}: {viol[0][1]}"
+                try:
+                    lowered, changes, notes, viol = lower_schema(params, r, strict=True)
+                except Blocked as b:
+                    why = f"{str(b.pointer) or '/'}: {b.why}"
                 else:
-                    strict = True
+                    for c in changes:
+                        if c[2] == "error":
+                            why = f"{str(c[0]) or '/'}: {c[3]}"
+                            break
+                    else:
+                        if viol:
+                            why = f"{viol[0][0] or '/'}: {viol[0][1]}"
+                        else:
+                            strict = True
             if why is not None:
                 add("/parameters", "PS426", "warning", f"not sent as strict: {why}", LOSSLESS)
         if not strict:
             lowered, changes, notes, viol = lower_schema(params, r, strict=False)
         errors = False
         for c in changes:
-            errors = errors or c[2] == "error"
+            if c[2] == "error":
+                errors = True
             recs.append(_new(Rewrite, (i, name, "/parameters" + str(c[0]), c[1], c[2], c[3], c[4])))
-        if not errors:
+        if viol and not errors:
             for p, msg in viol:
                 add("/parameters" + p, "PS428", "error", f"{r.name} would reject this: {msg}")
-        if tool.get("parameters") is None:
+        if given is None:
             no_args = True  # none given, none sent
         elif r.no_args == "omit" and not lowered.get("properties"):
             no_args = not lowered.get("required")
-            if no_args and not meta_in.get("sent_null_parameters"):
+            if no_args and not (tool.get("metadata") or {}).get("sent_null_parameters"):
                 closed = params.get("additionalProperties") is False
                 add(
                     "/parameters",
@@ -112,7 +116,13 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
                     + ("" if closed else " (it took any: the model can now send none)"),
                     LOSSLESS if closed else NARROWS,
                 )
-    desc = _description(tool.get("description"), notes, new_name, r, add)
+    desc = tool.get("description")
+    if (
+        notes
+        or (desc is not None and type(desc) is not str)
+        or (not desc and r.description_rule == "nonempty")
+    ):
+        desc = _description(desc, notes, new_name, r, add)
     if new_name != name:
         add(
             "/name",
@@ -124,24 +134,12 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
         )
     for p, msg in tool_violations(new_name, desc, r):
         add(p, "PS428", "error", msg)
-    meta = dict(tool.get("metadata") or {})
-    out_schema = meta.get("output_schema")
-    if r.get("output_schema") == "object" and isinstance(out_schema, dict):
-        if out_schema.get("type") != "object":
-            meta["output_schema"] = {
-                "type": "object",
-                "properties": {"result": out_schema},
-                "required": ["result"],
-            }
-            add(
-                "/outputSchema",
-                "PS431",
-                "warning",
-                f"{r.name} needs an object outputSchema: "
-                'wrapped as {result: ...} (the server must return {"result": value})',
-                WIDENS + "+" + NARROWS,
-            )
-    low = dict(meta.get("lowered") or {})
+    meta = tool.get("metadata")
+    meta = dict(meta) if meta else {}
+    if r.output_schema_rule == "object":
+        _object_output(meta, r.name, add)
+    low = meta.get("lowered")
+    low = dict(low) if low else {}
     low["target"] = r.name
     low["strict"] = strict
     if no_args:
@@ -159,7 +157,26 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
     return new, recs
 
 
-_SETTLED = ("$ref", "allOf", "anyOf", "oneOf", "required", "patternProperties")
+def _object_output(meta: dict[str, Any], target: str, add) -> None:
+    """A target that needs an object ``outputSchema``: any other one wrapped (in ``meta``)."""
+    out_schema = meta.get("output_schema")
+    if isinstance(out_schema, dict) and out_schema.get("type") != "object":
+        meta["output_schema"] = {
+            "type": "object",
+            "properties": {"result": out_schema},
+            "required": ["result"],
+        }
+        add(
+            "/outputSchema",
+            "PS431",
+            "warning",
+            f"{target} needs an object outputSchema: "
+            'wrapped as {result: ...} (the server must return {"result": value})',
+            WIDENS + "+" + NARROWS,
+        )
+
+
+_SETTLED = frozenset(("$ref", "allOf", "anyOf", "oneOf", "required", "patternProperties"))
 
 
 def _free_root(params: dict[str, Any]) -> str | None:
@@ -170,7 +187,7 @@ def _free_root(params: dict[str, Any]) -> str | None:
         return None
     if params.get("type") != "object":
         return None
-    if any(k in params for k in _SETTLED):
+    if not params.keys().isdisjoint(_SETTLED):
         return None
     return "an object without properties (any keys: strict mode would allow only {})"
 

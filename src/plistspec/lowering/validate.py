@@ -285,7 +285,7 @@ def tool_violations(name: Any, description: Any, target: str | Rules) -> list[tu
         out.append(("/name", "the tool needs a non-empty string name"))
     elif r.name_re is not None and not r.name_re.fullmatch(name):
         out.append(("/name", f"{r.name} refuses the tool name {name!r} ({r['name']['pattern']})"))
-    want = r["description"]
+    want = r.description_rule
     if want == "nonempty" and not (isinstance(description, str) and description):
         out.append(("/description", f"{r.name} needs a non-empty description"))
     if description is not None and not isinstance(description, str):
