@@ -142,6 +142,30 @@ def test_openai_strict_agrees_with_openai_agents_on_random_schemas(params) -> No
     _check_strict_pair(params)
 
 
+_NOTE = {"description": "Some text.", "minProperties": 0, "examples": []}
+#: object keywords on a schema typed by its const or enum (found by the test above): they
+#: constrain nothing, so strict mode removes them instead of closing or refusing them
+NOT_OBJECTS = [
+    {"allOf": [{"const": "red"}, {"properties": {}, "additionalProperties": False, **_NOTE}]},
+    {
+        "allOf": [
+            {"enum": ["red"], **_NOTE},
+            {"properties": {"a": {"const": "red"}}, "additionalProperties": False, **_NOTE},
+        ]
+    },
+    {"type": ["string", "null"], "properties": {"a": {"type": "string"}}, "required": ["a"]},
+]
+
+
+@pytest.mark.parametrize("schema", NOT_OBJECTS)
+def test_object_keywords_on_a_schema_of_another_type_stay_strict(schema) -> None:
+    params = {"type": "object", "properties": {"a": {"const": "red"}, "b": schema}}
+    _check_strict_pair(params)
+    lowered, diags = _lower(params, "openai-strict")
+    assert lowered["metadata"]["lowered"]["strict"], [d.message for d in diags]
+    assert any(d.code == "PS429" and "object keywords" in d.message for d in diags)
+
+
 # --- Gemini: pydantic-ai ------------------------------------------------------------------
 
 

@@ -34,6 +34,20 @@ COMPLEX_PATTERN = re.compile(r"\(\?[=!<]|\\[1-9]|\\[bB]")
 _OBJECT_KEYS = ("type", "properties", "required", "additionalProperties")
 _OBJECT_KEYS += ("minProperties", "maxProperties", "propertyNames")
 _MISSING = object()
+#: keywords that constrain objects only (an instance of another type ignores them)
+_OBJECT_ONLY = frozenset(
+    (
+        "properties",
+        "required",
+        "additionalProperties",
+        "minProperties",
+        "maxProperties",
+        "patternProperties",
+        "propertyNames",
+        "dependentRequired",
+        "dependentSchemas",
+    )
+)
 #: keywords a type list cannot make nullable: the schema goes into anyOf [S, null]
 _WRAPPED = frozenset(("const", "$ref", "allOf", "not"))
 _IS_NONE = partial(is_, None)  # (x is None, in C)
@@ -44,6 +58,8 @@ def strict_node(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
     assert s is not None
     t = node.get("type")
     is_obj = t == "object" or (type(t) is list and "object" in t)
+    if t is not None and not is_obj and not _OBJECT_ONLY.isdisjoint(node):
+        _not_an_object(node, t, p, ctx, origin)
     if not root and "anyOf" in node and (is_obj or "properties" in node):
         _distribute(node, p, ctx, origin)
         t = node.get("type")
@@ -87,6 +103,24 @@ def strict_node(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
             "description (strict mode does not take it)",
             origin,
         )
+
+
+def _not_an_object(node: dict, t: Any, p: Any, ctx: Ctx, origin: Any) -> None:
+    """A schema typed other than object (``{"type": "string", "properties": {}}``, a type
+    taken from a const or enum) holds object keywords: they constrain nothing (no value of
+    its type is an object), but strict mode, or a strict checker such as openai-agents,
+    would close or require the properties. Removed, losing nothing."""
+    gone = sorted(_OBJECT_ONLY.intersection(node))
+    for k in gone:
+        del node[k]
+    ctx.add(
+        p,
+        "PS429",
+        LOSSLESS,
+        f"removed {', '.join(gone)}: the schema is typed {brief(t)}, and object keywords "
+        "constrain only objects",
+        origin,
+    )
 
 
 def _object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
