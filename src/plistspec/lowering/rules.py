@@ -13,17 +13,14 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from plistspec.core.grammars import grammar_path
+
 __all__ = ["Rules", "rules", "targets", "canonical", "table", "grammar_dir"]
 
 
 def grammar_dir() -> Path:
     """``grammars/providers`` of the source tree (or of the installed package's data)."""
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        cand = parent / "grammars" / "providers"
-        if (cand / "rules.json").is_file():
-            return cand
-    raise FileNotFoundError("grammars/providers/rules.json not found")
+    return Path(grammar_path("providers/rules.json")).parent
 
 
 @lru_cache(maxsize=1)
