@@ -85,7 +85,15 @@ def _parts(entry: dict[str, Any], wire: str) -> tuple[dict[str, Any], Any, bool]
 
 def to_target_json(tools: list[dict[str, Any]], target: str) -> Any:
     """The JSON ``target`` receives for ``tools`` (already lowered by ``lower_tools``).
-    It shares nothing mutable with ``tools``."""
+    It shares nothing mutable with ``tools``. The cyclic collector is paused meanwhile
+    (:func:`plistspec.core.gcpause.paused`): the copies are acyclic."""
+    from plistspec.core.gcpause import paused
+
+    with paused():
+        return _target_json(tools, target)
+
+
+def _target_json(tools: list[dict[str, Any]], target: str) -> Any:
     from plistspec.core.jsoncopy import copy_json
     from plistspec.emit_json import mcp
 

@@ -31,11 +31,17 @@ __all__ = ["lower_tools", "TARGETS", "diagnostics_of"]
 def lower_tools(
     tools: list[dict[str, Any]], target: str
 ) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
-    """``tools`` lowered for ``target`` and one diagnostic per rewrite (see module doc)."""
+    """``tools`` lowered for ``target`` and one diagnostic per rewrite (see module doc).
+
+    The cyclic garbage collector is paused meanwhile (:func:`plistspec.core.gcpause.paused`,
+    as every pipeline run is): lowering makes many small acyclic values, which the
+    collector would walk again and again without ever finding one to free."""
+    from plistspec.core.gcpause import paused
     from plistspec.lowering.tools import lower_tools_detailed
 
-    out, records = lower_tools_detailed(tools, target)
-    return out, diagnostics_of(records, target)
+    with paused():
+        out, records = lower_tools_detailed(tools, target)
+        return out, diagnostics_of(records, target)
 
 
 def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
