@@ -31,9 +31,9 @@ def _cell(s: str) -> str:
 
 
 def render() -> str:
+    from plistspec.checking.fixes import SAFETY
     from plistspec.core.code_examples import EXAMPLES
     from plistspec.core.codes import CODES
-    from plistspec.checking.fixes import SAFETY
 
     out = [
         "# Diagnostic codes\n",
