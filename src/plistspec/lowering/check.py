@@ -16,6 +16,7 @@ from typing import Any
 
 from plistspec.core.jsonutil import ptr, resolve_pointer
 from plistspec.lowering.context import Ctx
+from plistspec.lowering.strict import enum_violations as _strict_enum
 
 __all__ = ["check_node", "finish"]
 
@@ -173,21 +174,6 @@ def _strict(node: dict, p: Any, types: Any, props: Any, ap: Any, s: dict, out: l
 
         if COMPLEX_PATTERN.search(pat):
             out.append((ptr(p, "pattern"), "strict mode takes simple patterns only"))
-
-
-def _strict_enum(enum: list, p: Any, s: dict, out: list) -> None:
-    if s.get("enum_primitives") and any(type(x) in (dict, list) for x in enum):
-        out.append((ptr(p, "enum"), "strict mode takes enum values of primitive types only"))
-    big = s.get("large_enum")
-    if big and len(enum) > big["values"] and all(type(x) is str for x in enum):
-        if sum(len(x) for x in enum) > big["chars"]:
-            out.append(
-                (
-                    ptr(p, "enum"),
-                    f"strict mode takes at most {big['chars']} characters in an enum of "
-                    f"more than {big['values']} strings",
-                )
-            )
 
 
 def _ref(node: dict, p: Any, ctx: Ctx) -> None:

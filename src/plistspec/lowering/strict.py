@@ -27,7 +27,7 @@ from plistspec.lowering.context import BOTH, LOSSLESS, NARROWS, WIDENS, Ctx
 from plistspec.lowering.merge import merge_all
 from plistspec.lowering.nulls import is_null_schema
 
-__all__ = ["strict_node", "COMPLEX_PATTERN"]
+__all__ = ["strict_node", "COMPLEX_PATTERN", "enum_violations"]
 
 #: what strict modes document they cannot match: lookaround, backreferences, \b
 COMPLEX_PATTERN = re.compile(r"\(\?[=!<]|\\[1-9]|\\[bB]")
@@ -251,3 +251,22 @@ def _distribute(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
         "every object, so each member must list all its properties)",
         origin,
     )
+
+
+def enum_violations(enum: list, p: Any, s: dict, out: list) -> None:
+    """Append to ``out`` a ``(pointer, message)`` for each rule of strict mode ``s`` that
+    ``enum`` (the enum at ``p``) breaks: values of primitive types only (Anthropic), at most
+    ``large_enum["chars"]`` characters past ``large_enum["values"]`` strings (OpenAI). The
+    in-walk check (:mod:`.check`) and the validator (:mod:`.validate`) both ask here."""
+    if s.get("enum_primitives") and any(type(x) in (dict, list) for x in enum):
+        out.append((ptr(p, "enum"), "strict mode takes enum values of primitive types only"))
+    big = s.get("large_enum")
+    if big and len(enum) > big["values"] and all(type(x) is str for x in enum):
+        if sum(len(x) for x in enum) > big["chars"]:
+            out.append(
+                (
+                    ptr(p, "enum"),
+                    f"strict mode takes at most {big['chars']} characters in an enum of "
+                    f"more than {big['values']} strings",
+                )
+            )

@@ -220,18 +220,9 @@ def _strict_node(node: dict, p: Any, types: list[str] | None, s: dict, out: list
             out.append((ptr(p, "pattern"), "strict mode takes simple patterns only"))
     enum = node.get("enum")
     if type(enum) is list:
-        if s.get("enum_primitives") and any(type(x) in (dict, list) for x in enum):
-            out.append((ptr(p, "enum"), "strict mode takes enum values of primitive types only"))
-        big = s.get("large_enum")
-        if big and len(enum) > big["values"] and all(type(x) is str for x in enum):
-            if sum(len(x) for x in enum) > big["chars"]:
-                out.append(
-                    (
-                        ptr(p, "enum"),
-                        f"strict mode takes at most {big['chars']} characters in an enum of "
-                        f"more than {big['values']} strings",
-                    )
-                )
+        from plistspec.lowering.strict import enum_violations
+
+        enum_violations(enum, p, s, out)
 
 
 def strict_violations(params: dict, r: Rules, stats: dict | None = None) -> list[tuple[str, str]]:
