@@ -125,6 +125,18 @@ def test_written_through_a_symbolic_link_it_finds_its_modules(emacs, elisp_deps_
     assert (real / "weather-tools.el").exists()
     assert _call(emacs, elisp_deps_dir, tmp_path / "work" / "emacs") == f"Oslo:f:{sys.prefix}"
     assert _call(emacs, elisp_deps_dir, real) == f"Oslo:f:{sys.prefix}"
+    # -o names a link to a file elsewhere (~/.emacs.d/x.el -> the repository's): the file
+    # is written through the link, and found from the link's target
+    there = tmp_path / "repo" / "deeper" / "lisp"
+    there.mkdir(parents=True)
+    (there / "weather-tools.el").write_text(";; old\n", encoding="utf-8")
+    linked = tmp_path / "emacs.d"
+    linked.mkdir()
+    os.symlink(there / "weather-tools.el", linked / "weather-tools.el")
+    r = _from_py(py, "weather", "-o", str(linked / "weather-tools.el"))
+    assert r.returncode == 0, r.stderr
+    assert (linked / "weather-tools.el").is_symlink()
+    assert _call(emacs, elisp_deps_dir, linked) == f"Oslo:f:{sys.prefix}"
 
 
 @pytest.mark.slow

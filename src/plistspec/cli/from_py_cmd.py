@@ -199,11 +199,12 @@ def _modules_from(out: str | None) -> str:
     """Where the modules are imported from (the current directory), relative to the
     directory of the file written (``out``; standard output: the current directory).
 
-    Both ends are real paths: the file finds its directory with ``file-truename``, so a
-    symbolic link on the way to ``out`` (a linked /tmp, a dotfiles tree) must not count
-    its own ``..`` steps."""
-    here = os.path.realpath(os.getcwd())
-    where = os.path.realpath(os.path.dirname(os.path.abspath(out))) if out and out != "-" else here
+    Counted from where the file really is, as Emacs finds it (``file-truename``): a
+    symbolic link on the way to ``out`` (a linked /tmp, a dotfiles tree) or ``out`` itself
+    a link (written through to the file it names, :func:`plistspec.cli._io.write_output`)
+    must not count its own ``..`` steps. The current directory is a real path already."""
+    here = os.getcwd()
+    where = os.path.dirname(os.path.realpath(out)) if out and out != "-" else here
     try:
         rel = os.path.relpath(here, where)
     except ValueError:  # another drive (Windows): no relative path exists
