@@ -199,7 +199,7 @@ def lower_schema(
         if cont is False:  # the node's members are lowered: a null union settles now
             ctx.dedupe = inlined
             ctx.mode = mode
-            null_union(key, p, ctx, at)
+            null_union(key, p, ctx, at)  # (at: the input node, for Ctx.add's dedupe)
             continue
         if enter is not None:
             ctx.active[enter] = 1
@@ -237,6 +237,8 @@ def lower_schema(
             depth += 1
         check_node(new, p, root, depth, ctx)
         if gem and "anyOf" in new:
+            # a revisit marker, popped once the members below are lowered: (False, the
+            # lowered node, where it is reported, ..., its input node as the origin, ...)
             push((False, new, p if at is None else at, None, None, inlined, None, node, None, mode))
         for k in list(new):
             kind = kinds.get(k)
