@@ -230,3 +230,35 @@ def test_a_union_member_that_inlines_to_null_is_settled_in_one_lowering(target) 
     assert again == out
     if target == "gemini":
         assert out[0]["parameters"]["properties"]["a"] == {"type": "string", "nullable": True}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_target_json_copies_unless_the_lowered_tools_are_handed_over(target) -> None:
+    """By default the envelope shares nothing mutable with the lowered tools (a caller
+    may keep and change either); ``owned=True`` (``to-json --lower``: the tools were
+    made for it) puts their parameters in as they are, and the JSON is the same."""
+    tool = {
+        "type": "function",
+        "name": "pick",
+        "description": "Pick one.",
+        "parameters": {
+            "type": "object",
+            "properties": {"k": {"type": "string", "enum": ["a", "b"]}},
+            "required": ["k"],
+        },
+    }
+    out, _ = lower_tools([tool], target)
+    copied = to_target_json(out, target)
+    handed = to_target_json(out, target, owned=True)
+    assert json.dumps(copied) == json.dumps(handed)
+
+    def objects(v, acc):
+        if isinstance(v, dict | list):
+            acc.add(id(v))
+            for x in v.values() if isinstance(v, dict) else v:
+                objects(x, acc)
+        return acc
+
+    ours = objects(out[0]["parameters"], set())
+    assert not ours & objects(copied, set())
+    assert ours <= objects(handed, set())

@@ -83,19 +83,24 @@ def _parts(entry: dict[str, Any], wire: str) -> tuple[dict[str, Any], Any, bool]
     raise ValueError(wire)
 
 
-def to_target_json(tools: list[dict[str, Any]], target: str) -> Any:
+def to_target_json(tools: list[dict[str, Any]], target: str, *, owned: bool = False) -> Any:
     """The JSON ``target`` receives for ``tools`` (already lowered by ``lower_tools``).
-    It shares nothing mutable with ``tools``. The cyclic collector is paused meanwhile
-    (:func:`plistspec.core.gcpause.paused`): the copies are acyclic."""
+    It shares nothing mutable with ``tools``, unless ``owned``: the caller hands the
+    lowered tools over and never looks at them again (as ``to-json --lower`` does), so
+    their parameters go into the envelopes as they are, without a copy (the
+    emitters' convention, :func:`plistspec.core.jsoncopy.copier`). The cyclic collector
+    is paused meanwhile (:func:`plistspec.core.gcpause.paused`): the values are acyclic."""
     from plistspec.core.gcpause import paused
 
     with paused():
-        return _target_json(tools, target)
+        return _target_json(tools, target, owned)
 
 
-def _target_json(tools: list[dict[str, Any]], target: str) -> Any:
-    from plistspec.core.jsoncopy import copy_json
+def _target_json(tools: list[dict[str, Any]], target: str, owned: bool) -> Any:
+    from plistspec.core.jsoncopy import copier
     from plistspec.emit_json import mcp
+
+    copy_json = copier(owned)
 
     r = rules(target)
     wire = r["wire"]
@@ -107,7 +112,7 @@ def _target_json(tools: list[dict[str, Any]], target: str) -> Any:
         meta = tool.get("metadata") or {}
         low = meta.get("lowered") or {}
         if wire == "mcp":
-            entries.append(mcp.tool_entry(tool))
+            entries.append(mcp.tool_entry(tool, owned=owned))
             continue
         head: dict[str, Any] = {"name": tool.get("name")}
         if tool.get("description") is not None:

@@ -91,7 +91,7 @@ def lower_inputs(
         offset += len(tools)
     if any(d.is_error for d in diags):
         return None, diags
-    return to_target_json(lowered, target), diags
+    return to_target_json(lowered, target, owned=True), diags  # (made here, used once)
 
 
 def lower_for_elisp(
