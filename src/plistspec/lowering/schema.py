@@ -27,6 +27,7 @@ from typing import Any
 from plistspec.core.jsonutil import ROOT, Ptr, brief
 from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
+from plistspec.lowering.fastpath import object_node
 from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.nodes import rewrite_node
 from plistspec.lowering.nulls import null_union
@@ -222,24 +223,47 @@ def lower_schema(
                 continue  # additionalProperties: true/false is the keyword's own value
         ctx.dedupe = inlined
         ctx.mode = mode
-        new, added, home, at2 = _rewrite(node, p if at is None else at, root, home, ctx)
-        if ctx.failed:
-            break
-        if at2 is not p:
-            at = at2  # the children are reported below it
-        cont[key] = new
-        if added:
-            push((None, added, None, None, None, None, None, None, None, None))
-            inlined = True
-        if type(new) is not dict:
-            continue
-        if "properties" in new:
+        if (
+            not inlined
+            and at is None
+            and type(node) is dict
+            and "properties" in node
+            and (new := object_node(node, p, root, depth + 1, ctx)) is not None
+        ):  # the commonest object node: rewritten and checked in one step
+            cont[key] = new
             depth += 1
-        check_node(new, p, root, depth, ctx)
-        if gem and "anyOf" in new:
-            # a revisit marker, popped once the members below are lowered: (False, the
-            # lowered node, where it is reported, ..., its input node as the origin, ...)
-            push((False, new, p if at is None else at, None, None, inlined, None, node, None, mode))
+        else:
+            new, added, home, at2 = _rewrite(node, p if at is None else at, root, home, ctx)
+            if ctx.failed:
+                break
+            if at2 is not p:
+                at = at2  # the children are reported below it
+            cont[key] = new
+            if added:
+                push((None, added, None, None, None, None, None, None, None, None))
+                inlined = True
+            if type(new) is not dict:
+                continue
+            if "properties" in new:
+                depth += 1
+            check_node(new, p, root, depth, ctx)
+            if gem and "anyOf" in new:
+                # a revisit marker, popped once the members below are lowered: (False, the
+                # lowered node, where it is reported, ..., its input node as the origin, ...)
+                push(
+                    (
+                        False,
+                        new,
+                        p if at is None else at,
+                        None,
+                        None,
+                        inlined,
+                        None,
+                        node,
+                        None,
+                        mode,
+                    )
+                )
         for k in list(new):
             kind = kinds.get(k)
             if kind is None:

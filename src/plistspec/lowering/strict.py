@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from functools import partial
+from itertools import filterfalse
 from operator import is_
 from typing import Any
 
@@ -27,7 +28,7 @@ from plistspec.lowering.context import BOTH, LOSSLESS, NARROWS, WIDENS, Ctx
 from plistspec.lowering.merge import merge_all
 from plistspec.lowering.nulls import is_null_schema
 
-__all__ = ["strict_node", "COMPLEX_PATTERN", "enum_violations"]
+__all__ = ["strict_node", "close_object", "COMPLEX_PATTERN", "enum_violations"]
 
 #: what strict modes document they cannot match: lookaround, backreferences, \b
 COMPLEX_PATTERN = re.compile(r"\(\?[=!<]|\\[1-9]|\\[bB]")
@@ -51,6 +52,7 @@ _OBJECT_ONLY = frozenset(
 #: keywords a type list cannot make nullable: the schema goes into anyOf [S, null]
 _WRAPPED = frozenset(("const", "$ref", "allOf", "not"))
 _IS_NONE = partial(is_, None)  # (x is None, in C)
+_STR = frozenset((str,))
 
 
 def strict_node(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
@@ -69,7 +71,7 @@ def strict_node(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
         is_obj = True
         ctx.add(p, "PS421", NARROWS, 'typed "object" (it has properties) for strict mode', origin)
     if is_obj:
-        _object(node, p, ctx, origin)
+        close_object(node, p, ctx, origin)
     elif t is None and "anyOf" not in node and "$ref" not in node and s["typed_nodes"]:
         ctx.block(p, f"a schema without a type ({brief(node, 60)}) has no strict form")
     if len(node) <= 2 and ("description" in node or len(node) == 1):
@@ -123,7 +125,7 @@ def _not_an_object(node: dict, t: Any, p: Any, ctx: Ctx, origin: Any) -> None:
     )
 
 
-def _object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
+def close_object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     s = ctx.strict
     assert s is not None
     ap = node.get("additionalProperties", _MISSING)
@@ -161,14 +163,20 @@ def _object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     req = node.get("required")
     if type(req) is list and len(req) == len(props) and req == list(props):
         return  # every property required, in order: strict mode's form already
-    req_set = {x for x in req if type(x) is str} if type(req) is list else set()
-    optional = [name for name in props if name not in req_set]
+    if type(req) is not list:
+        req_set: Any = ()
+    elif _STR.issuperset(map(type, req)):
+        req_set = set(req)
+    else:
+        req_set = {x for x in req if type(x) is str}
+    optional = list(filterfalse(req_set.__contains__, props)) if req_set else list(props)
     if optional:
         props = node["properties"] = dict(props)
         at = Ptr(p, "properties")  # one parent pointer: its text is written once
+        add = ctx.add
         for name in optional:
             props[name] = _nullable(props[name])
-            ctx.add(
+            add(
                 Ptr(at, name),
                 "PS425",
                 BOTH,
@@ -188,6 +196,12 @@ def _object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
 
 
 def _nullable(s: Any) -> Any:
+    if type(s) is dict and len(s) <= 2:  # {"type": T(, "description": D)}, the commonest
+        t = s.get("type")
+        if type(t) is str and t != "null" and (len(s) == 1 or "description" in s):
+            s = s.copy()
+            s["type"] = [t, "null"]
+            return s
     if s is True or s == {}:
         return {} if s is True else s
     if type(s) is not dict:

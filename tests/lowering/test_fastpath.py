@@ -1,0 +1,222 @@
+"""The commonest object node's one-step lowering (plistspec.lowering.fastpath) against
+the general path: for every target, strict and not, the lowered schema, the changes,
+the notes, the violations and a refusal of strict mode are the same with and without it.
+
+Inputs: object nodes drawn near the shape the fast path takes (each keyword of the
+shape present or not, well formed or not, and keywords beside it), the property-test
+schemas of test_properties.py, and every real schema of the fixtures."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent))
+import test_properties as tp  # noqa: E402
+
+import plistspec.lowering.schema as walk  # noqa: E402
+from plistspec.lowering import TARGETS  # noqa: E402
+from plistspec.lowering.context import Blocked  # noqa: E402
+from plistspec.lowering.rules import rules  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_LEAVES = st.sampled_from(
+    [
+        {"type": "string"},
+        {"type": "string", "description": "A path."},
+        {"type": "integer", "enum": [1, 2], "description": "n"},
+        {"type": ["string", "null"]},
+        {"type": "array", "items": {"type": "string"}},
+        {"type": "boolean", "required": True},
+        {"type": "object"},
+        {"$ref": "#/$defs/X"},
+        {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        {},
+        True,
+        "not a schema",
+    ]
+)
+
+
+@st.composite
+def objects(draw) -> dict[str, Any]:
+    """An object node near the fast path's shape (often in it, often just outside)."""
+    names = draw(st.lists(tp.NAMES, max_size=4, unique=True))
+    node: dict[str, Any] = {
+        "type": draw(
+            st.sampled_from(["object", "object", "OBJECT", ["object", "null"], ["null", "object"]])
+        )
+    }
+    if draw(st.integers(0, 5)):
+        node["properties"] = {n: draw(_LEAVES) for n in names}
+    if draw(st.booleans()):
+        pool = [*names, "missing"] if draw(st.integers(0, 4)) == 0 else names
+        req = draw(st.lists(st.sampled_from(pool), unique=True)) if pool else []
+        node["required"] = req if draw(st.integers(0, 6)) else "a"
+    if draw(st.booleans()):
+        node["description"] = draw(st.sampled_from(["Arguments.", 3, ""]))
+    if draw(st.booleans()):
+        node["additionalProperties"] = draw(st.sampled_from([False, False, True, {}]))
+    if draw(st.integers(0, 4)) == 0:
+        node[draw(st.sampled_from(["title", "$schema", "nullable", "minProperties"]))] = 1
+    return node
+
+
+def _lower(schema: Any, target: str, strict: bool) -> Any:
+    try:
+        lowered, changes, notes, viol = walk.lower_schema(schema, rules(target), strict)
+    except Blocked as b:
+        return ("blocked", str(b.pointer), b.why)
+    return (
+        json.dumps(lowered, sort_keys=False, default=repr),
+        [(str(c[0]), *c[1:]) for c in changes],
+        notes,
+        viol,
+    )
+
+
+def _both(schema: Any, target: str, strict: bool, monkeypatch) -> tuple[Any, Any]:
+    fast = _lower(schema, target, strict)
+    with monkeypatch.context() as m:
+        m.setattr(walk, "object_node", lambda *a: None)
+        general = _lower(schema, target, strict)
+    return fast, general
+
+
+def _modes(target: str) -> list[bool]:
+    return [False, True] if rules(target).strict_flag is not None else [False]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(root=objects(), nested=objects(), where=st.integers(0, 2))
+def test_near_the_shape_fast_and_general_agree(target, root, nested, where, monkeypatch) -> None:
+    if where:  # the node as an argument, or inside an array argument
+        sub = nested if where == 1 else {"type": "array", "items": nested}
+        root = {**root, "properties": {**(root.get("properties") or {}), "arg": sub}}
+    for strict in _modes(target):
+        fast, general = _both(root, target, strict, monkeypatch)
+        assert fast == general, (target, strict, root)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(params=tp.parameters())
+def test_generated_schemas_fast_and_general_agree(target, params, monkeypatch) -> None:
+    for strict in _modes(target):
+        fast, general = _both(params, target, strict, monkeypatch)
+        assert fast == general, (target, strict, params)
+
+
+def _real_schemas() -> list[Any]:
+    from plistspec.fromjson.rawjson import raw_tools
+
+    out = []
+    for path in sorted((ROOT / "fixtures" / "json").glob("**/*.json")):
+        found, _ = raw_tools(json.loads(path.read_text(encoding="utf-8")))
+        out += [t["parameters"] for t in found if isinstance(t.get("parameters"), dict)]
+    return out
+
+
+def test_real_schemas_fast_and_general_agree(monkeypatch) -> None:
+    schemas = _real_schemas()
+    assert len(schemas) > 30
+    taken = 0
+    for target in TARGETS:
+        for strict in _modes(target):
+            for schema in schemas:
+                fast, general = _both(schema, target, strict, monkeypatch)
+                assert fast == general, (target, strict, schema)
+                taken += 1
+    assert taken
+
+
+def test_the_fast_path_takes_the_commonest_node() -> None:
+    """It is taken (else it would be dead code that the agreement tests cannot see)."""
+    seen = []
+    real = walk.object_node
+
+    def spy(*a):
+        got = real(*a)
+        seen.append(got is not None)
+        return got
+
+    tool = {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "n": {"type": "integer"}},
+        "required": ["path"],
+        "description": "Arguments.",
+    }
+    walk.object_node = spy
+    try:
+        for target in TARGETS:
+            for strict in _modes(target):
+                walk.lower_schema(tool, rules(target), strict)
+    finally:
+        walk.object_node = real
+    assert seen and sum(seen) >= len(TARGETS) - 1, seen
+
+
+def _nested(depth: int) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": "object", "properties": {"leaf": {"type": "string"}}}
+    for _ in range(depth - 1):
+        node = {"type": "object", "properties": {"down": node}, "required": ["down"]}
+    return node
+
+
+@pytest.mark.parametrize(
+    ("schema", "says"),
+    [
+        (  # 60 object arguments of 90 properties each: 5 460 properties in all
+            {
+                "type": "object",
+                "properties": {
+                    f"group{i}": {
+                        "type": "object",
+                        "properties": {f"p{j}": {"type": "string"} for j in range(90)},
+                    }
+                    for i in range(60)
+                },
+            },
+            "at most 5000 properties",
+        ),
+        (  # 4 000 names of 31 characters each
+            {
+                "type": "object",
+                "properties": {
+                    f"g{i}": {
+                        "type": "object",
+                        "properties": {
+                            f"{'n' * 25}{i:03}{j:03}": {"type": "string"} for j in range(40)
+                        },
+                    }
+                    for i in range(100)
+                },
+            },
+            "characters of names",
+        ),
+        (_nested(11), "at most 10 levels"),
+    ],
+)
+@pytest.mark.parametrize("target", ["openai-strict", "openai-responses"])
+def test_strict_sizes_are_counted_on_the_fast_path(schema, says, target, monkeypatch) -> None:
+    """Strict mode's whole-schema limits (properties, characters, depth) count the nodes
+    the fast path takes as the general path does: past each limit, both say so."""
+    fast, general = _both(schema, target, True, monkeypatch)
+    assert fast == general
+    assert any(says in m for _p, m in fast[3]), fast[3]
