@@ -1,6 +1,8 @@
-"""The commonest object node's one-step lowering (plistspec.lowering.fastpath) against
-the general path: for every target, strict and not, the lowered schema, the changes,
-the notes, the violations and a refusal of strict mode are the same with and without it.
+"""The walk's short cuts against its general path: the commonest object node's one-step
+lowering (plistspec.lowering.fastpath) and leaves with keywords beside type,
+description and enum copied at once (schema._LEAF_EXTRA). For every target, strict and
+not, the lowered schema, the changes, the notes, the violations and a refusal of strict
+mode are the same with and without them.
 
 Inputs: object nodes drawn near the shape the fast path takes (each keyword of the
 shape present or not, well formed or not, and keywords beside it), the property-test
@@ -35,6 +37,19 @@ _LEAVES = st.sampled_from(
         {"type": ["string", "null"]},
         {"type": "array", "items": {"type": "string"}},
         {"type": "boolean", "required": True},
+        {"type": "string", "format": "date-time"},
+        {"type": "integer", "minimum": 1, "maximum": 100, "description": "n"},
+        {"type": "string", "format": "bogus"},
+        {"type": "number", "format": "float"},
+        {"type": "integer", "format": "date-time"},
+        {"type": "string", "pattern": "^(?=a)"},
+        {"type": "string", "pattern": "^[a-z]+$", "minLength": 1},
+        {"type": "string", "default": "x", "title": "T"},
+        {"type": "string", "format": 3},
+        {"type": ["string", "null"], "format": "uri"},
+        {"type": "string", "enum": ["a", "b"], "default": "a", "examples": ["a"]},
+        {"type": "string", "enum": [1, "a"], "title": "T"},
+        {"type": "integer", "exclusiveMinimum": 0, "nullable": True},
         {"type": "object"},
         {"$ref": "#/$defs/X"},
         {"anyOf": [{"type": "string"}, {"type": "null"}]},
@@ -86,6 +101,7 @@ def _both(schema: Any, target: str, strict: bool, monkeypatch) -> tuple[Any, Any
     fast = _lower(schema, target, strict)
     with monkeypatch.context() as m:
         m.setattr(walk, "object_node", lambda *a: None)
+        m.setattr(walk, "_LEAF_EXTRA", frozenset())
         general = _lower(schema, target, strict)
     return fast, general
 

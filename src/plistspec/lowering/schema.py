@@ -22,6 +22,7 @@ mode cannot hold raises :class:`~plistspec.lowering.context.Blocked`.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from plistspec.core.jsonutil import ROOT, Ptr, brief
@@ -111,15 +112,26 @@ def lower_schema(
     big = strict_rules.get("large_enum") if strict_rules is not None else None
     stats = ctx.stats
 
+    allowed = ctx.allowed_node
+    #: keywords beside type, description and enum that leave a leaf a leaf here
+    extra_keys = _extra_keys(
+        _LEAF_EXTRA,
+        allowed,
+        strict_rules is not None and bool(strict_rules["simple_patterns"]),
+    )
+    formats = ctx.formats
+
     def leaf(node: Any) -> bool:
         """The most common leaves, ``{"type": T, "description": D}`` with ``T`` a scalar
-        type (or a list of them where the target takes lists), and the same with an
-        ``enum`` of values the target takes: every target takes them as they are (no
-        rewrite, no rule broken), so they are copied without the walk."""
+        type (or a list of them where the target takes lists), the same with an
+        ``enum`` of values the target takes, and either with keywords that no rewrite
+        touches and no rule refuses on this target (``minimum``, ``default``, a
+        ``format`` it knows, ...: :func:`_extra_fine`): every target takes them as they
+        are, so they are copied without the walk."""
         if type(node) is not dict:
             return False
         n = len(node)
-        if n > 3:
+        if n > 3 and not extra_keys:
             return False
         t = node.get("type")
         if type(t) is str:
@@ -141,10 +153,13 @@ def lower_schema(
         if n == 2 and d is not None:
             return True
         e = node.get("enum")
-        if e is None or type(e) is not list:
+        if n - 1 - (d is not None) - (e is not None):  # keywords beyond those three
+            if not _extra_fine(node, t, extra_keys, formats):
+                return False
+            if e is None:
+                return True
+        if type(e) is not list:
             return False
-        if n == 3 and d is None:
-            return False  # a third keyword: the walk decides
         if enum_types is not None:  # the target takes only these (Gemini): else the walk
             for x in e:
                 if type(x) not in enum_types:
@@ -163,7 +178,6 @@ def lower_schema(
             stats[2] += chars
         return True
 
-    allowed = ctx.allowed_node
     arrays_ok = allowed is None or _ARRAY_KEYS <= allowed
 
     def array_leaf(node: Any) -> Any:
@@ -431,6 +445,49 @@ def _rewrite(
 
 
 _JSON_TYPES = frozenset("string number integer boolean array object null".split())
+_LEAF_KEYS = frozenset(("type", "description", "enum"))
+#: keywords a leaf may hold beside those (where the target keeps them): no rewrite of
+#: the walk touches them and no rule looks at their value but ``format`` (one the
+#: target knows, on a string) and ``pattern`` (a string; not in a strict mode that
+#: refuses complex patterns)
+_LEAF_EXTRA = frozenset(
+    (
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minLength",
+        "maxLength",
+        "default",
+        "title",
+        "examples",
+        "format",
+        "pattern",
+    )
+)
+
+
+@cache
+def _extra_keys(extra: frozenset, allowed: frozenset | None, simple_patterns: bool) -> frozenset:
+    """The keywords of ``extra`` a leaf may hold on a target keeping ``allowed`` (None:
+    any), without ``pattern`` where strict mode checks patterns."""
+    keys = extra if allowed is None else extra & allowed
+    return keys - {"pattern"} if simple_patterns else keys
+
+
+def _extra_fine(node: dict, t: Any, keys: frozenset, formats: frozenset | None) -> bool:
+    """The keywords of leaf ``node`` beyond type, description and enum are all of
+    ``keys``, with a ``format`` of ``formats`` (None: any) on a string type and a
+    string ``pattern``."""
+    if not keys or not node.keys() - _LEAF_KEYS <= keys:
+        return False
+    if "format" in node:
+        f = node["format"]
+        if type(f) is not str or (formats is not None and f not in formats):
+            return False
+        if t != "string" and not (type(t) is list and "string" in t):
+            return False
+    return "pattern" not in node or type(node["pattern"]) is str
 
 
 def _json_list(t: list) -> bool:
