@@ -218,3 +218,16 @@ def test_report_is_empty_says_what_render_gives() -> None:
     for fmt in REPORT_FORMATS:
         assert report_is_empty(0, fmt) == (render([], fmt) == "")
         assert not report_is_empty(1, fmt) and render([d], fmt) != ""
+
+
+def test_a_rewrite_diagnostic_is_the_one_the_constructor_makes() -> None:
+    """Diagnostic.rewrite (--lower's hot path) sets every slot as Diagnostic(...) does."""
+    from plistspec.core.diagnostics import Diagnostic
+
+    for effect in ("lossless", None):
+        a = Diagnostic("PS425", "warning", "m", effect=effect)
+        b = Diagnostic.rewrite("PS425", "warning", "m", effect)
+        assert [getattr(a, k) for k in Diagnostic.__slots__] == [
+            getattr(b, k) for k in Diagnostic.__slots__
+        ]
+        assert a.to_json() == b.to_json() and a.render() == b.render()

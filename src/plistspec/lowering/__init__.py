@@ -50,6 +50,7 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
     (``[lossless]``, ``[widens]``, ``[narrows]``, ``[widens+narrows]``) and is the
     diagnostic's ``effect`` (in ``--diagnostics-format json`` too)."""
     out = []
+    make = Diagnostic.rewrite
     names: dict[int, str] = {}  # the quoted name of each tool, made once
     for x in records:
         if len(x) == 7:
@@ -64,5 +65,5 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
             message = f"{quoted}{pointer}: {text} [{effect}]"
         else:
             message = f"{quoted}{pointer}: {text}"
-        out.append(Diagnostic(code, severity, message, effect=effect))
+        out.append(make(code, severity, message, effect))
     return out

@@ -364,7 +364,13 @@ def lower_schema(
                     else:
                         for name in reversed(names):
                             sub = v[name]
-                            if leaf(sub):
+                            if (  # {"type": T(, "description": D)}: leaf(sub), asked inline
+                                type(sub) is dict
+                                and len(sub) <= 2
+                                and type(t := sub.get("type")) is str
+                                and t in _SCALARS
+                                and (len(sub) == 1 or type(sub.get("description")) is str)
+                            ) or leaf(sub):
                                 v[name] = dict(sub)
                                 continue
                             if not inlined and (arr := array_leaf(sub)) is not None:

@@ -175,7 +175,19 @@ def close_object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
         at = Ptr(p, "properties")  # one parent pointer: its text is written once
         add = ctx.add
         for name in optional:
-            props[name] = _nullable(props[name])
+            sub = props[name]
+            if (  # {"type": T(, "description": D)}, the commonest: [T, "null"] here
+                type(sub) is dict
+                and len(sub) <= 2
+                and type(t := sub.get("type")) is str
+                and t != "null"
+                and (len(sub) == 1 or "description" in sub)
+            ):
+                sub = sub.copy()
+                sub["type"] = [t, "null"]
+                props[name] = sub
+            else:
+                props[name] = _nullable(sub)
             add(
                 Ptr(at, name),
                 "PS425",
@@ -196,12 +208,6 @@ def close_object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
 
 
 def _nullable(s: Any) -> Any:
-    if type(s) is dict and len(s) <= 2:  # {"type": T(, "description": D)}, the commonest
-        t = s.get("type")
-        if type(t) is str and t != "null" and (len(s) == 1 or "description" in s):
-            s = s.copy()
-            s["type"] = [t, "null"]
-            return s
     if s is True or s == {}:
         return {} if s is True else s
     if type(s) is not dict:
