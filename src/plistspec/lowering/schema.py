@@ -367,9 +367,19 @@ def lower_schema(
                             if (  # {"type": T(, "description": D)}: leaf(sub), asked inline
                                 type(sub) is dict
                                 and len(sub) <= 2
-                                and type(t := sub.get("type")) is str
-                                and t in _SCALARS
                                 and (len(sub) == 1 or type(sub.get("description")) is str)
+                                and (
+                                    (type(t := sub.get("type")) is str and t in _SCALARS)
+                                    or (  # [T, "null"]: an optional one, in strict mode
+                                        lists_ok
+                                        and type(t) is list
+                                        and len(t) == 2
+                                        and t[1] == "null"
+                                        and type(t0 := t[0]) is str
+                                        and t0 in _SCALARS
+                                        and t0 != "null"
+                                    )
+                                )
                             ) or leaf(sub):
                                 v[name] = dict(sub)
                                 continue
