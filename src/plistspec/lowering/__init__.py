@@ -8,7 +8,8 @@ cannot express the tool, and nothing should be emitted); :data:`TARGETS` names t
 targets. The final JSON with the target's envelope is the emitters' job
 (:func:`plistspec.emit_json.target.to_target_json`).
 
-Modules: :mod:`.rules` (the table), :mod:`.schema` (the walk and per-node rewrites),
+Modules: :mod:`.rules` (the table), :mod:`.schema` (the walk and per-node rewrites;
+:mod:`.fastpath`, its short cut for the commonest object node),
 :mod:`.merge` (``allOf`` and root unions), :mod:`.names` (tool names),
 :mod:`.validate` (the checks), :mod:`.tools` (whole tools, strict mode),
 :mod:`.grammar` (the JSON Schemas written from the table).

@@ -2,19 +2,20 @@
 
 Owns: :func:`object_node`. Most nodes that are not leaves are the root of a tool, or an
 object argument, written as ``{"type": "object", "properties": {...}, "required": [...],
-"description": "...", "additionalProperties": false}`` (any of the last three left
-out; typed ``["object", "null"]`` where the target takes type lists: an optional object
-argument in OpenAI's strict mode). For such a node, every per-node step of the walk is known in advance: no keyword
-has the wrong shape (:mod:`.shape`), nothing is settled (:mod:`.inline`), no rewrite
-applies but strict mode's closing of the object and its ``required``
-(:func:`plistspec.lowering.strict.close_object`, the same call the general path makes),
-and the target's checks (:mod:`.check`) find nothing: only strict mode's counts of
-properties, names and depth move. :func:`object_node` proves those conditions from the
-node and the target's rules, or returns None and the general path runs; either way the
-lowered node, the changes and the violations are the same (tests/lowering/
-test_fastpath.py compares both on generated nodes for every target, strict and not).
-It saves a tenth to a fifth of a typical tool's lowering: the general path asks some
-sixty questions of every node, most of them about keywords this node does not have.
+"description": "...", "additionalProperties": false}`` (any of the last three left out;
+typed ``["object", "null"]`` where the target takes type lists, as strict mode writes an
+optional object argument; the root of a tool without arguments, ``properties: {}``,
+outside strict mode). For such a node every per-node step of the walk is known in
+advance: no keyword has the wrong shape (:mod:`.shape`), nothing is settled
+(:mod:`.inline`), no rewrite applies but strict mode's closing of the object and its
+``required`` (:func:`plistspec.lowering.strict.close_object`, the same call the general
+path makes), and the target's checks (:mod:`.check`) find nothing: only strict mode's
+counts of properties, names and depth move. :func:`object_node` proves those conditions
+from the node and the target's rules, or returns None and the general path runs; either
+way the lowered node, the changes and the violations are the same (tests/lowering/
+test_fastpath.py compares both on generated nodes for every target, strict and not). It
+saves a tenth to a fifth of a typical tool's lowering: the general path asks some sixty
+questions of every node, most of them about keywords this node does not have.
 """
 
 from __future__ import annotations
