@@ -101,6 +101,7 @@ def _both(schema: Any, target: str, strict: bool, monkeypatch) -> tuple[Any, Any
     fast = _lower(schema, target, strict)
     with monkeypatch.context() as m:
         m.setattr(walk, "object_node", lambda *a: None)
+        m.setattr(walk, "empty_root", lambda *a: None)
         m.setattr(walk, "_LEAF_EXTRA", frozenset())
         general = _lower(schema, target, strict)
     return fast, general
@@ -236,3 +237,20 @@ def test_strict_sizes_are_counted_on_the_fast_path(schema, says, target, monkeyp
     fast, general = _both(schema, target, True, monkeypatch)
     assert fast == general
     assert any(says in m for _p, m in fast[3]), fast[3]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {}},
+        {"properties": {}, "type": "object"},
+        {"type": "object", "properties": {}, "description": "No arguments."},
+        {"type": "object", "properties": {}, "required": []},
+        {"type": "OBJECT", "properties": {}},
+    ],
+)
+def test_a_tool_without_arguments_fast_and_general_agree(target, schema, monkeypatch) -> None:
+    for strict in _modes(target):
+        fast, general = _both(schema, target, strict, monkeypatch)
+        assert fast == general, (target, strict, schema)

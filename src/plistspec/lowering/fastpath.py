@@ -24,9 +24,10 @@ from typing import Any
 
 from plistspec.lowering.check import check_node
 from plistspec.lowering.context import Ctx
+from plistspec.lowering.rules import Rules
 from plistspec.lowering.strict import close_object
 
-__all__ = ["object_node", "FLAT_KEYS"]
+__all__ = ["object_node", "empty_root", "FLAT_KEYS"]
 
 #: the keywords of the node this path takes (``type`` and ``properties`` always there)
 FLAT_KEYS = frozenset(("type", "properties", "required", "description", "additionalProperties"))
@@ -37,6 +38,7 @@ _REFS = frozenset(("$ref", "anyOf", "oneOf"))
 _STR = frozenset((str,))
 #: an optional object argument as strict mode writes it (required, null allowed)
 _NULLABLE = ["object", "null"]
+_EMPTY_KEYS = frozenset(("type", "properties"))
 
 
 def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | None:
@@ -102,3 +104,22 @@ def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | 
     if depth > stats[3]:
         stats[3] = depth
     return new
+
+
+def empty_root(params: dict, rules: Rules) -> dict | None:
+    """The plain lowering of ``{"type": "object", "properties": {}}``, the parameters of a
+    tool without arguments (a fifth of real tools; in strict mode it is refused before
+    the walk, and then lowered plain): a copy, with no rewrite and nothing broken, where
+    the target keeps both keywords at the root (what the walk finds, without its set-up);
+    None for any other schema."""
+    if params.keys() != _EMPTY_KEYS or params["type"] != "object":
+        return None
+    props = params["properties"]
+    if type(props) is not dict or props:
+        return None
+    allowed = rules.plain_sets[0]
+    if allowed is not None and not _EMPTY_KEYS <= allowed:
+        return None
+    out = dict(params)  # (the keys in their order)
+    out["properties"] = {}
+    return out

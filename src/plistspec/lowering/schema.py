@@ -28,7 +28,7 @@ from typing import Any
 from plistspec.core.jsonutil import ROOT, Ptr, brief
 from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
-from plistspec.lowering.fastpath import object_node
+from plistspec.lowering.fastpath import empty_root, object_node
 from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.nodes import rewrite_node
 from plistspec.lowering.nulls import null_union
@@ -86,6 +86,8 @@ def lower_schema(
     target's rules, ``(pointer, message)`` (:mod:`plistspec.lowering.check`, made on each
     node as it is written). ``params`` is not changed. In strict mode, raises
     :class:`~plistspec.lowering.context.Blocked` when the schema cannot be strict."""
+    if not strict and (empty := empty_root(params, rules)) is not None:
+        return empty, [], [], []  # a tool without arguments: nothing to walk
     moved = False
     if "definitions" in params:
         params, moved = defs_home(params, rules)
