@@ -78,13 +78,12 @@ def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | 
     s = ctx.strict
     allowed = ctx.allowed_root if root else ctx.allowed_node
     if allowed is not None:
-        keys = node.keys()
-        if s is not None or closed:  # (strict mode closes it: the keyword is there after)
-            if r.additional == "false-only":
-                keys = keys - _AP  # additionalProperties: false is kept on every node
-            else:
-                keys = keys | _AP
-        if not keys <= allowed:
+        if r.additional == "false-only":  # additionalProperties: false is kept on every node
+            if not node.keys() - _AP <= allowed:
+                return None
+        elif not node.keys() <= allowed or (
+            s is not None and "additionalProperties" not in allowed
+        ):  # (strict mode closes the object: the keyword is there after)
             return None
     new = dict(node)
     if s is None:
