@@ -105,23 +105,13 @@ def lower_schema(
     pop = work.pop
     push = work.append
     kinds = _KIND
-    gem = rules.type_list == "nullable"
-    lists_ok = not gem
-
-    #: the types of the enum values the target takes (None: any)
-    enum_types = _ENUM_TYPES.get(rules.enum_kind)
     strict_rules = ctx.strict
-    big = strict_rules.get("large_enum") if strict_rules is not None else None
     stats = ctx.stats
-
-    allowed = ctx.allowed_node
-    #: keywords beside type, description and enum that leave a leaf a leaf here
-    extra_keys = _extra_keys(
-        _LEAF_EXTRA,
-        allowed,
-        strict_rules is not None and bool(strict_rules["simple_patterns"]),
-    )
     formats = ctx.formats
+    # what the target takes, the same for every schema it lowers (see _constants)
+    gem, lists_ok, enum_types, big, extra_keys, arrays_ok = _constants(
+        rules, strict_rules is not None, _LEAF_EXTRA
+    )
 
     def leaf(node: Any) -> bool:
         """The most common leaves, ``{"type": T, "description": D}`` with ``T`` a scalar
@@ -179,8 +169,6 @@ def lower_schema(
             stats[1] += len(e)
             stats[2] += chars
         return True
-
-    arrays_ok = allowed is None or _ARRAY_KEYS <= allowed
 
     def array_leaf(node: Any) -> Any:
         """A copy of ``{"type": "array", "items": LEAF, "description": D}`` (no
@@ -486,11 +474,22 @@ _LEAF_EXTRA = frozenset(
 
 
 @cache
-def _extra_keys(extra: frozenset, allowed: frozenset | None, simple_patterns: bool) -> frozenset:
-    """The keywords of ``extra`` a leaf may hold on a target keeping ``allowed`` (None:
-    any), without ``pattern`` where strict mode checks patterns."""
+def _constants(rules: Rules, strict: bool, extra: frozenset) -> tuple[Any, ...]:
+    """What the walk's leaf tests read of a target (in its strict mode when ``strict``),
+    made once per target: whether it writes OpenAPI's ``nullable`` (``gem``) rather than
+    taking type lists, the types its enum values may have (None: any), strict mode's
+    large-enum rule, the keywords of ``extra`` a leaf may hold (those the target keeps,
+    without ``pattern`` where strict mode checks patterns), whether it keeps an array
+    leaf's keywords."""
+    gem = rules.type_list == "nullable"
+    s = rules.strict if strict else None
+    big = s.get("large_enum") if s is not None else None
+    allowed = rules.node_sets(strict)[1]
     keys = extra if allowed is None else extra & allowed
-    return keys - {"pattern"} if simple_patterns else keys
+    if s is not None and s["simple_patterns"]:
+        keys = keys - {"pattern"}
+    arrays_ok = allowed is None or _ARRAY_KEYS <= allowed
+    return gem, not gem, _ENUM_TYPES.get(rules.enum_kind), big, keys, arrays_ok
 
 
 def _extra_fine(node: dict, t: Any, keys: frozenset, formats: frozenset | None) -> bool:
