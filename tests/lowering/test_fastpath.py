@@ -1,6 +1,6 @@
 """The walk's short cuts against its general path: the commonest object node's one-step
 lowering (plistspec.lowering.fastpath) and leaves with keywords beside type,
-description and enum copied at once (schema._LEAF_EXTRA). For every target, strict and
+description and enum copied at once (leaves.LEAF_EXTRA). For every target, strict and
 not, the lowered schema, the changes, the notes, the violations and a refusal of strict
 mode are the same with and without them.
 
@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 import test_properties as tp  # noqa: E402
 
+import plistspec.lowering.leaves as leaves  # noqa: E402
 import plistspec.lowering.schema as walk  # noqa: E402
 from plistspec.lowering import TARGETS  # noqa: E402
 from plistspec.lowering.context import Blocked  # noqa: E402
@@ -102,7 +103,7 @@ def _both(schema: Any, target: str, strict: bool, monkeypatch) -> tuple[Any, Any
     with monkeypatch.context() as m:
         m.setattr(walk, "object_node", lambda *a: None)
         m.setattr(walk, "empty_root", lambda *a: None)
-        m.setattr(walk, "_LEAF_EXTRA", frozenset())
+        m.setattr(leaves, "LEAF_EXTRA", frozenset())
         general = _lower(schema, target, strict)
     return fast, general
 

@@ -9,7 +9,8 @@ targets. The final JSON with the target's envelope is the emitters' job
 (:func:`plistspec.emit_json.target.to_target_json`).
 
 Modules: :mod:`.rules` (the table), :mod:`.schema` (the walk and per-node rewrites;
-:mod:`.fastpath`, its short cut for the commonest object node),
+:mod:`.fastpath` and :mod:`.leaves`, its short cuts for the commonest object node and
+the leaves),
 :mod:`.merge` (``allOf`` and root unions), :mod:`.names` (tool names),
 :mod:`.validate` (the checks), :mod:`.tools` (whole tools, strict mode),
 :mod:`.grammar` (the JSON Schemas written from the table).

@@ -22,7 +22,6 @@ mode cannot hold raises :class:`~plistspec.lowering.context.Blocked`.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from plistspec.core.jsonutil import ROOT, Ptr, brief
@@ -30,6 +29,7 @@ from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
 from plistspec.lowering.fastpath import empty_root, object_node
 from plistspec.lowering.inline import check_size, settle
+from plistspec.lowering.leaves import SCALARS, leaf_tests
 from plistspec.lowering.nodes import rewrite_node
 from plistspec.lowering.nulls import null_union
 from plistspec.lowering.rules import Rules
@@ -64,9 +64,6 @@ _KIND: dict[str, int] = {
     "dependencies": _DEPS,
 }
 _DEFS = ("$defs", "definitions")
-_ARRAY_KEYS = frozenset(("type", "items", "description"))
-_ENUM_TYPES = {"strings": frozenset((str,)), "strings-numbers": frozenset((str, int, float))}
-_SCALARS = frozenset(("string", "number", "integer", "boolean", "null"))
 #: how a keyword turns the effect of a rewrite below it on the whole schema (the mode of
 #: the walk: 0 as it is, 1 reversed, 2 both ways): a schema that widens inside ``not``
 #: narrows the whole; inside ``oneOf`` (exactly one member) or ``if`` either may follow
@@ -105,94 +102,9 @@ def lower_schema(
     pop = work.pop
     push = work.append
     kinds = _KIND
-    strict_rules = ctx.strict
-    stats = ctx.stats
-    formats = ctx.formats
-    # what the target takes, the same for every schema it lowers (see _constants)
-    gem, lists_ok, enum_types, big, extra_keys, arrays_ok = _constants(
-        rules, strict_rules is not None, _LEAF_EXTRA
-    )
-
-    def leaf(node: Any) -> bool:
-        """The most common leaves, ``{"type": T, "description": D}`` with ``T`` a scalar
-        type (or a list of them where the target takes lists), the same with an
-        ``enum`` of values the target takes, and either with keywords that no rewrite
-        touches and no rule refuses on this target (``minimum``, ``default``, a
-        ``format`` it knows, ...: :func:`_extra_fine`): every target takes them as they
-        are, so they are copied without the walk."""
-        if type(node) is not dict:
-            return False
-        n = len(node)
-        if n > 3 and not extra_keys:
-            return False
-        t = node.get("type")
-        if type(t) is str:
-            if t not in _SCALARS:
-                return False
-        elif lists_ok and type(t) is list and len(t) == 2:  # ["string", "null"]
-            a, b = t
-            if type(a) is not str or type(b) is not str or a == b:
-                return False
-            if a not in _SCALARS or b not in _SCALARS:
-                return False
-        elif not (lists_ok and type(t) is list and _scalar_list(t)):
-            return False
-        if n == 1:
-            return True
-        d = node.get("description")
-        if d is not None and type(d) is not str:
-            return False
-        if n == 2 and d is not None:
-            return True
-        e = node.get("enum")
-        if n - 1 - (d is not None) - (e is not None):  # keywords beyond those three
-            if not _extra_fine(node, t, extra_keys, formats):
-                return False
-            if e is None:
-                return True
-        if type(e) is not list:
-            return False
-        if enum_types is not None:  # the target takes only these (Gemini): else the walk
-            for x in e:
-                if type(x) not in enum_types:
-                    return False
-        if strict_rules is not None:  # what check_node says of an enum in strict mode
-            chars = 0
-            for x in e:
-                tx = type(x)
-                if tx is dict or tx is list:
-                    return False  # Anthropic takes primitives only: the walk decides
-                if tx is str:
-                    chars += len(x)
-            if big and len(e) > big["values"] and chars > big["chars"]:
-                return False
-            stats[1] += len(e)
-            stats[2] += chars
-        return True
-
-    def array_leaf(node: Any) -> Any:
-        """A copy of ``{"type": "array", "items": LEAF, "description": D}`` (no
-        description, or a string; or typed ``["array", "null"]`` where the target takes
-        type lists), the commonest node after the leaves: like them, every
-        target takes it as it is (no rewrite, no rule broken); None for any other node.
-        Only outside inlined definitions (where each written node counts, see _PROBE)."""
-        if not arrays_ok or type(node) is not dict:
-            return None
-        t = node.get("type")
-        if t != "array" and not (lists_ok and type(t) is list and _array_or_null(t)):
-            return None
-        n = len(node)
-        if n == 3:
-            if type(node.get("description")) is not str:
-                return None
-        elif n != 2:
-            return None
-        items = node.get("items")
-        if items is None or not leaf(items):
-            return None
-        out = dict(node)
-        out["items"] = dict(items)
-        return out
+    # the walk's short cuts for leaves (plistspec.lowering.leaves)
+    leaf, array_leaf, lists_ok = leaf_tests(rules, ctx)
+    gem = not lists_ok
 
     while work:
         cont, key, p, root, home, inlined, enter, at, depth, mode = pop()
@@ -359,14 +271,14 @@ def lower_schema(
                                 and len(sub) <= 2
                                 and (len(sub) == 1 or type(sub.get("description")) is str)
                                 and (
-                                    (type(t := sub.get("type")) is str and t in _SCALARS)
+                                    (type(t := sub.get("type")) is str and t in SCALARS)
                                     or (  # [T, "null"]: an optional one, in strict mode
                                         lists_ok
                                         and type(t) is list
                                         and len(t) == 2
                                         and t[1] == "null"
                                         and type(t0 := t[0]) is str
-                                        and t0 in _SCALARS
+                                        and t0 in SCALARS
                                         and t0 != "null"
                                     )
                                 )
@@ -451,60 +363,6 @@ def _rewrite(
 
 
 _JSON_TYPES = frozenset("string number integer boolean array object null".split())
-_LEAF_KEYS = frozenset(("type", "description", "enum"))
-#: keywords a leaf may hold beside those (where the target keeps them): no rewrite of
-#: the walk touches them and no rule looks at their value but ``format`` (one the
-#: target knows, on a string) and ``pattern`` (a string; not in a strict mode that
-#: refuses complex patterns)
-_LEAF_EXTRA = frozenset(
-    (
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "minLength",
-        "maxLength",
-        "default",
-        "title",
-        "examples",
-        "format",
-        "pattern",
-    )
-)
-
-
-@cache
-def _constants(rules: Rules, strict: bool, extra: frozenset) -> tuple[Any, ...]:
-    """What the walk's leaf tests read of a target (in its strict mode when ``strict``),
-    made once per target: whether it writes OpenAPI's ``nullable`` (``gem``) rather than
-    taking type lists, the types its enum values may have (None: any), strict mode's
-    large-enum rule, the keywords of ``extra`` a leaf may hold (those the target keeps,
-    without ``pattern`` where strict mode checks patterns), whether it keeps an array
-    leaf's keywords."""
-    gem = rules.type_list == "nullable"
-    s = rules.strict if strict else None
-    big = s.get("large_enum") if s is not None else None
-    allowed = rules.node_sets(strict)[1]
-    keys = extra if allowed is None else extra & allowed
-    if s is not None and s["simple_patterns"]:
-        keys = keys - {"pattern"}
-    arrays_ok = allowed is None or _ARRAY_KEYS <= allowed
-    return gem, not gem, _ENUM_TYPES.get(rules.enum_kind), big, keys, arrays_ok
-
-
-def _extra_fine(node: dict, t: Any, keys: frozenset, formats: frozenset | None) -> bool:
-    """The keywords of leaf ``node`` beyond type, description and enum are all of
-    ``keys``, with a ``format`` of ``formats`` (None: any) on a string type and a
-    string ``pattern``."""
-    if not keys or not node.keys() - _LEAF_KEYS <= keys:
-        return False
-    if "format" in node:
-        f = node["format"]
-        if type(f) is not str or (formats is not None and f not in formats):
-            return False
-        if t != "string" and not (type(t) is list and "string" in t):
-            return False
-    return "pattern" not in node or type(node["pattern"]) is str
 
 
 def _json_list(t: list) -> bool:
@@ -512,24 +370,6 @@ def _json_list(t: list) -> bool:
         if type(x) is not str or x not in _JSON_TYPES:
             return False
     return True
-
-
-def _array_or_null(t: list) -> bool:
-    """``["array", "null"]`` (an optional array made nullable for strict mode)."""
-    if len(t) != 2:
-        return False
-    a, b = t
-    return type(a) is str and type(b) is str and a == "array" and b == "null"
-
-
-def _scalar_list(t: list) -> bool:
-    """A type list of distinct scalar types (``["string", "null"]``)."""
-    if len(t) != 2 and len(t) != 1:
-        return False
-    for x in t:
-        if type(x) is not str or x not in _SCALARS:
-            return False
-    return len(t) == 1 or t[0] != t[1]
 
 
 def defs_home(params: dict, rules: Rules) -> tuple[dict, bool]:
