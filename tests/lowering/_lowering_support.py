@@ -18,6 +18,28 @@ FIXTURES = ROOT / "fixtures"
 
 
 @cache
+def fixture_tools(elisp: bool = True) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """Every real tool of fixtures/ as ``(file:name, IR tool)``: the tool JSON of
+    fixtures/json (MCP servers, provider JSON), then, when ``elisp``, the tools of
+    fixtures/elisp and fixtures/corpus as read from Elisp. Shared by every test that
+    runs the lowering on real tools (copy a tool before changing it)."""
+    import plistspec
+    from plistspec.fromjson.rawjson import raw_tools
+
+    out: list[tuple[str, dict[str, Any]]] = []
+    for path in sorted((FIXTURES / "json").glob("**/*.json")):
+        tools, _ = raw_tools(json.loads(path.read_text(encoding="utf-8")))
+        out += [(f"{path.name}:{t['name']}", t) for t in tools]
+    if elisp:
+        for path in sorted((FIXTURES / "elisp").glob("*.el")) + sorted(
+            (FIXTURES / "corpus").glob("*.el")
+        ):
+            tools, _ = plistspec.read_tools(path.read_text(encoding="utf-8"), str(path))
+            out += [(f"{path.name}:{t['name']}", t) for t in tools]
+    return tuple(out)
+
+
+@cache
 def validator(target: str, strict: bool):
     """A jsonschema validator for the target's grammar file (checked in, generated)."""
     import jsonschema

@@ -25,23 +25,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _lowering_support import FIXTURES  # noqa: E402
+from _lowering_support import fixture_tools  # noqa: E402
 from test_properties import parameters  # noqa: E402
 
 from plistspec.core.jsonutil import subschemas  # noqa: E402
-from plistspec.fromjson.rawjson import raw_tools  # noqa: E402
 from plistspec.lowering import lower_tools  # noqa: E402
 from plistspec.lowering.validate import schema_violations  # noqa: E402
 
 
 def _fixture_schemas() -> list[tuple[str, dict[str, Any]]]:
-    out = []
-    for path in sorted((FIXTURES / "json").glob("**/*.json")):
-        tools, _ = raw_tools(json.loads(path.read_text(encoding="utf-8")))
-        for t in tools:
-            if isinstance(t["parameters"], dict):
-                out.append((f"{path.name}:{t['name']}", t["parameters"]))
-    return out
+    return [
+        (label, t["parameters"])
+        for label, t in fixture_tools(elisp=False)
+        if isinstance(t["parameters"], dict)
+    ]
 
 
 FIXTURE_SCHEMAS = _fixture_schemas()

@@ -11,7 +11,6 @@ what it accepts and plistspec's rules refuse is listed in :data:`SDK_WIDER`, wit
 from __future__ import annotations
 
 import copy
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,12 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _lowering_support import FIXTURES  # noqa: E402
+from _lowering_support import fixture_tools  # noqa: E402
 from test_properties import parameters  # noqa: E402
 
-import plistspec  # noqa: E402
 from plistspec.emit_json.target import sent_tools, to_target_json  # noqa: E402
-from plistspec.fromjson.rawjson import raw_tools  # noqa: E402
 from plistspec.lowering import lower_tools  # noqa: E402
 
 #: keys of the SDK's ``Schema`` that plistspec's rules keep out of ``parameters``, and why
@@ -46,16 +43,7 @@ def _types():
 
 
 def _tools() -> list[dict[str, Any]]:
-    out = []
-    for path in sorted((FIXTURES / "json").glob("**/*.json")):
-        tools, _ = raw_tools(json.loads(path.read_text(encoding="utf-8")))
-        out += tools
-    for path in sorted((FIXTURES / "elisp").glob("*.el")) + sorted(
-        (FIXTURES / "corpus").glob("*.el")
-    ):
-        tools, _ = plistspec.read_tools(path.read_text(encoding="utf-8"), str(path))
-        out += list(tools)
-    return out
+    return [t for _label, t in fixture_tools()]
 
 
 def _declarations(tools: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:

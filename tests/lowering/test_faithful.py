@@ -17,7 +17,6 @@ union with null):
 from __future__ import annotations
 
 import copy
-import json
 import sys
 import warnings
 from functools import cache
@@ -37,12 +36,10 @@ from hypothesis import strategies as st  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _hjs_compat import patch  # noqa: E402
-from _lowering_support import FIXTURES, TARGETS  # noqa: E402
+from _lowering_support import TARGETS, fixture_tools  # noqa: E402
 from test_properties import as_json_schema, parameters  # noqa: E402
 
-import plistspec  # noqa: E402
 from plistspec.emit_json.target import sent_tools  # noqa: E402
-from plistspec.fromjson.rawjson import raw_tools  # noqa: E402
 from plistspec.lowering.tools import lower_tools_detailed  # noqa: E402
 
 patch()
@@ -217,16 +214,9 @@ def test_generated_schemas_keep_their_instances(target: str, params, data) -> No
 @cache
 def _real_tools() -> list[tuple[str, dict[str, Any]]]:
     """Every real tool of fixtures/ (tool JSON; Elisp as gptel/llm send it, per wire)."""
-    out: list[tuple[str, dict[str, Any]]] = []
-    for path in sorted((FIXTURES / "json").glob("**/*.json")):
-        tools, _ = raw_tools(json.loads(path.read_text(encoding="utf-8")))
-        out += [(f"{path.name}:{t['name']}", t) for t in tools if isinstance(t["parameters"], dict)]
-    for path in sorted((FIXTURES / "elisp").glob("*.el")) + sorted(
-        (FIXTURES / "corpus").glob("*.el")
-    ):
-        tools, _ = plistspec.read_tools(path.read_text(encoding="utf-8"), str(path))
-        out += [(f"{path.name}:{t['name']}", t) for t in tools]
-    return out
+    json_tools = fixture_tools(elisp=False)
+    elisp_tools = fixture_tools()[len(json_tools) :]  # (the JSON tools come first)
+    return [x for x in json_tools if isinstance(x[1]["parameters"], dict)] + list(elisp_tools)
 
 
 @pytest.mark.slow

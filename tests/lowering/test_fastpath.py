@@ -21,14 +21,13 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 import test_properties as tp  # noqa: E402
+from _lowering_support import fixture_tools  # noqa: E402
 
 import plistspec.lowering.leaves as leaves  # noqa: E402
 import plistspec.lowering.schema as walk  # noqa: E402
 from plistspec.lowering import TARGETS  # noqa: E402
 from plistspec.lowering.context import Blocked  # noqa: E402
 from plistspec.lowering.rules import rules  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
 
 _LEAVES = st.sampled_from(
     [
@@ -142,13 +141,11 @@ def test_generated_schemas_fast_and_general_agree(target, params, monkeypatch) -
 
 
 def _real_schemas() -> list[Any]:
-    from plistspec.fromjson.rawjson import raw_tools
-
-    out = []
-    for path in sorted((ROOT / "fixtures" / "json").glob("**/*.json")):
-        found, _ = raw_tools(json.loads(path.read_text(encoding="utf-8")))
-        out += [t["parameters"] for t in found if isinstance(t.get("parameters"), dict)]
-    return out
+    return [
+        t["parameters"]
+        for _label, t in fixture_tools(elisp=False)
+        if isinstance(t.get("parameters"), dict)
+    ]
 
 
 def test_real_schemas_fast_and_general_agree(monkeypatch) -> None:
