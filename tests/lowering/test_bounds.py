@@ -12,7 +12,6 @@ lowered without a RecursionError (PS903). Counts, not times: the times are
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,10 +19,11 @@ from typing import Any
 
 import pytest
 
-from plistspec.core.jsonout import dumps
-from plistspec.lowering import TARGETS, lower_tools
+sys.path.insert(0, str(Path(__file__).parent))
+from _lowering_support import run_cli  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+from plistspec.core.jsonout import dumps  # noqa: E402
+from plistspec.lowering import TARGETS, lower_tools  # noqa: E402
 
 
 def _tool(schema: dict[str, Any], name: str = "t") -> dict[str, Any]:
@@ -95,18 +95,8 @@ def test_a_bomb_the_target_keeps_as_references_is_not_expanded() -> None:
     assert any(d.code == "PS426" and "200000" in d.message for d in diags)
 
 
-def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run(
-        [sys.executable, "-m", "plistspec", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=300,
-    )
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return run_cli(*args, timeout=300)  # (the bounds' inputs are large)
 
 
 def test_every_path_refuses_the_bomb_and_walks_the_chain(tmp_path: Path) -> None:

@@ -4,8 +4,6 @@ and Elisp that the REAL gptel turns into JSON each target accepts."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,26 +11,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _lowering_support import FIXTURES  # noqa: E402
+from _lowering_support import run_cli as run  # noqa: E402
 
 from plistspec.fromjson.rawjson import raw_tools  # noqa: E402
 from plistspec.lowering.validate import schema_violations, tool_violations  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 EVERYTHING = FIXTURES / "json" / "mcp_everything_server.json"
-
-
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run(
-        [sys.executable, "-m", "plistspec", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-        timeout=120,
-    )
 
 
 def test_lower_elisp_places_rewrites_at_the_arg() -> None:
