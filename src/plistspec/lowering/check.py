@@ -17,6 +17,7 @@ from typing import Any
 from plistspec.core.jsonutil import ptr, resolve_pointer
 from plistspec.lowering.context import Ctx
 from plistspec.lowering.strict import enum_violations as _strict_enum
+from plistspec.lowering.strict import value_violations
 
 __all__ = ["check_node", "finish"]
 
@@ -165,15 +166,7 @@ def _strict(node: dict, p: Any, types: Any, props: Any, ap: Any, s: dict, out: l
                         (ptr(p, "required"), f"strict mode needs every property required: {k!r}")
                     )
                     break
-    mi = node.get("minItems")
-    if s["min_items_max"] is not None and type(mi) is int and mi > s["min_items_max"]:
-        out.append((ptr(p, "minItems"), f"strict mode takes minItems up to {s['min_items_max']}"))
-    pat = node.get("pattern")
-    if type(pat) is str and s["simple_patterns"]:
-        from plistspec.lowering.strict import COMPLEX_PATTERN
-
-        if COMPLEX_PATTERN.search(pat):
-            out.append((ptr(p, "pattern"), "strict mode takes simple patterns only"))
+    value_violations(node, p, s, out)
 
 
 def _ref(node: dict, p: Any, ctx: Ctx) -> None:

@@ -28,7 +28,7 @@ from plistspec.lowering.context import BOTH, LOSSLESS, NARROWS, WIDENS, Ctx
 from plistspec.lowering.merge import merge_all
 from plistspec.lowering.nulls import is_null_schema
 
-__all__ = ["strict_node", "close_object", "COMPLEX_PATTERN", "enum_violations"]
+__all__ = ["strict_node", "close_object", "COMPLEX_PATTERN", "enum_violations", "value_violations"]
 
 #: what strict modes document they cannot match: lookaround, backreferences, \b
 COMPLEX_PATTERN = re.compile(r"\(\?[=!<]|\\[1-9]|\\[bB]")
@@ -290,3 +290,16 @@ def enum_violations(enum: list, p: Any, s: dict, out: list) -> None:
                     f"more than {big['values']} strings",
                 )
             )
+
+
+def value_violations(node: dict, p: Any, s: dict, out: list) -> None:
+    """Append to ``out`` a ``(pointer, message)`` for each rule of strict mode ``s`` that
+    the values of ``node`` (at ``p``) break: ``minItems`` past what it takes (Anthropic),
+    a pattern with lookaround, backreferences or word boundaries. The in-walk check
+    (:mod:`.check`) and the validator (:mod:`.validate`) both ask here."""
+    mi = node.get("minItems")
+    if s["min_items_max"] is not None and type(mi) is int and mi > s["min_items_max"]:
+        out.append((ptr(p, "minItems"), f"strict mode takes minItems up to {s['min_items_max']}"))
+    pat = node.get("pattern")
+    if type(pat) is str and s["simple_patterns"] and COMPLEX_PATTERN.search(pat):
+        out.append((ptr(p, "pattern"), "strict mode takes simple patterns only"))

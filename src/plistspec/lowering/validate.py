@@ -209,19 +209,11 @@ def _strict_node(node: dict, p: Any, types: list[str] | None, s: dict, out: list
             out.append(
                 (ptr(p, "required"), f"strict mode needs every property required: {missing[0]!r}")
             )
-    mi = node.get("minItems")
-    if s["min_items_max"] is not None and type(mi) is int and mi > s["min_items_max"]:
-        out.append((ptr(p, "minItems"), f"strict mode takes minItems up to {s['min_items_max']}"))
-    pat = node.get("pattern")
-    if type(pat) is str and s["simple_patterns"]:
-        from plistspec.lowering.strict import COMPLEX_PATTERN
+    from plistspec.lowering.strict import enum_violations, value_violations
 
-        if COMPLEX_PATTERN.search(pat):
-            out.append((ptr(p, "pattern"), "strict mode takes simple patterns only"))
+    value_violations(node, p, s, out)
     enum = node.get("enum")
     if type(enum) is list:
-        from plistspec.lowering.strict import enum_violations
-
         enum_violations(enum, p, s, out)
 
 
