@@ -1,6 +1,6 @@
 """Which JSON Schema ``type`` a decoded JSON value has.
 
-Owns: :func:`is_json_type`, the one test every stage uses (the call validator's
+Owns: :func:`is_json_type` (and :data:`only_strings`), the one test every stage uses (the call validator's
 messages, mapping a model's call back, lowering's enum split): ``integer`` is a number
 with no fraction (``1.0`` counts, as JSON Schema says), ``true``/``false`` are never
 numbers, and an integer of any size is tested without a conversion to float (a model may
@@ -12,10 +12,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["is_json_type", "JSON_TYPES"]
+__all__ = ["is_json_type", "JSON_TYPES", "only_strings"]
 
 #: the seven type names of JSON Schema
 JSON_TYPES = frozenset(("string", "number", "integer", "boolean", "null", "object", "array"))
+#: ``only_strings(map(type, values))``: every value is a ``str`` (a list of names, such as
+#: ``required`` or a type list, holds nothing else), asked in C on the lowering's hot path
+only_strings = frozenset((str,)).issuperset
 
 
 def is_json_type(value: Any, t: Any) -> bool:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from plistspec.core.jsontypes import only_strings
 from plistspec.core.jsonutil import ptr, resolve_pointer
 from plistspec.lowering.context import Ctx
 from plistspec.lowering.strict import enum_violations as _strict_enum
 from plistspec.lowering.strict import value_violations
 
-__all__ = ["check_node", "finish"]
+__all__ = ["check_node", "finish", "count_properties"]
 
 _TYPES = frozenset("string number integer boolean array object null".split())
 _SKIP = frozenset(("description", "title"))
@@ -114,14 +115,10 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
             out.append((ptr(p, "properties"), "properties must be an object"))
             props = None
         elif s is not None:
-            stats[0] += len(props)
-            try:
-                stats[2] += len("".join(props))  # the names' characters
-            except TypeError:  # a key that is no string (a Python caller's dict)
-                stats[2] += sum(len(str(k)) for k in props)
+            count_properties(props, depth, stats)
     req = node.get("required")
     if req is not None:
-        if type(req) is not list or not _strings(req):
+        if type(req) is not list or not only_strings(map(type, req)):
             out.append((ptr(p, "required"), "required must be an array of strings"))
         elif req and (r.required_in_properties or s is not None):
             have = props or {}
@@ -137,17 +134,20 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
         )
     if s is not None:
         _strict(node, p, types, props, ap, s, out)
-        if props is not None and depth > stats[3]:
-            stats[3] = depth
 
 
-_STR = frozenset((str,))
-#: every value of an iterable of types is ``str`` (``_strings(map(type, values))``)
-_strings_only = _STR.issuperset
-
-
-def _strings(values: list) -> bool:
-    return _strings_only(map(type, values))
+def count_properties(props: dict, depth: int, stats: list) -> None:
+    """Strict mode's counts of an object's ``properties`` at object depth ``depth``, in
+    ``ctx.stats`` (:func:`finish` holds them to the limits): the properties, the
+    characters of their names, the deepest object. The walk's fast path
+    (:mod:`.fastpath`) counts here too."""
+    stats[0] += len(props)
+    try:
+        stats[2] += len("".join(props))  # the names' characters
+    except TypeError:  # a key that is no string (a Python caller's dict)
+        stats[2] += sum(len(str(k)) for k in props)
+    if depth > stats[3]:
+        stats[3] = depth
 
 
 def _strict(node: dict, p: Any, types: Any, props: Any, ap: Any, s: dict, out: list) -> None:

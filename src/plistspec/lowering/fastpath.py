@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.lowering.check import check_node
+from plistspec.core.jsontypes import only_strings
+from plistspec.lowering.check import check_node, count_properties
 from plistspec.lowering.context import Ctx
 from plistspec.lowering.rules import Rules
 from plistspec.lowering.strict import close_object
@@ -35,7 +36,6 @@ _AP = frozenset(("additionalProperties",))
 #: keywords of a property that make :func:`plistspec.lowering.objects.object_rules` look
 #: closer at the parent (a recursive ``$ref`` in a required property, for Gemini)
 _REFS = frozenset(("$ref", "anyOf", "oneOf"))
-_STR = frozenset((str,))
 #: an optional object argument as strict mode writes it (required, null allowed)
 _NULLABLE = ["object", "null"]
 _EMPTY_KEYS = frozenset(("type", "properties"))
@@ -57,7 +57,7 @@ def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | 
         return None  # (no properties: strict mode's refusal, Gemini's report)
     req = node["required"] if "required" in node else None
     if req is not None:
-        if type(req) is not list or not _STR.issuperset(map(type, req)):
+        if type(req) is not list or not only_strings(map(type, req)):
             return None
         if not all(map(props.__contains__, req)):
             return None  # (a name properties lacks: object_rules adds it)
@@ -94,14 +94,7 @@ def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | 
     ):  # not what close_object leaves: the checks say what is wrong
         check_node(new, p, root, depth, ctx)
         return new
-    stats = ctx.stats
-    stats[0] += len(props)
-    try:
-        stats[2] += len("".join(props))  # the names' characters
-    except TypeError:  # a key that is no string (a Python caller's dict)
-        stats[2] += sum(len(str(k)) for k in props)
-    if depth > stats[3]:
-        stats[3] = depth
+    count_properties(props, depth, ctx.stats)
     return new
 
 

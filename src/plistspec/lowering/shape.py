@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from plistspec.core.jsontypes import only_strings
 from plistspec.core.jsonutil import brief
 from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 
@@ -38,9 +39,6 @@ _SHAPES: dict[str, tuple[type, ...]] = {
     "type": (str, list),
     "description": (str,),
 }
-
-
-_STR = frozenset((str,))
 
 
 class _Checked:
@@ -72,7 +70,7 @@ def shape(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
         elif key == "items" and type(v) is list:
             bad = [key] if bad is None else [*bad, key]
         elif type(v) is list and (key == "type" or key == "required"):
-            if not _STR.issuperset(map(type, v)):  # a member that is no string
+            if not only_strings(map(type, v)):  # a member that is no string
                 bad = [key] if bad is None else [*bad, key]
     if bad is None:
         return

@@ -23,6 +23,7 @@ from itertools import filterfalse
 from operator import is_
 from typing import Any
 
+from plistspec.core.jsontypes import only_strings
 from plistspec.core.jsonutil import Ptr, brief, ptr, types_of
 from plistspec.lowering.context import BOTH, LOSSLESS, NARROWS, WIDENS, Ctx
 from plistspec.lowering.merge import merge_all
@@ -52,7 +53,6 @@ _OBJECT_ONLY = frozenset(
 #: keywords a type list cannot make nullable: the schema goes into anyOf [S, null]
 _WRAPPED = frozenset(("const", "$ref", "allOf", "not"))
 _IS_NONE = partial(is_, None)  # (x is None, in C)
-_STR = frozenset((str,))
 
 
 def strict_node(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
@@ -165,7 +165,7 @@ def close_object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
         return  # every property required, in order: strict mode's form already
     if type(req) is not list:
         req_set: Any = ()
-    elif _STR.issuperset(map(type, req)):
+    elif only_strings(map(type, req)):
         req_set = set(req)
     else:
         req_set = {x for x in req if type(x) is str}
