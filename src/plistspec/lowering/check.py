@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.core.jsontypes import only_strings
+from plistspec.core.jsontypes import JSON_TYPES, only_strings
 from plistspec.core.jsonutil import ptr, resolve_pointer
 from plistspec.lowering.context import Ctx
 from plistspec.lowering.strict import enum_violations as _strict_enum
@@ -22,7 +22,6 @@ from plistspec.lowering.strict import value_violations
 
 __all__ = ["check_node", "finish", "count_properties"]
 
-_TYPES = frozenset("string number integer boolean array object null".split())
 _SKIP = frozenset(("description", "title"))
 
 
@@ -53,11 +52,11 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
     if t is not None:
         if type(t) is str:
             types = (t,)
-            if t not in _TYPES:
+            if t not in JSON_TYPES:
                 out.append((ptr(p, "type"), f"type must name JSON types, not {t!r}"))
         elif type(t) is list:
             types = t
-            if not all(type(x) is str and x in _TYPES for x in t):
+            if not all(type(x) is str and x in JSON_TYPES for x in t):
                 out.append((ptr(p, "type"), f"type must name JSON types, not {t!r}"))
             elif r.type_list == "nullable":
                 out.append((ptr(p, "type"), f"{r.name} refuses a list of types"))

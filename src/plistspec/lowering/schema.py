@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from plistspec.core.jsontypes import JSON_TYPES
 from plistspec.core.jsonutil import ROOT, Ptr, brief
 from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
@@ -350,7 +351,7 @@ def _rewrite(
     shape(node, p, ctx, origin)
     t = node.get("type")
     if t is not None and (
-        (type(t) is str and t not in _JSON_TYPES) or (type(t) is list and not _json_list(t))
+        (type(t) is str and t not in JSON_TYPES) or (type(t) is list and not _json_list(t))
     ):
         type_names(node, p, ctx, origin)
     added = None
@@ -362,12 +363,9 @@ def _rewrite(
     return node, added, home, p
 
 
-_JSON_TYPES = frozenset("string number integer boolean array object null".split())
-
-
 def _json_list(t: list) -> bool:
     for x in t:
-        if type(x) is not str or x not in _JSON_TYPES:
+        if type(x) is not str or x not in JSON_TYPES:
             return False
     return True
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.core.jsontypes import only_strings
+from plistspec.core.jsontypes import JSON_TYPES, only_strings
 from plistspec.core.jsonutil import brief
 from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 
@@ -52,7 +52,6 @@ _FINE["required"] = _Checked
 #: type names that say "no type": Elisp's ``:type nil`` (gptel sends "nil", llm sends
 #: "nil" for a missing :type) and "any"
 NO_TYPE_NAMES = frozenset(("nil", "any"))
-_JSON_TYPES = frozenset("string number integer boolean array object null".split())
 
 
 def shape(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
@@ -128,7 +127,7 @@ def type_names(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     names = [t] if type(t) is str else t if type(t) is list else []
     if not all(type(x) is str for x in names):
         return
-    low = [x.lower() if x.lower() in _JSON_TYPES else x for x in names]
+    low = [x.lower() if x.lower() in JSON_TYPES else x for x in names]
     if low != names:
         node["type"] = low[0] if type(t) is str else low
         ctx.add(p, "PS414", LOSSLESS, f"the type {brief(t)} written in lower case", origin)

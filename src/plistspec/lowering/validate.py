@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from plistspec.core.jsontypes import JSON_TYPES
 from plistspec.core.jsonutil import ROOT, ptr, resolve_pointer, types_of
 from plistspec.lowering.rules import Rules, rules
 
 __all__ = ["schema_violations", "tool_violations", "strict_violations"]
 
-_TYPES = frozenset("string number integer boolean array object null".split())
 _COMPOSITION = ("anyOf", "oneOf", "allOf")
 _ONE = frozenset(
     "items not if then else contains additionalProperties propertyNames additionalItems "
@@ -115,7 +115,7 @@ def _node(
     t = node.get("type")
     types = types_of(node)
     if t is not None:
-        if types is None or any(x not in _TYPES for x in types):
+        if types is None or any(x not in JSON_TYPES for x in types):
             out.append((ptr(p, "type"), f"type must name JSON types, not {t!r}"))
         elif type(t) is list and r.type_list == "nullable":
             out.append((ptr(p, "type"), f"{r.name} refuses a list of types"))
