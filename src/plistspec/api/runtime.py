@@ -81,11 +81,13 @@ def _known(target: Any) -> str:
 def _tools_of(tools: Any) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
     """IR tools (as they are) or any tool JSON :func:`plistspec.fromjson.rawjson.raw_tools`
     reads (schemas exactly as written)."""
-    if isinstance(tools, dict):
-        tools = [tools]
-    if isinstance(tools, list) and all(
-        isinstance(t, dict) and isinstance(t.get("name"), str) and "parameters" in t for t in tools
-    ):
+
+    def ir(t: Any) -> bool:
+        return isinstance(t, dict) and isinstance(t.get("name"), str) and "parameters" in t
+
+    if ir(tools):
+        return [tools], []
+    if isinstance(tools, list) and all(ir(t) for t in tools):
         return list(tools), []
     from plistspec.fromjson.rawjson import raw_tools
 
