@@ -275,23 +275,11 @@ def from_python(
     imported from (default: the current one); ``strict_types``: unannotated parameters
     and ``Any`` are errors; ``lenient_defaults``: drop defaults JSON cannot hold (a
     warning), not an error; ``skip``: parameters (by name or type name) kept out of the
-    schema (each needs a default); ``bridge``: ``worker`` (one persistent Python per module) or ``process``
-    (one per call); ``timeout``: the seconds a call may take; ``root``: the variable the
-    lambdas read the modules' directory from."""
+    schema (each needs a default); ``bridge``: ``worker`` (one persistent Python per
+    module) or ``process`` (one per call); ``timeout``: the seconds a call may take;
+    ``root``: the variable the lambdas read the modules' directory from."""
+    options = {k: v for k, v in locals().items() if k != "target"}  # the keywords above
     from plistspec.pyfunc import from_python as _from_python
 
-    tools, diags = _from_python(
-        target,
-        python=python,
-        async_=async_,
-        function=function,
-        dialect=dialect,
-        cwd=cwd,
-        strict_types=strict_types,
-        lenient_defaults=lenient_defaults,
-        skip=skip,
-        bridge=bridge,
-        timeout=timeout,
-        root=root,
-    )
+    tools, diags = _from_python(target, **options)
     return ToolsResult(tools, diags)
