@@ -4,7 +4,8 @@ Owns: the command line's one vocabulary -- ``-t/--target`` (the provider or targ
 every command), ``--output-format gnu|json|github|sarif`` (how diagnostics are printed, in
 every command that prints them), ``-o/--output``, ``--stdin-filename`` -- and the hidden,
 deprecated spellings of earlier releases (:func:`deprecated_option`): each still works
-for one release and prints one line on standard error saying what replaces it.
+for one release and prints one line on standard error saying what replaces it -- and the
+did-you-means of every command (:class:`Command`: a wrong choice, a misspelt option).
 """
 
 from __future__ import annotations
