@@ -327,3 +327,16 @@ def test_lower_reports_every_rewrite_and_refuses_or_leaves_out_what_cannot_be_se
     assert plistspec.lower([], "openai").value == []
     with pytest.raises(ValueError, match="unknown target"):
         plistspec.lower(both, "vertex")  # an emitter format, not a lowering target
+
+
+def test_the_results_unpack_as_the_issue_names_them() -> None:
+    """lower: (provider JSON, rewrites); check_call: (ok, arguments, problems, message)."""
+    value, rewrites = plistspec.lower([LEVEL], "gemini")
+    assert value[0]["functionDeclarations"][0]["name"] == "set_level" and rewrites
+    assert plistspec.lower([LEVEL], "gemini").tools[0]["metadata"]["lowered"]["target"] == "gemini"
+    ok, arguments, problems, message = plistspec.check_call(
+        LEVEL, target="openai-strict", arguments='{"level": 1, "note": null}'
+    )
+    assert (ok, arguments, problems, message) == (True, {"level": 1}, [], None)
+    refused = plistspec.check_call(dict(LEVEL, name="a.b"), "openai", '{"level": 0}')
+    assert refused.name == "a_b" and refused.unchecked is None and not refused.ok

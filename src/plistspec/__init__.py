@@ -7,8 +7,8 @@ The public API (see :mod:`plistspec.api`)::
     openai_json, diags = plistspec.to_provider(tools, "openai")
     text, diags = plistspec.to_elisp(tools, dialect="llm")
     diags = plistspec.check(text, path="tools.el", target="gemini")
-    gemini_json, rewrites, lowered = plistspec.lower(tools, "gemini")
-    verdict = plistspec.check_call(tools[0], "gemini", '{"city": "Paris"}')
+    gemini_json, rewrites = plistspec.lower(tools, "gemini")
+    ok, arguments, problems, message = plistspec.check_call(tools[0], "gemini", model_args)
 """
 
 

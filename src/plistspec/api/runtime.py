@@ -35,35 +35,64 @@ if TYPE_CHECKING:
 __all__ = ["LowerResult", "CallCheck", "Problem", "lower", "check_call"]
 
 
-class LowerResult(NamedTuple):
-    """What :func:`lower` gives: the provider JSON (None when an error remains, unless
-    ``partial``), one diagnostic per rewrite, and the lowered tools in the IR (their
+class _Lowered(NamedTuple):
+    value: Any
+    diagnostics: list[Diagnostic]
+
+
+class LowerResult(_Lowered):
+    """What :func:`lower` gives, a pair as :class:`plistspec.JsonResult` is: ``value``, the
+    provider JSON (None when an error remains, unless ``partial``), and ``diagnostics``,
+    one per rewrite; and, as an attribute, ``tools``: the lowered tools in the IR (their
     ``metadata.lowered`` says the target, strict mode, and ``original_name`` for a
     renamed tool)."""
 
-    value: Any
-    diagnostics: list[Diagnostic]
     tools: list[dict[str, Any]]
 
+    def __new__(cls, value: Any, diagnostics: list[Diagnostic], tools: list[dict[str, Any]]):
+        self = super().__new__(cls, value, diagnostics)
+        self.tools = tools
+        return self
 
-class CallCheck(NamedTuple):
-    """What :func:`check_call` says of one call.
+
+class _Verdict(NamedTuple):
+    ok: bool
+    arguments: Any
+    problems: list[Problem]
+    message: str | None
+
+
+class CallCheck(_Verdict):
+    """What :func:`check_call` says of one call: ``(ok, arguments, problems, message)``.
 
     ``ok``: run the tool. ``arguments``: the arguments to run it with, mapped back to the
     shape the tool declared (when refused: as the model sent them, parsed; None when they
     were not JSON). ``problems``: every problem, by JSON pointer into the arguments.
     ``message``: the tool result the model reads instead of running the tool (None when
-    ``ok``), the text ``plistspec-gptel-mode`` and ``plistspec serve`` send. ``name``: the
-    tool's name as the model called it (the lowered name). ``unchecked``: why the call
-    could not be checked (a schema the validator cannot use); it runs, as it would
-    without plistspec."""
+    ``ok``), the text ``plistspec-gptel-mode`` and ``plistspec serve`` send. Attributes
+    beside the four: ``name``, the tool's name as the model called it (the lowered name);
+    ``unchecked``, why the call could not be checked (a schema the validator cannot use):
+    it runs, as it would without plistspec."""
 
-    ok: bool
-    arguments: Any
-    problems: list[Problem]
-    message: str | None
     name: str
-    unchecked: str | None = None
+    unchecked: str | None
+
+    def __new__(
+        cls,
+        ok: bool,
+        arguments: Any,
+        problems: list[Problem],
+        message: str | None,
+        name: str = "",
+        unchecked: str | None = None,
+    ):
+        self = super().__new__(cls, ok, arguments, problems, message)
+        self.name = name
+        self.unchecked = unchecked
+        return self
+
+    def __repr__(self) -> str:
+        return f"{super().__repr__()[:-1]}, name={self.name!r}, unchecked={self.unchecked!r})"
 
 
 def _targets() -> tuple[str, ...]:
