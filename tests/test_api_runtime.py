@@ -340,3 +340,36 @@ def test_the_results_unpack_as_the_issue_names_them() -> None:
     assert (ok, arguments, problems, message) == (True, {"level": 1}, [], None)
     refused = plistspec.check_call(dict(LEVEL, name="a.b"), "openai", '{"level": 0}')
     assert refused.name == "a_b" and refused.unchecked is None and not refused.ok
+
+
+def test_a_schema_the_validator_cannot_use_lets_the_call_run_and_says_why() -> None:
+    odd = {
+        "name": "a",
+        "description": "d",
+        "parameters": {
+            "type": "object",
+            "properties": {"x": {"type": "string", "pattern": "(?<=a+)b"}},
+        },
+    }
+    got = plistspec.check_call(odd, "anthropic", '{"x": "zz"}')
+    assert got.ok and got.arguments == {"x": "zz"} and "look-behind" in got.unchecked
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="calls/ fix lands with issue 27 §1")
+def test_a_pattern_cannot_stall_the_checker() -> None:
+    """Issue 27 §1: "^(a+)+$" against 34 a's and a "!" backtracks for hours in Python's
+    re; one validation must be bounded (answered, checked or not, well within 15 s)."""
+    import subprocess
+
+    code = (
+        "import plistspec\n"
+        "t = {'name': 'r', 'description': 'd', 'parameters': {'type': 'object', "
+        "'properties': {'s': {'type': 'string', 'pattern': '^(a+)+$'}}}}\n"
+        "print(plistspec.check_call(t, 'openai', {'s': 'a' * 34 + '!'}).ok)\n"
+    )
+    try:
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=15)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("one call's validation ran past 15 s") from None
+    assert r.returncode == 0, r.stderr
