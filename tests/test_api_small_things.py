@@ -207,3 +207,13 @@ def test_format_elisp_takes_the_bytes_the_other_calls_take(tmp_path: Path) -> No
     assert same == out  # already formatted: the same bytes
     text, _ = plistspec.format_elisp(data.decode("utf-8", "replace"))
     assert isinstance(text, str)
+
+
+def test_every_public_signature_resolves_for_type_checkers() -> None:
+    import typing
+
+    for name in plistspec.__all__:
+        obj = getattr(plistspec, name)
+        if callable(obj) and not isinstance(obj, type):
+            hints = typing.get_type_hints(obj)
+            assert "return" in hints, name

@@ -29,14 +29,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
+from typing import Any, Literal, NamedTuple, overload
 
 from plistspec.api.runtime import CallCheck, LowerResult, Problem, check_call, lower
 from plistspec.core.diagnostics import Diagnostic, locate
+from plistspec.core.ir import Tool  # at run time: typing.get_type_hints sees every signature
 from plistspec.pipeline.tools import JsonResult, ToolsResult, buffer_of, read_tools
-
-if TYPE_CHECKING:  # a TypedDict: building it costs start-up time every command pays
-    from plistspec.core.ir import Tool
 
 __all__ = [
     "ToolsResult",
