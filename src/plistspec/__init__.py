@@ -7,6 +7,8 @@ The public API (see :mod:`plistspec.api`)::
     openai_json, diags = plistspec.to_provider(tools, "openai")
     text, diags = plistspec.to_elisp(tools, dialect="llm")
     diags = plistspec.check(text, path="tools.el", target="gemini")
+    gemini_json, rewrites = plistspec.lower(tools, "gemini")
+    ok, arguments, problems, message = plistspec.check_call(tools[0], "gemini", model_args)
 """
 
 
@@ -38,13 +40,19 @@ from plistspec.core.diagnostics import Diagnostic, Fix, ReadError  # noqa: E402
 
 if TYPE_CHECKING:
     from plistspec.api import (
+        BytesResult,
+        CallCheck,
         JsonResult,
+        LowerResult,
+        Problem,
         TextResult,
         ToolsResult,
         check,
+        check_call,
         format_elisp,
         from_provider,
         from_python,
+        lower,
         read_elisp,
         read_tools,
         to_elisp,
@@ -56,17 +64,23 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 __all__ = [
+    "BytesResult",
+    "CallCheck",
     "Diagnostic",
     "Fix",
     "JsonResult",
+    "LowerResult",
+    "Problem",
     "ReadError",
     "TextResult",
     "Tool",
     "ToolsResult",
     "check",
+    "check_call",
     "format_elisp",
     "from_provider",
     "from_python",
+    "lower",
     "read_elisp",
     "read_tools",
     "to_elisp",

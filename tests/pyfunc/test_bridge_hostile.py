@@ -94,7 +94,11 @@ def _call(d, target, args, *extra):
         env=_env(),
         timeout=60,
     )
-    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8", "replace")
+    out = p.stdout.decode("utf-8")
+    if "--from" not in extra:  # at a terminal: one line feed after the text (issue 29 §5)
+        assert out.endswith("\n"), out
+        out = out[:-1]
+    return p.returncode, out, p.stderr.decode("utf-8", "replace")
 
 
 @pytest.mark.slow

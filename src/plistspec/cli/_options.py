@@ -4,7 +4,8 @@ Owns: the command line's one vocabulary -- ``-t/--target`` (the provider or targ
 every command), ``--output-format gnu|json|github|sarif`` (how diagnostics are printed, in
 every command that prints them), ``-o/--output``, ``--stdin-filename`` -- and the hidden,
 deprecated spellings of earlier releases (:func:`deprecated_option`): each still works
-for one release and prints one line on standard error saying what replaces it.
+for one release and prints one line on standard error saying what replaces it -- and the
+did-you-means of every command (:class:`Command`: a wrong choice, a misspelt option).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import click
 from plistspec.core.formats import REPORT_FORMATS
 
 __all__ = [
+    "Choice",
     "Command",
+    "closest_options",
     "output_option",
     "stdin_filename_option",
     "output_format_option",
@@ -27,18 +30,90 @@ __all__ = [
 ]
 
 
+class Choice(click.Choice):
+    """A choice whose error says the closest choices (``-t gemeni``: ``Did you mean
+    'gemini'?``), as a misspelt command or option does."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as e:
+            from plistspec.cli import did_you_mean
+
+            hint = did_you_mean(str(value), [str(c) for c in self.choices])
+            if not hint:
+                raise
+            raise click.BadParameter(e.message + hint, ctx=ctx, param=param) from None
+
+
 class Command(click.Command):
-    """A command whose did-you-mean for a misspelt option never suggests a hidden,
-    deprecated spelling (``--formt``: ``--output-format``, not ``--format``)."""
+    """A plistspec command: every choice says its closest choices when given a wrong one
+    (:class:`Choice`), and a misspelt option is matched to the closest spelling by edit
+    distance (:func:`closest_options`): a deprecated one stands for what replaces it
+    (``check --fromat``: ``--output-format``), and no hidden spelling is ever suggested."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for p in self.params:
+            t = p.type
+            if type(t) is click.Choice:
+                p.type = Choice(t.choices, case_sensitive=t.case_sensitive)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as e:
-            if e.possibilities:
+            spellings = []
+            for p in self.get_params(ctx):
+                for o in (*p.opts, *getattr(p, "secondary_opts", ())):
+                    if not getattr(p, "hidden", False):
+                        spellings.append((o, o))
+                    elif getattr(p, "replaced_by", None):
+                        spellings.append((o, p.replaced_by))  # type: ignore[attr-defined]
+            close = closest_options(e.option_name, spellings)
+            if close or e.possibilities:
                 hidden = {o for p in self.params if getattr(p, "hidden", False) for o in p.opts}
-                e.possibilities = [o for o in e.possibilities if o not in hidden]  # type: ignore[misc]
+                others = [o for o in e.possibilities or () if o not in hidden]
+                e.possibilities = close or others  # type: ignore[misc]
             raise
+
+
+def closest_options(typed: str, spellings: Sequence[tuple[str, str]]) -> list[str]:
+    """What to suggest for the unknown option ``typed``: of ``spellings`` (each a
+    spelling and the option it stands for), those closest to ``typed`` by edit distance
+    (a swap of two letters counts one; a long option's last word alone counts too:
+    ``--formt`` is one edit from ``--output-format``), within a third of its length."""
+    word = typed.lstrip("-")
+    limit = max(1, len(word) // 3)
+    best: dict[str, int] = {}
+    for spelling, meant in spellings:
+        if not spelling.startswith("--"):
+            continue
+        core = spelling[2:]
+        d = _distance(word, core)
+        if "-" in core:
+            d = min(d, _distance(word, core.rsplit("-", 1)[1]))
+        if d <= limit and d < best.get(meant, limit + 1):
+            best[meant] = d
+    if not best:
+        return []
+    least = min(best.values())
+    return sorted(m for m, d in best.items() if d == least)
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance of ``a`` and ``b`` (insert, delete, replace, swap two neighbours)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[len(b)]
 
 
 output_option = click.option(
@@ -65,7 +140,7 @@ def output_format_option(help: str = OUTPUT_FORMAT_HELP) -> Callable:
     return click.option(
         "--output-format",
         "output_format",
-        type=click.Choice(REPORT_FORMATS),
+        type=Choice(REPORT_FORMATS),
         default="gnu",
         show_default=True,
         help=help,
@@ -78,7 +153,7 @@ def target_option(choices: Sequence[str], help: str, default: str | None = None)
         "-t",
         "--target",
         "target",
-        type=click.Choice(tuple(choices)),
+        type=Choice(tuple(choices)),
         default=default,
         show_default=default is not None,
         help=help,
@@ -115,12 +190,8 @@ def deprecated_option(old: str, new: str, dest: str, **kwargs: Any) -> Callable:
                     kw[dest] = value
             return f(*args, **kw)
 
-        return click.option(
-            old,
-            param,
-            hidden=True,
-            default=None,
-            **kwargs,
-        )(wrapper)
+        decorated = click.option(old, param, hidden=True, default=None, **kwargs)(wrapper)
+        decorated.__click_params__[-1].replaced_by = new  # what a misspelling suggests
+        return decorated
 
     return decorator

@@ -9,7 +9,8 @@ import click
 @click.command("explain")
 @click.argument("code", required=False)
 def explain_cmd(code: str | None) -> None:
-    """Explain diagnostic CODE (without CODE: list every code)."""
+    """Explain diagnostic CODE (without CODE: list every code; a prefix such as PS30
+    lists the codes it begins)."""
     from plistspec.core.codes import CODES, explain
 
     if code is None:
@@ -17,6 +18,11 @@ def explain_cmd(code: str | None) -> None:
             click.echo(f"{k}  {c.severity:7}  {c.title}")
         return
     key = code.strip().upper()
+    family = _family(key, CODES)
+    if family:  # a prefix (PS30, 30): the codes it begins
+        for k in family:
+            click.echo(f"{k}  {CODES[k].severity:7}  {CODES[k].title}")
+        return
     try:
         text = explain(key)
     except KeyError:
@@ -35,6 +41,14 @@ def explain_cmd(code: str | None) -> None:
     if example:
         text += "\n" + example
     click.echo(text, nl=False)
+
+
+def _family(key: str, codes) -> list[str]:
+    """The codes ``key`` is a proper prefix of (``PS30`` or ``30``: PS300...PS309)."""
+    digits = key.removeprefix("PS")
+    if not digits.isdigit() or f"PS{digits}" in codes:
+        return []
+    return [k for k in codes if k.startswith(f"PS{digits}") and len(k) > len(digits) + 2]
 
 
 def _did_you_mean(key: str, codes) -> str:

@@ -273,7 +273,8 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
 def call_cmd(target: str, from_elisp: str | None, args_text: str | None) -> None:
     """Call MODULE:NAME (a Python function) with the JSON object on standard input.
 
-    Prints the result (a string as is, anything else as JSON). Invalid arguments or an
+    Prints the result (a string as is, anything else as JSON) and a line feed (not with
+    --from: the tool's text as Emacs hands it to the model). Invalid arguments or an
     exception print one `Error: ...` line on standard output; exit 2 / 1 (3: not loadable).
     """
     if args_text is None:
@@ -302,7 +303,7 @@ def call_cmd(target: str, from_elisp: str | None, args_text: str | None) -> None
         code, text = 3, f"Error: plistspec call failed: {type(e).__name__}: {e}"
     sys.stdout.flush()
     with os.fdopen(real_out, "wb") as f:
-        f.write(text.encode("utf-8"))
+        f.write(text.encode("utf-8") + (b"" if from_elisp or text.endswith("\n") else b"\n"))
     os._exit(code) if from_elisp else sys.exit(code)
 
 

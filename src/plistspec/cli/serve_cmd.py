@@ -17,6 +17,7 @@ from plistspec.cli._options import (
     output_format_option,
     stdin_filename_option,
 )
+from plistspec.core.formats import LOWER_TARGETS
 
 
 @click.command("serve", cls=Command)
@@ -78,11 +79,14 @@ from plistspec.cli._options import (
     "-t",
     "--target",
     "lower_target",
+    type=click.Choice(LOWER_TARGETS),
     default=None,
     metavar="TARGET",
     help="Lower the schemas for one client (e.g. gemini for Gemini CLI).",
 )
-@deprecated_option("--lower", "--target", "lower_target", metavar="TARGET")
+@deprecated_option(
+    "--lower", "--target", "lower_target", metavar="TARGET", type=click.Choice(LOWER_TARGETS)
+)
 @click.option(
     "--timeout",
     type=float,

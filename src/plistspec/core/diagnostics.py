@@ -35,17 +35,25 @@ _new = object.__new__
 
 
 class Fix:
-    """A suggested edit: replace ``[start, end)`` of the text with ``replacement``."""
+    """A suggested edit: replace ``[start, end)`` of the text with ``replacement``.
 
-    __slots__ = ("start", "end", "replacement")
+    ``applicability`` is ``"safe"`` (``check --fix`` applies it) or ``"unsafe"`` (it changes
+    what gptel/llm send: ``--unsafe-fixes``), as the command line's JSON says; None where
+    nobody classified it (``plistspec.check`` classifies every fix it returns)."""
 
-    def __init__(self, start: int, end: int, replacement: str) -> None:
+    __slots__ = ("start", "end", "replacement", "applicability")
+
+    def __init__(
+        self, start: int, end: int, replacement: str, applicability: str | None = None
+    ) -> None:
         self.start = start
         self.end = end
         self.replacement = replacement
+        self.applicability = applicability
 
     def __repr__(self) -> str:
-        return f"Fix({self.start}, {self.end}, {self.replacement!r})"
+        more = f", {self.applicability!r}" if self.applicability is not None else ""
+        return f"Fix({self.start}, {self.end}, {self.replacement!r}{more})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Fix) and (self.start, self.end, self.replacement) == (
