@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp.datum import Datum, List, Symbol, Vector
-from plistspec.extract.forms import TOOL_HEADS, ToolForm, function_name
+from plistspec.extract.forms import TOOL_HEADS, WRAPPER_HEADS, ToolForm, function_name
 
 __all__ = ["unread_constructors"]
 
@@ -38,6 +38,7 @@ _HARMLESS = frozenset(
     cl-defmethod require provide""".split()
 )
 _CALLERS = frozenset(("apply", "funcall", "apply-partially"))
+_DEFINERS = frozenset(("defun", "cl-defun", "defmacro", "cl-defmacro", "defsubst", "cl-defsubst"))
 
 
 def _ref(d: Datum) -> str | None:
@@ -81,8 +82,9 @@ def unread_constructors(
         items = d.items
         h = items[0]
         head = h.name if isinstance(h, Symbol) and d.tail is None else None
-        if head in ("defun", "cl-defun", "defmacro", "cl-defmacro", "defsubst") and wrappers:
-            if len(items) > 1 and isinstance(items[1], Symbol) and items[1].name in wrappers:
+        if head in _DEFINERS and len(items) > 1 and isinstance(items[1], Symbol):
+            name = items[1].name
+            if name in WRAPPER_HEADS or (wrappers and name in wrappers):
                 continue  # a pass-through wrapper: its calls are read
         ref = _ref(d)
         if ref is not None and not quoted:
