@@ -23,6 +23,8 @@ comments. Nothing is evaluated.
 
 from __future__ import annotations
 
+from typing import Any
+
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp.datum import Datum, List, Symbol, Vector
 from plistspec.extract.forms import TOOL_HEADS, WRAPPER_HEADS, ToolForm, function_name
@@ -68,8 +70,9 @@ def unread_constructors(
     out: list[Diagnostic] = []
     reported: set[int] = set()
     # (datum, ancestors' lists innermost last, in backquote, in quote)
-    stack: list[tuple[Datum, tuple[List, ...], bool, bool]] = [
-        (d, (), False, False) for d in reversed(datums) if isinstance(d, (List, Vector))
+    # (datum, its ancestors' lists as a linked chain (list, outer chain) or None, ...)
+    stack: list[tuple[Datum, Any, bool, bool]] = [
+        (d, None, False, False) for d in reversed(datums) if isinstance(d, (List, Vector))
     ]
     while stack:
         d, up, bq, quoted = stack.pop()
@@ -108,7 +111,7 @@ def unread_constructors(
             inner_bq, inner_q = False, False
         elif head == "quote" and len(items) == 2:
             inner_q = True
-        nxt = (*up, d)
+        nxt = (d, up)
         kids = [x for x in items if isinstance(x, (List, Vector))]
         if isinstance(d.tail, (List, Vector)):
             kids.append(d.tail)
@@ -116,12 +119,12 @@ def unread_constructors(
     return out
 
 
-def _where_made(ref: List, up: tuple[List, ...]) -> tuple[List, str] | None:
+def _where_made(ref: List, up: Any) -> tuple[List, str] | None:
     """The form that makes a tool with the constructor reference ``ref`` (``#'C``) and
     why it cannot be read, or None when nothing is made there."""
-    if not up:
+    if up is None:
         return None
-    parent = up[-1]
+    parent = up[0]
     ph = parent.items[0]
     pname = ph.name if isinstance(ph, Symbol) else None
     if pname in _HARMLESS:
@@ -138,7 +141,9 @@ def _where_made(ref: List, up: tuple[List, ...]) -> tuple[List, str] | None:
             return parent, f"apply hands it `{shown}`, a list built at run time"
         return parent, f"it is called through {pname}"
     # chosen at run time, or handed to a function: the nearest apply/funcall around it
-    for anc in reversed(up):
+    chain = up
+    while chain is not None:
+        anc, chain = chain
         ah = anc.items[0]
         if isinstance(ah, Symbol) and ah.name in _CALLERS:
             return anc, "the constructor is chosen at run time"
