@@ -86,39 +86,27 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def _markdown_blocks(text: str) -> list[tuple[int, int]]:
+def _blocks(text: str, begin: re.Pattern[str], end_of) -> list[tuple[int, int]]:
+    """The spans of the blocks ``begin`` opens, each up to the match of the pattern
+    ``end_of(opening match)`` (or the end of the text), bodies only."""
     spans = []
     pos = 0
-    while True:
-        m = _FENCE.search(text, pos)
-        if m is None:
-            return spans
-        fence = m.group(1)
-        body = m.end() + 1
-        close = re.compile(
-            r"^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M
-        ).search(text, body)
-        end = close.start() if close else len(text)
-        spans.append((min(body, len(text)), end))
+    while (m := begin.search(text, pos)) is not None:
+        body = min(m.end() + 1, len(text))
+        close = end_of(m).search(text, body)
+        spans.append((body, close.start() if close else len(text)))
         if close is None:
-            return spans
+            break
         pos = close.end()
+    return spans
 
 
-def _org_blocks(text: str) -> list[tuple[int, int]]:
-    spans = []
-    pos = 0
-    while True:
-        m = _ORG_BEGIN.search(text, pos)
-        if m is None:
-            return spans
-        body = m.end() + 1
-        close = _ORG_END.search(text, body)
-        end = close.start() if close else len(text)
-        spans.append((min(body, len(text)), end))
-        if close is None:
-            return spans
-        pos = close.end()
+def _fence_end(m: re.Match[str]) -> re.Pattern[str]:
+    """A closing fence: the opening one's character, at least as many."""
+    fence = m.group(1)
+    return re.compile(
+        r"^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M
+    )
 
 
 def elisp_view(path: str | None, text: str) -> ElispView:
@@ -128,7 +116,10 @@ def elisp_view(path: str | None, text: str) -> ElispView:
         return ElispView(text)
     suffix = os.path.splitext(path)[1].lower()
     if suffix in _MARKDOWN or suffix in _ORG:
-        spans = _markdown_blocks(text) if suffix in _MARKDOWN else _org_blocks(text)
+        if suffix in _MARKDOWN:
+            spans = _blocks(text, _FENCE, _fence_end)
+        else:
+            spans = _blocks(text, _ORG_BEGIN, lambda _: _ORG_END)
         language = "Markdown" if suffix in _MARKDOWN else "Org"
         if not spans:
             return ElispView(None, language)

@@ -12,21 +12,9 @@ dropped keywords are reported by the writer as before.
 
 from __future__ import annotations
 
-from typing import Any
+from plistspec.core.jsontypes import scalar_type
 
 __all__ = ["composed_type"]
-
-
-def _json_type(v: Any) -> str | None:
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer"
-    if isinstance(v, float):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    return None
 
 
 def composed_type(schema: dict) -> tuple[str, list | None] | None:
@@ -42,8 +30,8 @@ def composed_type(schema: dict) -> tuple[str, list | None] | None:
             set(a) <= {"const", "description", "title"} and "const" in a for a in alts
         ):
             values = [a["const"] for a in alts]
-            types = {_json_type(v) for v in values}
-            if len(types) == 1 and None not in types:
+            types = {scalar_type(v) for v in values}
+            if len(types) == 1 and None not in types and "null" not in types:
                 return types.pop(), values  # type: ignore[return-value]
             return None
         types = {a.get("type") for a in alts if "type" in a}
