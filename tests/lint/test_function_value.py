@@ -35,13 +35,17 @@ PRELUDE = (
     ";;; -*- lexical-binding: t -*-\n"
     '(defun my-greet (who) (format "Hello %s" who))\n'
     "(defvar my-greeter #'my-greet)\n"
+    "(defun my-handler () (lambda (who) (my-greet who)))\n"
 )
 
-# (name, :function, what happens: "load" fails at load, "call" fails when called,
-#  or the result of a call with who = "x")
+# (name, :function, what happens: "load" fails at load (void-variable), "load-wna" too
+#  (wrong-number-of-arguments), "call" fails when called, or the result of a call with
+#  who = "x")
 CASES = [
     ("bare", "my-greet", "load"),
     ("format", '(format "Hello %s" who)', "load"),
+    ("owncall", "(my-greet)", "load-wna"),
+    ("handler", "(my-handler)", "Hello x"),
     ("string", '"my-greet"', "call"),
     ("number", "42", "call"),
     ("quoted", "#'my-greet", "Hello x"),
@@ -73,16 +77,19 @@ def test_check_flags_exactly_what_is_not_a_function() -> None:
     text += "(let ((f (lambda (who) who))) " + _tool("gptel", "let_ok", "f") + ")\n"
     text += '(apply #\'gptel-make-tool \'(:name "spec_ok" :description "d" :function my-greet))\n'
     text += "(--map " + _tool("gptel", "it_ok", "it") + " xs)\n"
-    want = {f"{lib}_{n}" for lib in ("gptel", "llm") for n, _, w in CASES if w in ("load", "call")}
+    bad = ("load", "load-wna", "call")
+    want = {f"{lib}_{n}" for lib in ("gptel", "llm") for n, _, w in CASES if w in bad}
     assert _flagged(text) == want
 
 
 def test_the_fix_names_the_function_of_the_file() -> None:
     text = PRELUDE + _tool("gptel", "a", "my-greet") + _tool("gptel", "b", '"my-greet"')
-    text += _tool("gptel", "c", "no-such-fn")
+    text += _tool("gptel", "c", "no-such-fn") + _tool("gptel", "d", "(my-greet)")
     diags = [d for d in check_text(text, "f.el") if d.code == "PS338"]
-    assert len(diags) == 3
-    a, b, c = diags
+    assert len(diags) == 4
+    a, b, c, d = diags
+    assert d.fix is not None and d.fix.replacement == "#'my-greet"
+    assert "wrong-number-of-arguments" in d.message
     assert a.fix is not None and a.fix.replacement == "#'my-greet"
     assert "void-variable my-greet" in a.message and "defined in this file" in a.message
     assert b.fix is not None and b.fix.replacement == "#'my-greet"
@@ -118,9 +125,10 @@ def test_the_real_libraries_fail_where_check_says(emacs, elisp_deps_dir, tmp_pat
             + ' (error (format "%S" (car e)))))\n'
         )
         got = emacs.run(program, timeout=120).strip()
-        assert got == ("void-variable" if want == "load" else "loaded"), (name, got)
+        expect = {"load": "void-variable", "load-wna": "wrong-number-of-arguments"}
+        assert got == expect.get(want, "loaded"), (name, got)
     # the rest: loaded, then called by the library's own tool execution
-    loadable = [(n, fn, w) for n, fn, w in CASES if w != "load"]
+    loadable = [(n, fn, w) for n, fn, w in CASES if not w.startswith("load")]
     path = tmp_path / "tools.el"
     path.write_text(PRELUDE + "".join(_tool(lib, n, fn) for n, fn, _ in loadable), "utf-8")
     runs = [

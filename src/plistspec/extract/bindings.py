@@ -29,6 +29,7 @@ _FUNCTION_DEFINERS = frozenset(
     )
 )
 _MACRO_DEFINERS = frozenset(("defmacro", "cl-defmacro"))
+_PLAIN_DEFUNS = frozenset(("defun", "defsubst"))
 # (defalias 'NAME ...) / (fset 'NAME ...): the name is quoted
 _ALIASERS = frozenset(("defalias", "fset", "defalias-maybe"))
 # forms whose second item is a variable they define
@@ -92,16 +93,23 @@ _ANAPHORIC = ("it", "it-index", "acc", "other")
 
 class FileNames:
     """``functions``: the names the file defines as functions (``defun``, ``defalias``...);
-    ``macros``: as macros; ``variables``: every name it binds as a variable anywhere."""
+    ``macros``: as macros; ``variables``: every name it binds as a variable anywhere;
+    ``returns``: the last body form of each function defined once by ``defun``/``defsubst``
+    (what a call of it returns)."""
 
-    __slots__ = ("functions", "macros", "variables")
+    __slots__ = ("functions", "macros", "variables", "returns")
 
     def __init__(
-        self, functions: frozenset[str], macros: frozenset[str], variables: frozenset[str]
+        self,
+        functions: frozenset[str],
+        macros: frozenset[str],
+        variables: frozenset[str],
+        returns: dict[str, Datum] | None = None,
     ) -> None:
         self.functions = functions
         self.macros = macros
         self.variables = variables
+        self.returns = returns or {}
 
 
 def _symbols(d: Datum, out: set[str]) -> None:
@@ -122,6 +130,7 @@ def file_names(datums: list[Datum]) -> FileNames:
     data is not looked into)."""
     functions: set[str] = set()
     macros: set[str] = set()
+    returns: dict[str, list[Datum]] = {}
     variables: set[str] = set(_ANAPHORIC)
     stack: list[Datum] = [d for d in datums if isinstance(d, List)]
     while stack:
@@ -140,6 +149,8 @@ def file_names(datums: list[Datum]) -> FileNames:
         if head in _ARGLISTS and n >= 3 and isinstance(items[1], Symbol):
             (macros if head in _MACRO_DEFINERS else functions).add(items[1].name)
             _symbols(items[2], variables)
+            if head in _PLAIN_DEFUNS and n >= 4:
+                returns.setdefault(items[1].name, []).append(items[-1])
         elif head in _ALIASERS and n >= 2:
             name = function_name(items[1])
             if name is not None:
@@ -167,7 +178,8 @@ def file_names(datums: list[Datum]) -> FileNames:
         stack.extend(x for x in items if isinstance(x, List))
         if isinstance(d.tail, List):
             stack.append(d.tail)
-    return FileNames(frozenset(functions), frozenset(macros), frozenset(variables))
+    once = {k: v[0] for k, v in returns.items() if len(v) == 1}
+    return FileNames(frozenset(functions), frozenset(macros), frozenset(variables), once)
 
 
 def _let_names(bindings: List, out: set[str]) -> None:

@@ -16,7 +16,9 @@ error). Reported:
   vector, a keyword;
 * a call of a function known to return something else (:data:`NOT_FUNCTIONS`:
   ``format``, ``concat``, arithmetic, the tool constructors...), also as the last form
-  of ``let``/``progn`` or a branch of ``if``.
+  of ``let``/``progn`` or a branch of ``if``, or of a function of the file whose last
+  body form is such a value (``:function (my-greet)``: fix ``#'my-greet`` when the call
+  has no arguments).
 
 Not judged (no finding): ``#'f``, ``'f``, ``(lambda ...)``, ``apply-partially`` and any
 call of another function (it may return a closure). Only where Emacs evaluates the slot:
@@ -69,8 +71,9 @@ def _not_function(d: Datum) -> tuple[Datum, str] | None:
             continue
         head = x.items[0].name
         if head in NOT_FUNCTIONS:
-            kind = "a tool" if head in TOOL_HEADS else "not a function"
-            return x, f"the value of a call of {head}, {kind}"
+            if head in TOOL_HEADS:
+                return x, f"a tool ({head}'s value), not a function"
+            return x, f"{head}'s value, not a function"
         if head in _EVALUATES_LAST and len(x.items) >= 3:
             stack.append(x.items[-1])
         elif head == "if" and len(x.items) >= 3:
@@ -78,6 +81,34 @@ def _not_function(d: Datum) -> tuple[Datum, str] | None:
             if len(x.items) >= 4:
                 stack.append(x.items[-1])
     return None
+
+
+def _own_call(d: Datum, form: ToolForm) -> str | None:
+    """The name of the file's own function ``d`` calls (``(my-greet ...)``), else None."""
+    if form.file is None or not (isinstance(d, List) and d.tail is None):
+        return None
+    h = d.items[0]
+    if isinstance(h, Symbol) and h.name in form.file.names.returns:
+        return h.name
+    return None
+
+
+def _calls_own(d: Datum, form: ToolForm) -> tuple[Datum, str] | None:
+    """``(datum, what)`` when ``d`` calls a function of the file whose last body form is
+    surely not a function (``(defun my-greet (who) (format ...))``)."""
+    name = _own_call(d, form)
+    if name is None:
+        return None
+    last = form.file.names.returns[name]  # type: ignore[union-attr]
+    found = _not_function(last)
+    if found is None:
+        return None
+    what = f"the value of {name} (defined in this file), {found[1]}"
+    arity = (form.functions or {}).get(name)
+    n = len(d.items) - 1
+    if arity is not None and (n < arity[0] or (arity[1] is not None and n > arity[1])):
+        what += f"; and called with {n} argument{'s' * (n != 1)}, loading the file signals wrong-number-of-arguments"
+    return d, what
 
 
 def _binds(form: ToolForm, name: str) -> tuple[bool, bool, bool]:
@@ -129,6 +160,8 @@ def function_value(sink: Sink, form: ToolForm, slots: dict[str, Slot], dialect: 
         return
     found = _not_function(d)
     if found is None:
+        found = _calls_own(d, form)
+    if found is None:
         return
     where, what = found
     shown = brief(d, sink.text)
@@ -140,6 +173,10 @@ def function_value(sink: Sink, form: ToolForm, slots: dict[str, Slot], dialect: 
         message += " (and the form is evaluated once, when the file is loaded: write "
         message += "(lambda (ARGS...) ...) to run it at each call)"
     fix = None
+    own = _own_call(d, form)
+    if own is not None and len(d.items) == 1:  # (my-greet): the function itself was meant
+        message += f"; to hand gptel/llm the function {own}, write #'{own}"
+        fix = sink.replace(d, f"#'{own}")
     if isinstance(d, String) and form.file is not None and d.value in form.file.names.functions:
         message += f"; {d.value} is a function defined in this file: write #'{d.value}"
         fix = sink.replace(d, f"#'{d.value}")
