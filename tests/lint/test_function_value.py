@@ -77,6 +77,10 @@ def test_check_flags_exactly_what_is_not_a_function() -> None:
     text += "(let ((f (lambda (who) who))) " + _tool("gptel", "let_ok", "f") + ")\n"
     text += '(apply #\'gptel-make-tool \'(:name "spec_ok" :description "d" :function my-greet))\n'
     text += "(--map " + _tool("gptel", "it_ok", "it") + " xs)\n"
+    text += "(pcase x (`(,fn) " + _tool("gptel", "pcase_ok", "fn") + "))\n"
+    text += "(let-alist x " + _tool("gptel", "alist_ok", ".fn") + ")\n"
+    text += "(dolist (g (list #'my-greet)) " + _tool("gptel", "dolist_ok", "g") + ")\n"
+    text += "(defun mk (h) " + _tool("gptel", "param_ok", "h") + ")\n"
     bad = ("load", "load-wna", "call")
     want = {f"{lib}_{n}" for lib in ("gptel", "llm") for n, _, w in CASES if w in bad}
     assert _flagged(text) == want

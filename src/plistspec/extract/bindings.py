@@ -58,6 +58,7 @@ _LETS = frozenset(
         "named-let",
         "cl-flet",
         "cl-labels",
+        "cl-symbol-macrolet",
         "pcase-let",
         "pcase-let*",
         "-let",
@@ -68,21 +69,21 @@ _LETS = frozenset(
         "-if-let*",
     )
 )
-# forms whose first argument is a pattern or (VAR ...) whose every symbol is bound
+# forms whose first argument is (VAR LIST...): VAR (a pattern) is bound
+_LOOPS = frozenset(
+    ("dolist", "dotimes", "pcase-dolist", "seq-doseq", "cl-dolist", "cl-dotimes", "cl-do-symbols")
+)
+# forms whose first argument is a pattern (or an argument list) whose every symbol is bound
 _PATTERN_BINDERS = frozenset(
     (
-        "dolist",
-        "dotimes",
-        "pcase-dolist",
-        "seq-doseq",
         "seq-let",
         "cl-destructuring-bind",
-        "cl-dolist",
-        "cl-dotimes",
-        "cl-do-symbols",
         "condition-case",
         "lambda",
         "cl-function",
+        "cl-multiple-value-bind",
+        "map-let",
+        "pcase-setq",
     )
 )
 # functions and macros whose arguments list comes third: (defun NAME ARGS ...)
@@ -169,8 +170,16 @@ def file_names(datums: list[Datum]) -> FileNames:
                 bindings = items[2]
             if isinstance(bindings, List):
                 _let_names(bindings, variables)
+        elif head in _LOOPS and n >= 2:
+            spec = items[1]  # (VAR LIST...): only VAR (a pattern for pcase-dolist) binds
+            if isinstance(spec, List) and spec.items:
+                _symbols(spec.items[0], variables)
         elif head in _PATTERN_BINDERS and n >= 2:
             _symbols(items[1], variables)
+        elif head in ("pcase", "pcase-exhaustive", "cl-typecase") and n >= 3:
+            for clause in items[2:]:  # each clause's pattern binds its symbols
+                if isinstance(clause, List) and clause.items:
+                    _symbols(clause.items[0], variables)
         elif head in ("cl-loop", "loop"):
             for a, b in zip(items[1:], items[2:], strict=False):
                 if isinstance(a, Symbol) and a.name in ("for", "as", "with", "into"):

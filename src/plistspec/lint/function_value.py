@@ -139,7 +139,7 @@ def function_value(sink: Sink, form: ToolForm, slots: dict[str, Slot], dialect: 
     lib = "gptel" if dialect == "gptel" else "llm"
     if isinstance(d, Symbol) and not d.name.startswith(":"):
         name = d.name
-        if name in ("nil", "t"):
+        if name in ("nil", "t") or name.startswith("."):  # let-alist's .KEY is bound
             return
         bound, fun, mac = _binds(form, name)
         if bound:
