@@ -65,6 +65,11 @@ CASES = [
     ),
     (
         "PS307",
+        '(gptel-make-tool :name "a b" :description "d" :function #\'f)',
+        '(gptel-make-tool :name "a_b" :description "d" :function #\'f)',
+    ),
+    (
+        "PS339",
         '(gptel-make-tool :name "a.b" :description "d" :function #\'f)',
         '(gptel-make-tool :name "a_b" :description "d" :function #\'f)',
     ),

@@ -62,6 +62,8 @@ SAFETY: dict[str, str] = {
     "PS330": "unsafe",  # :anyOf list -> vector
     "PS334": "unsafe",  # :items ((...)) -> (...), :items string -> (:type string)
     "PS335": "unsafe",  # :properties fixes
+    "PS338": "safe",
+    "PS339": "unsafe",  # rename a tool some providers reject  # :function my-fn -> #'my-fn (the function is not in the JSON)
     "PS920": "safe",  # an unused code out of a suppression comment (a comment only)
 }
 

@@ -18,6 +18,7 @@ whenever they could differ or streaming is not worth it (:func:`plistspec.pipeli
   case streamed, so no reading diagnostic is lost);
 - a form defining constants or wrappers or handing spec plists to ``apply``
   (:func:`plistspec.extract.find.needs_whole_file`): tools then depend on other forms;
+- a tool whose ``:function`` is a bare symbol (PS338 depends on what the whole file binds);
 - an exception while reading or finding tools: the whole-file path reports it (PS332)
   where it happened. An exception inside one tool's checks is a PS332 at that form in
   both paths (:func:`plistspec.checking.forms.check_forms`).
@@ -57,14 +58,25 @@ def _stream(
 ) -> list[Diagnostic]:
     from plistspec.checking.forms import check_forms, finish, soften_found
     from plistspec.extract import find_tools
-    from plistspec.pipeline.stream import batches
+    from plistspec.pipeline.stream import NotStreamable, batches
 
     found_diags: list[Diagnostic] = []  # every form's finding, as find_tools of the file
     checked: list[Diagnostic] = []  # then each tool form's lowering and lints
     for batch in batches(text, checked=True):  # check_streamed found it streamable
         forms, found = find_tools(batch, text, alone=True)
         del batch
+        if any(_names_a_variable(f) for f in forms):
+            raise NotStreamable  # PS338 asks what the whole file binds
         found_diags.extend(soften_found(found))
         checked.extend(check_forms(forms, path, target, dialect))
     found_diags.extend(checked)
     return finish(found_diags, text, path)
+
+
+def _names_a_variable(form) -> bool:
+    """Whether ``form``'s ``:function`` is a bare symbol Emacs evaluates (``:function
+    my-fn``): whether that is a slip depends on what the whole file binds."""
+    from plistspec.elisp.datum import Symbol
+
+    s = form.slot(":function")
+    return s is not None and s.evaluated and type(s.form) is Symbol

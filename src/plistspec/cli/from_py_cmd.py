@@ -177,6 +177,10 @@ def from_py_cmd(
         )
     _note_modules(targets)
     text = None
+    if target != "ir":  # what gptel/llm make and send has no place for **kwargs
+        from plistspec.pyfunc.elisp_bridge import kwargs_refusals
+
+        diags.extend(kwargs_refusals(tools))
     if not any(d.is_error for d in diags):
         text, more = _render(tools, target, dialect, out, feature, variable, root)
         diags.extend(more)
@@ -185,10 +189,21 @@ def from_py_cmd(
 
             warning = python_warning(os.getcwd())
             if warning is not None:
+                warning.path = _first_file(tools)
                 diags.append(warning)
     from plistspec.cli._io import finish
 
     finish(diags, output_format, text, out, failed=text is None)
+
+
+def _first_file(tools) -> str | None:
+    """The source file of the first tool's Python function (where a finding about the
+    tools as a whole is shown), None when unknown."""
+    for t in tools:
+        f = ((t.get("metadata") or {}).get("python") or {}).get("file")
+        if f:
+            return f
+    return None
 
 
 def _calls_python(tools) -> bool:
@@ -244,7 +259,13 @@ def _render(tools, fmt: str, dialect: str, out: str | None, feature=None, variab
         )
         text = with_notes(text, etools, dialect)
         if _calls_python(tools):
-            text = with_bridge(text, root, _modules_from(out))
+            fallback = probes = None
+            if not out or out == "-":  # its place is unknown: record where the modules are
+                from plistspec.pyfunc.elisp_bridge import module_probes
+
+                fallback = os.getcwd()
+                probes = module_probes(tools, fallback)
+            text = with_bridge(text, root, _modules_from(out), fallback, probes)
         return text, diags
     from plistspec.core.jsonout import dumps
 

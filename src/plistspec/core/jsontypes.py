@@ -1,6 +1,6 @@
 """Which JSON Schema ``type`` a decoded JSON value has.
 
-Owns: :func:`is_json_type` (and :data:`only_strings`), the one test every stage uses (the call validator's
+Owns: :func:`is_json_type` (and :data:`only_strings`, :func:`scalar_type`), the one test every stage uses (the call validator's
 messages, mapping a model's call back, lowering's enum split): ``integer`` is a number
 with no fraction (``1.0`` counts, as JSON Schema says), ``true``/``false`` are never
 numbers, and an integer of any size is tested without a conversion to float (a model may
@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["is_json_type", "JSON_TYPES", "only_strings"]
+__all__ = ["is_json_type", "JSON_TYPES", "only_strings", "scalar_type"]
 
 #: the seven type names of JSON Schema
 JSON_TYPES = frozenset(("string", "number", "integer", "boolean", "null", "object", "array"))
@@ -42,3 +42,19 @@ def is_json_type(value: Any, t: Any) -> bool:
         if isinstance(value, float):
             return t == "number" or (math.isfinite(value) and value.is_integer())
     return False
+
+
+def scalar_type(value: Any) -> str | None:
+    """The JSON Schema type of a scalar ``value`` (``null``, ``boolean``, ``integer``
+    for a Python int, ``number`` for a float, ``string``); None for anything else."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return None

@@ -15,6 +15,7 @@ from plistspec.core.ir import Tool
 from plistspec.core.jsontext import brief
 from plistspec.emit_elisp.comments import ROOT
 from plistspec.emit_elisp.layout import Writer
+from plistspec.emit_elisp.llm_types import composed_type
 from plistspec.emit_elisp.reindent import reindent
 from plistspec.emit_elisp.stub import stub
 
@@ -221,6 +222,11 @@ def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None)
             )
             w.warn("PS520", f"property {name!r}: dropped :{k} ({why})")
     t = schema.get("type")
+    composed = composed_type(schema) if t is None else None
+    if composed is not None:  # the branches agree on one type (and constants: an enum)
+        t = composed[0]
+        if composed[1] is not None and "enum" not in schema:
+            schema = {**schema, "enum": composed[1]}
     entries: list[tuple] = [(":name", ":name " + w.p.print_string(name), None, None, False)]
     if isinstance(t, list):
         members = [x for x in t if x != "null"]

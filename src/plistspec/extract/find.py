@@ -5,7 +5,8 @@ file's own wrappers of :mod:`.wrappers`, spec plists handed to ``(apply
 #'gptel-make-tool SPEC)``, ``llm-tool-collection-deftool``), at any depth, and the
 :class:`~.forms.ToolForm` of each, its slots evaluated by :mod:`.static_eval` with the
 file's constants (:mod:`.constants`). What needs real evaluation gives a ``PS101``
-warning (``PS103`` info for run-time-only slots) at its span.
+warning (``PS103`` info for run-time-only slots) at its span; a tool made in a way it
+cannot follow at all, a ``PS104`` info (:mod:`.unread`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from itertools import compress, repeat
 
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, is_nil
+from plistspec.extract.bindings import FileContext
 from plistspec.extract.constants import Env, file_constants
 from plistspec.extract.forms import (
     DEFTOOL_HEAD,
@@ -26,6 +28,7 @@ from plistspec.extract.forms import (
     function_name,
 )
 from plistspec.extract.static_eval import backquote, static_eval
+from plistspec.extract.unread import unread_constructors
 from plistspec.extract.wrappers import (
     WRAPPER_DEFINERS,
     WRAPPER_MACROS,
@@ -143,6 +146,11 @@ def find_tools(
         functions = file_functions(datums)
         for t in tools:
             t.functions = functions
+    if tools:
+        context = FileContext(datums, not alone)
+        for t in tools:
+            t.file = context
+    diags.extend(unread_constructors(datums, text, tools, diags, wrappers))
     return tools, diags
 
 
@@ -305,7 +313,7 @@ def _make_slots(
     slots: list[Slot] = []
     for key, form in pairs:
         if key.name in UNEVALUATED_SLOTS:
-            slots.append(Slot(key, form, None))
+            slots.append(Slot(key, form, None, evaluated=evaluate))
             continue
         used: list[str] = []
         if not evaluate:
@@ -472,5 +480,5 @@ def _deftool_form(d: List, text: str, diags: list[Diagnostic]) -> ToolForm | Non
     out.append((Symbol(":args", args.start, args.end), args_value))
     fn = Symbol("llm-tc/" + name_sym.name, name_sym.start, name_sym.end)
     out.append((Symbol(":function", name_sym.start, name_sym.end), fn))
-    slots = [Slot(k, v, None if k.name == ":function" else v) for k, v in out]
+    slots = [Slot(k, v, None if k.name == ":function" else v, evaluated=False) for k, v in out]
     return ToolForm(DEFTOOL_HEAD, "gptel", d.start, d.end, slots, text, dangling)

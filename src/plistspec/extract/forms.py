@@ -30,18 +30,27 @@ class Slot:
     ``(a b)``), or None when it cannot be computed statically (or is never computed:
     ``:function`` is kept as source only). ``via`` names the same-file constants the
     value was read through (``:args my-args`` after ``(defconst my-args '(...))``), in
-    the order met; empty when the value is written in the form itself.
+    the order met; empty when the value is written in the form itself. ``evaluated``:
+    ``form`` is source Emacs evaluates (a constructor call's argument), not data already
+    evaluated (quoted spec plists, the list handed to ``apply``): ``:function my-fn`` is
+    the variable ``my-fn`` in the first case, the function ``my-fn`` in the second.
     """
 
-    __slots__ = ("key", "form", "value", "via")
+    __slots__ = ("key", "form", "value", "via", "evaluated")
 
     def __init__(
-        self, key: Symbol, form: Datum, value: Datum | None, via: tuple[str, ...] = ()
+        self,
+        key: Symbol,
+        form: Datum,
+        value: Datum | None,
+        via: tuple[str, ...] = (),
+        evaluated: bool = True,
     ) -> None:
         self.key = key
         self.form = form
         self.value = value
         self.via = via
+        self.evaluated = evaluated
 
     def __repr__(self) -> str:
         return f"Slot({self.key.name}, {self.value!r})"
@@ -57,7 +66,9 @@ class ToolForm:
     key of an odd trailing keyword without a value, if any. ``datum``: the list the form
     was read from when it is a call (its span is the form's), else None. ``functions``:
     the arity of each function the file defines (:func:`plistspec.extract.functions.file_functions`),
-    for a ``:function #'NAME``; None when the file defines none.
+    for a ``:function #'NAME``; None when the file defines none. ``file``: the
+    :class:`~plistspec.extract.bindings.FileContext` of the datums the form was found in
+    (None when it was made otherwise).
     """
 
     __slots__ = (
@@ -70,6 +81,7 @@ class ToolForm:
         "dangling",
         "datum",
         "functions",
+        "file",
     )
 
     def __init__(
@@ -91,6 +103,7 @@ class ToolForm:
         self.dangling = dangling
         self.datum: Datum | None = None
         self.functions: dict[str, tuple[int, int | None]] | None = None
+        self.file = None
 
     def slot(self, key: str) -> Slot | None:
         """The first slot named ``key`` (e.g. ``":args"``), as Emacs's plist lookup finds it."""

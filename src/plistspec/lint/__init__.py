@@ -79,15 +79,15 @@ def lint(
                 d
                 for d in diags
                 if not (d.code in _REPLACED and (d.start, d.end, _REPLACED[d.code]) in codes)
-                and not (d.code == "PS307" and (d.start, d.end) in spans)
+                and not (d.code in ("PS307", "PS339") and (d.start, d.end) in spans)
             ]
         if diags and (target in _OWN_NAME_RULES or target.startswith(("mcp-", "gemini-"))):
             # their own name rules replace PS307
-            diags = [d for d in diags if d.code != "PS307"]
+            diags = [d for d in diags if d.code not in ("PS307", "PS339")]
         diags.extend(more)
     return diags
 
 
 # spec lint -> the provider lint that says the same at the same span
-_REPLACED = {"PS307": "PS401", "PS318": "PS411", "PS306": "PS402"}
+_REPLACED = {"PS307": "PS401", "PS339": "PS401", "PS318": "PS411", "PS306": "PS402"}
 _OWN_NAME_RULES = frozenset(("ollama", "mcp", "gemini"))

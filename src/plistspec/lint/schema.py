@@ -148,7 +148,7 @@ def _schema(
             kind, odd, drops = info
             # The value's shape; nested schemas go on the work list.
             if kind == _ENUM:
-                check_enum(sink, v)
+                check_enum(sink, v, dialect)
             elif kind == _ITEMS:
                 check_items(sink, k, v, work, conv or is_arg)
             elif kind == _SCHEMAS:

@@ -35,14 +35,17 @@ __all__ = [
 ]
 
 
-def check_enum(sink: Sink, v: Datum) -> None:
-    """PS317: ``:enum`` must be a vector of strings (or other sendable values)."""
+_SENDABLE = frozenset((":null", ":json-false", "t"))
+_SENDABLE_LLM = _SENDABLE | {":false"}
+
+
+def check_enum(sink: Sink, v: Datum, dialect: str = "gptel") -> None:
+    """PS317: ``:enum`` must be a vector of strings (or other sendable values). Under
+    llm, ``:false`` is JSON false too (``json-serialize``'s own false object, what
+    ``from-json -d llm`` writes)."""
     if isinstance(v, Vector):
-        syms = [
-            x
-            for x in v.items
-            if isinstance(x, Symbol) and x.name not in (":null", ":json-false", "t")
-        ]
+        sendable = _SENDABLE_LLM if dialect == "llm" else _SENDABLE
+        syms = [x for x in v.items if isinstance(x, Symbol) and x.name not in sendable]
         if syms:
             fix = None
             if all(isinstance(x, (Symbol, String)) for x in v.items):

@@ -3,7 +3,8 @@
 Owns: what is wrong with the tool form's own keyword slots, not its ``:args`` --
 unknown or misspelt slots with a did-you-mean (PS301), slots the library ignores
 (PS302), duplicate slots (PS312), a missing, nil or non-string ``:name`` or
-``:description`` (PS304, PS305, PS308), a tool name providers reject (PS307), an empty
+``:description`` (PS304, PS305, PS308), a tool name every provider rejects (PS307) or
+only some do (PS339: a dot, which MCP and Gemini take; ``-t`` then decides), an empty
 description (PS306) and a tool without ``:function`` (PS331). Also the slot tables other
 modules import (:data:`GPTEL_SLOTS`, :data:`LLM_SLOTS`, :data:`TOOL_NAME_RE`).
 """
@@ -110,16 +111,43 @@ def _tool_name(sink: Sink, form: ToolForm, s: Slot | None) -> None:
     elif isinstance(v, String):
         if not TOOL_NAME_RE.fullmatch(v.value):
             fixed = re.sub(r"[^a-zA-Z0-9_-]", "_", v.value)[:64] or "tool"
+            fix = sink.replace(v, elisp_string(fixed)) if v.value else None
+            takers = _takers(v.value)
+            if takers:  # gptel, llm and these providers take it: the target's rule decides
+                sink.add(
+                    "PS339",
+                    "warning",
+                    f"tool name {elisp_string(v.value)} is rejected by OpenAI, Anthropic and "
+                    f"Bedrock (names must match ^[a-zA-Z0-9_-]{{1,64}}$), taken by {takers}: "
+                    f"check -t TARGET says whether your provider takes it "
+                    f"(else e.g. {elisp_string(fixed)})",
+                    v,
+                    fix=fix,
+                )
+                return
             sink.add(
                 "PS307",
                 "error",
                 f"tool name {elisp_string(v.value)} is rejected by OpenAI, Anthropic and Bedrock: "
                 f"names must match ^[a-zA-Z0-9_-]{{1,64}}$ (e.g. {elisp_string(fixed)})",
                 v,
-                fix=sink.replace(v, elisp_string(fixed)) if v.value else None,
+                fix=fix,
             )
     else:
         _not_a_string(sink, s, "name")
+
+
+def _takers(name: str) -> str:
+    """Which of the providers with a looser name rule than OpenAI's take ``name``
+    (Gemini: dots and colons; MCP: dots, up to 128 characters), as words; "" for none."""
+    from plistspec.lint.target_data import NAME_RULES
+
+    takers = [
+        shown
+        for target, shown in (("gemini", "Gemini"), ("mcp", "MCP"))
+        if (rule := NAME_RULES.get(target)) is not None and rule[0].fullmatch(name)
+    ]
+    return " and ".join(takers)
 
 
 def _tool_description(sink: Sink, form: ToolForm, s: Slot | None) -> None:

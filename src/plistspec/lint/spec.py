@@ -2,7 +2,8 @@
 
 Owns: :func:`lint_spec`, which runs the spec lints on a tool form in a fixed order --
 the tool's own slots (:mod:`plistspec.lint.slots`), the arguments its ``:function``
-takes (:mod:`plistspec.lint.function`), then ``:args``
+takes (:mod:`plistspec.lint.function`) and whether it is a function at all
+(:mod:`plistspec.lint.function_value`), then ``:args``
 (:mod:`plistspec.lint.args`), each arg followed by the walk over its schema
 (:mod:`plistspec.lint.schema`, which calls the key, ``:type``, shape and
 library-surprise lints of :mod:`~plistspec.lint.keys`,
@@ -24,6 +25,7 @@ from plistspec.extract import ToolForm
 from plistspec.lint._util import Sink, flag
 from plistspec.lint.args import args_slot
 from plistspec.lint.function import function_arity
+from plistspec.lint.function_value import function_value
 from plistspec.lint.slots import GPTEL_SLOTS, LLM_SLOTS, TOOL_NAME_RE, tool_slots
 
 __all__ = ["lint_spec", "TOOL_NAME_RE", "GPTEL_SLOTS", "LLM_SLOTS"]
@@ -34,6 +36,7 @@ def lint_spec(form: ToolForm, dialect: str | None = None) -> list[Diagnostic]:
     dialect = dialect or form.dialect
     sink = Sink(form.text)
     slots = tool_slots(sink, form, dialect)
+    function_value(sink, form, slots, dialect)
     function_arity(sink, form, slots, dialect)
     args = slots.get(":args")
     if args is not None and args.value is not None:

@@ -38,7 +38,17 @@ INJECTED = "plistspec:injected"
 class Built:
     """The result of :func:`build`."""
 
-    __slots__ = ("name", "description", "parameters", "warnings", "is_async", "kind", "returns")
+    __slots__ = (
+        "name",
+        "description",
+        "parameters",
+        "warnings",
+        "is_async",
+        "kind",
+        "returns",
+        "path",
+        "line",
+    )
 
     def __init__(self, name, description, parameters, warnings, is_async, kind, returns=None):
         self.name = name
@@ -48,6 +58,8 @@ class Built:
         self.is_async = is_async
         self.kind = kind
         self.returns = returns
+        self.path: str | None = None  # the source file and line of the callable
+        self.line = 0
 
 
 def _location(obj: Any) -> tuple[str | None, int]:
@@ -105,8 +117,11 @@ def build(
             raise ctx.error("PS604", "has no usable name (a lambda?); give the tool a name")
     builder = SchemaBuilder(ctx, strict_types=strict_types, lenient_defaults=lenient_defaults)
     if kind in MODEL_KINDS:
-        return _build_model(obj, name, kind, builder, ctx)
-    return _build_callable(obj, fn, name, kind, builder, ctx, set(skip))
+        built = _build_model(obj, name, kind, builder, ctx)
+    else:
+        built = _build_callable(obj, fn, name, kind, builder, ctx, set(skip))
+    built.path, built.line = path, line
+    return built
 
 
 MODEL_KINDS = ("dataclass", "pydantic", "typeddict", "namedtuple")

@@ -12,7 +12,9 @@ Owns:
   persistent ``python -P -m plistspec worker`` per module or one ``python -P -m plistspec
   call`` per call, a timeout, an ``Error:`` line whenever anything fails) and the
   ``defvar`` of the directory the modules are imported from, resolved from the file's own
-  place when it is loaded. No absolute path is written unless given (``--python``).
+  place when it is loaded. No absolute path is written unless given (``--python``), or
+  when the file goes to standard output (its place unknown): then the modules' directory
+  as it was is recorded as the fallback, taken when the modules are not beside the file.
 * :func:`elisp_parameters` — the schema a gptel/llm user would write: an optional
   ``Optional[X]`` becomes ``X`` + ``:optional t``; an argument whose ``nil`` would be
   ambiguous is made required (:mod:`.nilvalue`); recursive ``$defs`` (which gptel cannot send)
@@ -41,6 +43,8 @@ __all__ = [
     "RESERVED",
     "with_bridge",
     "DEFAULT_ROOT_VARIABLE",
+    "kwargs_refusals",
+    "module_probes",
 ]
 
 # Symbols that are constants or global special variables with no '-' in their name: a
@@ -127,14 +131,27 @@ def lambda_text(
     return f"(lambda {_lambda_list(params, False)}\n  {call}))"
 
 
-def with_bridge(text: str, variable: str, root: str) -> str:
+def with_bridge(
+    text: str,
+    variable: str,
+    root: str,
+    fallback: str | None = None,
+    probes: list[str] | None = None,
+) -> str:
     """``text`` (a generated file) with ``(require 'plistspec-bridge)`` and the ``defvar``
     of ``variable`` after the ``(require ...)`` lines that follow ``;;; Code:`` (else at
     the top), and what they mean at the end of the Commentary. ``variable`` is the
     directory Python imports the tools' modules from: ``root`` (a relative path) resolved
     against the directory of the file when it is loaded (through symbolic links, as a
     dotfiles repository links it), so the file and its modules can move together; a user
-    sets the variable to move them apart."""
+    sets the variable to move them apart.
+
+    ``fallback`` (an absolute directory: where the modules were when the file was
+    written to standard output, so its place was unknown) is taken instead when none of
+    ``probes`` (the modules' files, relative to that directory) is found from the file's
+    own place and the fallback directory exists: ``from-py mod:f > ~/.emacs.d/tools.el``
+    still finds ``mod``, and a copy moved together with its modules still finds them
+    beside it."""
     lines = text.split("\n")
     sym = print_symbol(variable)
     where = "this file's own directory" if root == "." else f"{root} from this file's directory"
@@ -142,7 +159,15 @@ def with_bridge(text: str, variable: str, root: str) -> str:
         ";; The tools call Python through plistspec-bridge.el, of the plistspec Emacs",
         ";; package (its elisp/ folder on `load-path', or the package installed).  Python",
         ";; imports their modules from " + comment_text(f"`{variable}'") + ",",
-        ";; by default " + comment_text(where) + ".  They run",
+        *(
+            [
+                ";; by default " + comment_text(where) + " when " + comment_text(probes[0]),
+                ";; is there, else " + comment_text(fallback) + " (where the file was",
+                ";; written, to standard output).  They run",
+            ]
+            if fallback and probes
+            else [";; by default " + comment_text(where) + ".  They run"]
+        ),
         ";; `plistspec-bridge-python', else the nearest .venv/bin/python above that",
         ";; directory, else python3: that Python needs plistspec installed.",
     ]
@@ -157,12 +182,29 @@ def with_bridge(text: str, variable: str, root: str) -> str:
         if lines[j].startswith("(require "):
             at = j + 1
         j += 1
+    if fallback and probes:
+        found = "\n            ".join(
+            f"(file-exists-p (expand-file-name {print_string(p)} here))" for p in probes
+        )
+        value = [
+            "  (let* ((file (or load-file-name buffer-file-name default-directory))",
+            f"         (here (expand-file-name {print_string(root)}"
+            " (file-name-directory (file-truename file)))))",
+            f"    (if (or {found}",
+            f"            (not (file-directory-p {print_string(fallback)})))",
+            "        here",
+            f"      {print_string(fallback)}))",
+        ]
+    else:
+        value = [
+            "  (let ((file (or load-file-name buffer-file-name default-directory)))",
+            f"    (expand-file-name {print_string(root)} (file-name-directory (file-truename file))))",
+        ]
     block = [
         "(require 'plistspec-bridge)",
         "",
         f"(defvar {sym}",
-        "  (let ((file (or load-file-name buffer-file-name default-directory)))",
-        f"    (expand-file-name {print_string(root)} (file-name-directory (file-truename file))))",
+        *value,
         "  \"The directory Python imports these tools' modules from (plistspec from-py).",
         "By default the one the file was written for, relative to this file's",
         'directory; set it (before or after loading) if the modules are elsewhere.")',
@@ -316,3 +358,56 @@ def with_notes(text: str, tools: list[Any], dialect: str) -> str:
         pad = " " * (len(lines[i]) - len(head))
         lines[i:i] = [pad + c for c in comment]
     return "\n".join(lines)
+
+
+def kwargs_refusals(tools: list[Any]) -> list[Any]:
+    """PS618 for each tool whose parameters take more than their properties (a function's
+    ``**kwargs``: root ``additionalProperties`` a schema or true), at the function: a
+    gptel/llm tool has no place for it (gptel and llm send only ``:args``, gptel with
+    ``additionalProperties: false`` to the OpenAI family, and call the function with
+    those), so the Elisp file or the provider JSON would drop it in silence. Only the IR
+    (``-t ir``) keeps it."""
+    from plistspec.core.diagnostics import Diagnostic
+
+    out = []
+    for t in tools:
+        extra = (t.get("parameters") or {}).get("additionalProperties")
+        if extra is None or extra is False:
+            continue
+        py = (t.get("metadata") or {}).get("python") or {}
+        line = py.get("line") or 0
+        out.append(
+            Diagnostic(
+                "PS618",
+                "error",
+                f"{t.get('name')}: its **kwargs take arguments the tool does not list "
+                "(additionalProperties), and a gptel/llm tool has no place for them: gptel "
+                "and llm send only :args (gptel with additionalProperties false) and call the "
+                "function with those, so they would be dropped. Take them as one parameter "
+                "(labels: dict[str, str]); -t ir keeps them in the IR",
+                path=py.get("file") or py.get("target"),
+                line=line,
+                column=1 if line else 0,
+            )
+        )
+    return out
+
+
+def module_probes(tools: list[Any], root: str) -> list[str]:
+    """The source files of the tools' Python functions that lie inside ``root`` (the
+    directory the modules are imported from), relative to it, in order, once each: what
+    shows that a directory holds the modules (:func:`with_bridge`)."""
+    import os
+
+    out: list[str] = []
+    for t in tools:
+        f = ((t.get("metadata") or {}).get("python") or {}).get("file")
+        if not isinstance(f, str):
+            continue
+        rel = os.path.relpath(os.path.realpath(f), os.path.realpath(root))
+        if rel == os.pardir or rel.startswith(os.pardir + os.sep) or os.path.isabs(rel):
+            continue
+        rel = rel.replace(os.sep, "/")
+        if rel not in out:
+            out.append(rel)
+    return out

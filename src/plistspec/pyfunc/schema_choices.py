@@ -13,6 +13,7 @@ import enum
 import typing
 from typing import TYPE_CHECKING, Any
 
+from plistspec.core.jsontypes import scalar_type
 from plistspec.pyfunc.schema_hints import own_doc
 from plistspec.pyfunc.schema_kinds import special_forms
 from plistspec.pyfunc.schema_values import is_json_scalar
@@ -83,15 +84,7 @@ def flatten_literal(tp: Any) -> list[Any]:
 
 
 def _json_type(v: Any) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer"
-    if isinstance(v, float):
-        return "number"
-    return "string"
+    return scalar_type(v) or "string"
 
 
 def _enum_schema(values: list[Any]) -> Schema:

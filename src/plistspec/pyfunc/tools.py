@@ -149,8 +149,15 @@ def tool_from_object(
     }
     if b.returns:
         metadata["python"]["returns"] = b.returns
+    if b.path:
+        metadata["python"]["file"], metadata["python"]["line"] = b.path, b.line
     tool = make_tool(b.name, b.description, b.parameters, metadata)  # type: ignore[arg-type]
-    return tool, list(b.warnings) + nil_diagnostics(b.name, b.parameters, dialect, call_target)
+    diags = list(b.warnings) + nil_diagnostics(b.name, b.parameters, dialect, call_target)
+    if b.path:  # a finding about the function is at the function (never "<input>")
+        for d in diags:
+            if d.path is None or d.path == call_target:
+                d.path, d.line, d.column = b.path, b.line, 1 if b.line else 0
+    return tool, diags
 
 
 def _relative(path: str | None, cwd: str) -> str | None:
@@ -272,7 +279,10 @@ def tools_from_targets(
         if not found:
             diags.append(
                 Diagnostic(
-                    "PS603", "error", f"{t.module} defines no public function (and no __all__)"
+                    "PS603",
+                    "error",
+                    f"{t.module} defines no public function (and no __all__)",
+                    path=_module_file(_module) or text,
                 )
             )
         module_text = t.module
