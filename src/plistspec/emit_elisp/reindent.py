@@ -17,11 +17,12 @@ def _visual_width(ws: str) -> int:
     return col
 
 
-def reindent(text: str, old_col: int | None, new_col: int) -> str:
+def reindent(text: str, old_col: int | None, new_col: int, floor: int = 0) -> str:
     """``text`` (a slot value as written at ``old_col``) moved to ``new_col``.
 
-    Continuation lines shift by the column delta; lines that begin inside a string
-    (or any other multi-line token) are left exactly as they are.
+    Continuation lines shift by the column delta, to no less than column ``floor`` (a
+    value moved far left keeps its lines to the right of where it starts); lines that
+    begin inside a string (or any other multi-line token) are left exactly as they are.
     """
     if old_col is None or old_col == new_col or "\n" not in text:
         return text
@@ -42,7 +43,7 @@ def reindent(text: str, old_col: int | None, new_col: int) -> str:
         else:
             body = line.lstrip(" \t")
             width = _visual_width(line[: len(line) - len(body)])
-            out.append(" " * max(0, width + delta) + body)
+            out.append(" " * max(floor, width + delta) + body)
         pos += len(line) + 1
     return "\n".join(out)
 

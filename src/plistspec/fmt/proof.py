@@ -20,7 +20,7 @@ from itertools import accumulate, compress, repeat
 
 from plistspec.elisp.scanner import TOKENS
 
-__all__ = ["same_call", "tokens"]
+__all__ = ["same_call", "same_tokens", "tokens"]
 
 _BLANKS = r"[\x00-\x20\xa0]*+(?:;[^\n]*+[\x00-\x20\xa0]*+)*+"
 
@@ -183,3 +183,14 @@ def same_call(old: str, new: str, words: bool = True) -> list[str] | None:
                 for c in _COMMENT.findall(gap):
                     found.extend(c.split())
     return sorted(found)
+
+
+def _comments(text: str) -> list[str]:
+    return [c.rstrip() for gap in _GAPS.findall(text) if ";" in gap for c in _COMMENT.findall(gap)]
+
+
+def same_tokens(old: str, new: str) -> bool:
+    """``old`` and ``new`` differ only in blanks: the same tokens, each spelt the same
+    (a string literal by its source text, not its value), and the same comments in the
+    same order (trailing blanks aside). What ``fmt``'s layout must keep."""
+    return tokens(old) == tokens(new) and _comments(old) == _comments(new)

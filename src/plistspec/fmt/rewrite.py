@@ -52,11 +52,10 @@ from typing import Any
 from plistspec.core.columns import rest_of_line_blank, visual_column
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp.datum import Symbol
-from plistspec.emit_elisp import tool_form
-from plistspec.emit_elisp.comments import plan_comments
 from plistspec.emit_elisp.layout import MAX_INDENT
+from plistspec.emit_elisp.relayout import Unplaced, relayout
 from plistspec.extract import find_tools
-from plistspec.fmt.proof import same_call
+from plistspec.fmt.proof import same_call, same_tokens
 from plistspec.fmt.verify import BACKENDS, SENT_SLOTS, Job, left_alone, read_back, verify
 from plistspec.lint import lint
 from plistspec.replay import lower
@@ -138,22 +137,6 @@ def _screen(
     return Job(form, datum, nested, dialect or writer, writer, column)
 
 
-def _place_comments(j: Job, text: str, path: str | None) -> None:
-    j.plan = plan_comments(j.form, j.datum, text)
-    if j.plan.unplaced:
-        c = j.plan.unplaced[0]
-        j.outcome = (
-            None,
-            left_alone(
-                "the layout has no place for this comment (it sits inside a value written "
-                "from its evaluated result, or between a key and its value)",
-                c,
-                c + 1,
-                path,
-            ),
-        )
-
-
 def _lower(j: Job, text: str, path: str | None) -> None:
     tool, diags = lower(j.form, j.dialect, path, full="layout")
     if tool is None and not any(d.is_error for d in diags):
@@ -188,16 +171,17 @@ def _lint(j: Job, text: str, path: str | None) -> None:
 
 def _write(j: Job, text: str, path: str | None) -> None:
     start, end = j.form.start, j.form.end
-    new, wdiags = tool_form(
-        j.tool, j.writer, j.column, comments=j.plan, tail_safe=rest_of_line_blank(text, end)
-    )
-    if wdiags and any(d.severity != "info" for d in wdiags):
+    try:
+        new = relayout(j.datum, text, j.column, tail_safe=rest_of_line_blank(text, end))
+    except Unplaced as e:
+        at = e.args[0]
         j.outcome = (
             None,
             left_alone(
-                "the canonical layout cannot carry all of it: " + wdiags[0].message,
-                start,
-                end,
+                "the layout has no place for this comment (between a key and its value, or "
+                "before the first key of a nested plist)",
+                at,
+                at + 1,
                 path,
             ),
         )
@@ -205,6 +189,12 @@ def _write(j: Job, text: str, path: str | None) -> None:
     j.new, j.old = new, text[start:end]
     if new == j.old:
         j.outcome = new, None
+    elif not same_tokens(j.old, new):
+        # never expected: the layout only moves blanks; a form it would change otherwise
+        # is left as it was rather than rewritten
+        j.outcome = None, left_alone(
+            "its layout would change a token or a comment", start, end, path
+        )
 
 
 def format_text(
@@ -288,15 +278,14 @@ def rewrites(
             results.append(_screen(f, datum, text, dialect, path, id(f) in has_inner))
         prev_end = f.end
     jobs = [r for r in results if isinstance(r, Job)]
-    for stage in (_place_comments, _lower, _lint, _write):
+    for stage in (_lower, _lint, _write):
         for j in jobs:
             stage(j, text, path)
         jobs = [j for j in jobs if j.outcome is None]
     # the new texts that differ: proven cheaply to be the same call, or read back
     unproven = []
     for j in jobs:
-        # the words of its comments are checked only where the plan placed comments
-        words = None if j.nested else same_call(j.old, j.new, bool(j.plan))
+        words = None if j.nested else same_call(j.old, j.new, False)
         if words is None:
             unproven.append(j)  # not proven cheaply: read back and lowered again
         else:
