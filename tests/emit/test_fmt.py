@@ -44,7 +44,10 @@ def test_only_tool_forms_change_and_json_is_the_same() -> None:
     assert "(defun my-fn (x y) (list x y))   ; unrelated code, kept byte for byte" in new
     assert new.endswith('(gptel-make-tool :name (my-name) :description "D")\n')
     # the comment stays after the :name slot it trails; no slot is dropped or moved
-    assert '(gptel-make-tool\n :name "c" ; a comment in the form\n :description "C"\n :args nil)' in new
+    assert (
+        '(gptel-make-tool\n :name "c" ; a comment in the form\n :description "C"\n :args nil)'
+        in new
+    )
     assert _json(new) == _json(MESSY)
     reasons = " ".join(d.message for d in diags if d.code == "PS530")
     assert "comment" not in reasons and "(gptel-make-tool ...)" not in reasons

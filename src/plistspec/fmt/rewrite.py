@@ -192,8 +192,9 @@ def _write(j: Job, text: str, path: str | None) -> None:
     elif not same_tokens(j.old, new):
         # never expected: the layout only moves blanks; a form it would change otherwise
         # is left as it was rather than rewritten
-        j.outcome = None, left_alone(
-            "its layout would change a token or a comment", start, end, path
+        j.outcome = (
+            None,
+            left_alone("its layout would change a token or a comment", start, end, path),
         )
 
 
