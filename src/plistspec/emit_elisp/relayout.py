@@ -197,7 +197,7 @@ class _Layout:
         def laid_out() -> None:
             if pre is not None:
                 w.put(pre)
-            self.container(w, target, arg=False)
+            self.container(w, target)
 
         self.attempt(w, laid_out, d)
 
@@ -216,7 +216,7 @@ class _Layout:
         if self.text[lo:hi].strip():
             raise _Verbatim
 
-    def container(self, w: _Out, d: Any, arg: bool) -> None:
+    def container(self, w: _Out, d: Any) -> None:
         """A plist (one pair a line) or a vector (one element a line)."""
         text = self.text
         items = d.items
@@ -238,28 +238,24 @@ class _Layout:
                 opener_end = items[0].end
             groups = [tuple(items[i : i + 2]) for i in range(at, len(items), 2)]
         col = w.col
-        first = True
         opening = self.gap(opener_end, groups[0][0].start)
         for c in opening:
             if c[2]:
                 raise Unplaced(c[0])  # own line before the first key: no place for it
-        open_comments = [c[1] for c in opening]
-        for g in groups:
-            if not first:
+        prev = groups[0][0].start
+        for i, g in enumerate(groups):
+            if i:
                 between = self.gap(prev, g[0].start)
-                trailing = [c[1] for c in between if not c[2]]
-                leading = [c[1] for c in between if c[2]]
-                w.pending.extend(trailing)
+                w.pending.extend(c[1] for c in between if not c[2])
                 w.newline(col)
-                w.lines(leading, col)
-            self.group(w, g, arg)
-            if first:
-                w.pending.extend(open_comments)
-                first = False
+                w.lines([c[1] for c in between if c[2]], col)
+            self.group(w, g)
+            if not i:  # a comment after the opening paren: at the end of the first line
+                w.pending.extend(c[1] for c in opening)
             prev = g[-1].end
         self.close(w, prev, d.end - 1, col, "]" if type(d) is Vector else ")")
 
-    def group(self, w: _Out, g: tuple, arg: bool) -> None:
+    def group(self, w: _Out, g: tuple) -> None:
         if len(g) == 1:
             self.value(w, g[0])
             return
@@ -350,7 +346,7 @@ class _Layout:
         if pre is not None:
             w.put(pre)
             a = a.items[1]
-        self.container(w, a, arg=True)
+        self.container(w, a)
 
     # -- the form ------------------------------------------------------------------------
     def form(self, d: Any, col: int, tail_safe: bool) -> str:
