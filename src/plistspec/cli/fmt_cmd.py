@@ -2,7 +2,14 @@
 
 Owns: the command's options and exit codes. Without ``--in-place`` the formatted text
 goes to standard output; ``--check`` writes nothing and exits 1 naming the files that
-would change; ``--in-place`` replaces each file atomically (never half written), keeping
+would change (``Would reformat: FILE``, as ``ruff format --check``); ``--diff`` writes
+nothing and prints a unified diff of each file that would change (the file's own bytes,
+as ``check --diff``), exit 1 when there is one; a folder is walked for its ``.el`` files
+(:mod:`plistspec.cli._paths`) and, given neither ``--check`` nor ``--diff``, its files are
+rewritten in place, as ``ruff format DIR`` does (a folder's files never go to standard
+output). With ``--check``, ``--diff`` or ``--in-place`` a summary line goes to standard
+error (``1 file would be reformatted, 2 files already formatted``).
+``--in-place`` replaces each file atomically (never half written), keeping
 its byte-order mark, line endings (CRLF stays CRLF, CR stays CR), mode, owner, hard
 links and symbolic links (the target is rewritten); a read-only file is refused.
 A form with an error (a syntax error anywhere in the file, a spec ``check`` calls an
@@ -31,11 +38,21 @@ if TYPE_CHECKING:
 
 
 @click.command("fmt", cls=Command)
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, metavar="FILE|DIR...")
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 and name the files that would change."
 )
-@click.option("-i", "--in-place", is_flag=True, help="Rewrite each FILE in place (atomically).")
+@click.option(
+    "--diff",
+    is_flag=True,
+    help="Write nothing; print a unified diff of the files that would change (exit 1 if any).",
+)
+@click.option(
+    "-i",
+    "--in-place",
+    is_flag=True,
+    help="Rewrite each FILE in place (atomically); the default for the files of a DIR.",
+)
 @click.option(
     "-d",
     "--dialect",
@@ -54,22 +71,35 @@ if TYPE_CHECKING:
 def fmt_cmd(
     files: tuple[str, ...],
     check: bool,
+    diff: bool,
     in_place: bool,
     dialect: str | None,
     stdin_filename: str | None,
     quiet: bool,
     output_format: str,
 ) -> None:
-    """Rewrite the tool forms of FILE... (- for stdin) in the canonical layout."""
+    """Lay out the tool forms of FILE... (- for stdin; the .el files of DIR) canonically.
+
+    Only the blanks between tokens change: strings, comments and code stay as written."""
     from plistspec.cli._io import InputError, print_diagnostics, read_elisp, write_output
+    from plistspec.cli._paths import input_files
     from plistspec.cli._rewrite import check_rewritable, rewrite_file
 
-    if in_place and check:
-        raise click.UsageError("--check and --in-place do not go together")
+    if in_place and (check or diff):
+        raise click.UsageError(
+            f"{'--check' if check else '--diff'} and --in-place do not go together"
+        )
     if in_place and "-" in files:
         raise click.UsageError("--in-place cannot rewrite standard input")
+    files, folders = input_files(files)
+    if folders and not (check or diff):
+        if "-" in files:
+            raise click.UsageError("a DIR is formatted in place: it cannot go with -")
+        in_place = True  # as `ruff format DIR`: a folder's files are rewritten
+    check = check or diff  # --diff writes nothing either; it shows what would change
     status = 0
     changed_files: list[str] = []
+    unchanged = 0
     all_diags = []
     for path in files:
         try:
@@ -112,6 +142,10 @@ def fmt_cmd(
         if check:
             if changed:
                 changed_files.append(name)
+                if diff:
+                    _print_diff(name, text, layout, dialect)
+            else:
+                unchanged += 1
             continue
         try:
             if in_place:
@@ -119,6 +153,9 @@ def fmt_cmd(
                     if error is not None:
                         raise error
                     rewrite_file(path, name, data, layout.state)
+                    changed_files.append(name)
+                else:
+                    unchanged += 1
             else:
                 if error is not None:
                     raise error
@@ -128,10 +165,44 @@ def fmt_cmd(
             status = 1
     print_diagnostics(all_diags, output_format)
     if check and changed_files:
-        for name in changed_files:
-            click.echo(f"would reformat {name}", err=True)
+        if not diff:
+            for name in changed_files:
+                click.echo(f"Would reformat: {name}", err=True)
         status = 1
+    if check or in_place:
+        click.echo(_summary(len(changed_files), unchanged, check), err=True)
     sys.exit(status)
+
+
+def _files(n: int) -> str:
+    return f"{n} file{'s' * (n != 1)}"
+
+
+def _summary(changed: int, unchanged: int, check: bool) -> str:
+    """ruff format's last line: ``2 files reformatted, 1 file left unchanged`` (with
+    ``--check``/``--diff``: ``... would be reformatted, ... already formatted``)."""
+    parts = []
+    if check:
+        if changed:
+            parts.append(f"{_files(changed)} would be reformatted")
+        if unchanged or not changed:
+            parts.append(f"{_files(unchanged)} already formatted")
+    else:
+        if changed:
+            parts.append(f"{_files(changed)} reformatted")
+        if unchanged or not changed:
+            parts.append(f"{_files(unchanged)} left unchanged")
+    return ", ".join(parts)
+
+
+def _print_diff(name: str, text: str, layout: Layout, dialect: str | None) -> None:
+    """The unified diff of one file fmt would change, of its own bytes (BOM, line
+    endings, raw bytes), as ``check --diff`` prints one."""
+    from plistspec.cli._diff import print_diff
+    from plistspec.fmt.rewrite import format_text
+
+    new, _ = format_text(text, name, dialect)
+    print_diff(name, layout.encode(text), layout.encode(new))
 
 
 def _format_one(
