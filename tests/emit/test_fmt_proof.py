@@ -84,13 +84,14 @@ def test_cheap_proof_takes_most_generated_forms(monkeypatch: pytest.MonkeyPatch)
 def test_cheap_proof_with_comments_keeps_them_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     """Comments before keywords: the forms are laid out, proven cheaply, and every
     comment of the file is still there, in the same order, spelt the same."""
-    from plistspec.fmt.proof import _comments
+    from plistspec.fmt.proof import comment_lines
 
     text = _relayout(TEXTS[-1][: TEXTS[-1].find("\n(", 20_000) + 1], random.Random(0))
     cheap, _, _ = _format_both_ways(text, monkeypatch)
     assert cheap > 0
     new, _ = fmt.format_text(text)
-    assert new != text and _comments(new) == _comments(text) and len(_comments(text)) > 10
+    assert new != text and comment_lines(new) == comment_lines(text)
+    assert len(comment_lines(text)) > 10
 
 
 _BLANKS = re.compile(r"[\x00-\x20\xa0]*+(?:;[^\n]*+[\x00-\x20\xa0]*+)*+")

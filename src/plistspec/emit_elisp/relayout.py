@@ -144,7 +144,7 @@ class _Layout:
 
     def verbatim(self, w: _Out, d: Any) -> None:
         src = self.text[d.start : d.end]
-        w.put(reindent(src, visual_column(self.text, d.start), w.col, w.col + 1))
+        w.put(reindent(src, visual_column(self.text, d.start), w.col, w.col + 1, d))
 
     def flat(self, d: Any) -> str | None:
         """``d`` on one line as the layout writes it, None when it cannot be (a comment,
