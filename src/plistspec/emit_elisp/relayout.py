@@ -245,10 +245,7 @@ class _Layout:
         prev = groups[0][0].start
         for i, g in enumerate(groups):
             if i:
-                between = self.gap(prev, g[0].start)
-                w.pending.extend(c[1] for c in between if not c[2])
-                w.newline(col)
-                w.lines([c[1] for c in between if c[2]], col)
+                self.next_line(w, prev, g[0].start, col)
             self.group(w, g)
             if not i:  # a comment after the opening paren: at the end of the first line
                 w.pending.extend(c[1] for c in opening)
@@ -259,14 +256,12 @@ class _Layout:
         if len(g) == 1:
             self.value(w, g[0])
             return
-        k, v = g
-        if self.gap(k.end, v.start):
-            raise Unplaced(_Comments.scan(self.text, k.end, v.start)[0][0])  # type: ignore[index]
-        w.put(self.text[k.start : k.end] + " ")
-        self.value(w, v)
+        self.key(w, *g)
+        self.value(w, g[1])
 
-    def close(self, w: _Out, prev: int, close: int, col: int, paren: str) -> None:
-        """The comments after the last element, then the closing paren."""
+    def close(self, w: _Out, prev: int, close: int, col: int, paren: str = "") -> None:
+        """The comments after the last element (those on their own lines at ``col``, the
+        closing paren below them), then ``paren``."""
         after = self.gap(prev, close)
         w.pending.extend(c[1] for c in after if not c[2])
         own = [c[1] for c in after if c[2]]
@@ -278,6 +273,20 @@ class _Layout:
                 w.put(c)
             w.newline(col)
         w.put(paren)
+
+    def next_line(self, w: _Out, prev: int, start: int, col: int) -> None:
+        """A line break at ``col`` before the element at ``start``: the comments after
+        ``prev`` on its line end that line, those on their own lines go before it."""
+        between = self.gap(prev, start)
+        w.pending.extend(c[1] for c in between if not c[2])
+        w.newline(col)
+        w.lines([c[1] for c in between if c[2]], col)
+
+    def key(self, w: _Out, k: Any, v: Any) -> None:
+        """``:key `` (a comment between a key and its value has no place)."""
+        if self.gap(k.end, v.start):
+            raise Unplaced(_Comments.scan(self.text, k.end, v.start)[0][0])  # type: ignore[index]
+        w.put(self.text[k.start : k.end] + " ")
 
     # -- :args ---------------------------------------------------------------------------
     def args(self, w: _Out, d: Any) -> None:
@@ -311,24 +320,18 @@ class _Layout:
             return
         if pre:
             w.put(pre)
-        opening = self.gap(head_end, elements[0].start)
-        base = w.col
-        if opening:  # a comment before the first arg: every arg on a line of its own
+        if self.gap(head_end, elements[0].start):
+            # a comment before the first arg: every arg on a line of its own
+            col = w.col + 1
             w.put(opener.rstrip())
-            col = base + 1
-            w.pending.extend(c[1] for c in opening if not c[2])
-            w.newline(col)
-            w.lines([c[1] for c in opening if c[2]], col)
+            self.next_line(w, head_end, elements[0].start, col)
         else:
             w.put(opener)
             col = w.col
         prev = elements[0].start
         for i, a in enumerate(elements):
             if i:
-                between = self.gap(prev, a.start)
-                w.pending.extend(c[1] for c in between if not c[2])
-                w.newline(col)
-                w.lines([c[1] for c in between if c[2]], col)
+                self.next_line(w, prev, a.start, col)
             self.arg(w, a)
             prev = a.end
         self.close(w, prev, lst.end - 1, col, "]" if type(lst) is Vector else ")")
@@ -360,28 +363,14 @@ class _Layout:
         ind = col + 1
         prev = head.end
         for k, v in slots:
-            between = self.gap(prev, k.start)
-            w.pending.extend(c[1] for c in between if not c[2])
-            w.newline(ind)
-            w.lines([c[1] for c in between if c[2]], ind)
-            if self.gap(k.end, v.start):
-                raise Unplaced(_Comments.scan(text, k.end, v.start)[0][0])  # type: ignore[index]
-            w.put(text[k.start : k.end] + " ")
+            self.next_line(w, prev, k.start, ind)
+            self.key(w, k, v)
             if k.name == ":args":
                 self.attempt(w, lambda v=v: self.args(w, v), v)
             else:
                 self.verbatim(w, v)
             prev = v.end
-        after = self.gap(prev, d.end - 1)
-        w.pending.extend(c[1] for c in after if not c[2])
-        own = [c[1] for c in after if c[2]]
-        if own:
-            w.newline(ind)
-            for i, c in enumerate(own):
-                if i:
-                    w.newline(ind)
-                w.put(c)
-            w.newline(ind)
+        self.close(w, prev, d.end - 1, ind)
         if w.pending and not tail_safe:
             w.newline(ind)
         w.put(")")
