@@ -80,6 +80,12 @@ def test_check_a_folder(tmp_path: Path, git: bool) -> None:
     # the excluded file is read when named, as ruff reads a file it is given
     r = _run("check", "test/data/bad.el", cwd=p)
     assert r.returncode == 1 and "bad.el:1:" in r.stdout
+    # --force-exclude (the pre-commit hooks pass it): a named file the excludes match is
+    # skipped too, by its folder or its name
+    r = _run("check", "--force-exclude", "test/data/bad.el", "tools.el", cwd=p)
+    assert r.returncode == 0 and "1 file read" in r.stderr, r.stderr
+    r = _run("fmt", "--check", "--force-exclude", "node_modules/pkg/x.el", cwd=p)
+    assert r.returncode == 0 and "0 files already formatted" in r.stderr
     # exclude replaces the defaults: node_modules is read again, test/data stays out
     (p / ".plistspec.toml").write_text('exclude = ["test"]\n', encoding="utf-8")
     r = _run("check", ".", cwd=p)

@@ -86,24 +86,46 @@ def excluded(rel: str, patterns: tuple[str, ...] | list[str]) -> bool:
     return False
 
 
-def expand(paths: list[str] | tuple[str, ...], configs: object) -> tuple[list[str], int]:
+def _patterns(cfg: object) -> list[str]:
+    return list(getattr(cfg, "exclude", None) or DEFAULT_EXCLUDES) + list(
+        getattr(cfg, "extend_exclude", None) or ()
+    )
+
+
+def _force_excluded(path: str, configs: object) -> bool:
+    """``path`` (a file named on the command line) or a folder above it, up to its
+    configuration's folder, matches the configuration's excludes."""
+    cfg = configs.for_path(path)  # type: ignore[attr-defined]
+    base = cfg.base if getattr(cfg, "path", None) else os.getcwd()  # type: ignore[attr-defined]
+    rel = _rel(path, os.path.abspath(base))
+    if rel.startswith(".."):
+        return False
+    parts = rel.split("/")
+    patterns = _patterns(cfg)
+    return any(excluded("/".join(parts[: k + 1]), patterns) for k in range(len(parts)))
+
+
+def expand(
+    paths: list[str] | tuple[str, ...], configs: object, force_exclude: bool = False
+) -> tuple[list[str], int]:
     """The inputs to read for the command-line ``paths`` and how many were folders. Each
     folder's files are found as the module doc says, with the excludes of
     ``configs.for_path`` (a :class:`plistspec.checking.config.ConfigCache`; raises its
     ``ConfigError``); anything else (``-``, a file, a path that does not exist) is kept
-    as given, for the command to read or report."""
+    as given, for the command to read or report — but with ``force_exclude`` a file the
+    excludes match is dropped too (ruff's ``--force-exclude``, for pre-commit, which
+    names every staged file)."""
     out: list[str] = []
     seen: set[str] = set()
     folders = 0
     for p in paths:
         if p == "-" or not os.path.isdir(p):
-            out.append(p)
+            if not (force_exclude and p != "-" and _force_excluded(p, configs)):
+                out.append(p)
             continue
         folders += 1
         cfg = configs.for_path(os.path.join(p, "_"))  # type: ignore[attr-defined]  # a file in p
-        patterns = list(getattr(cfg, "exclude", None) or DEFAULT_EXCLUDES) + list(
-            getattr(cfg, "extend_exclude", None) or ()
-        )
+        patterns = _patterns(cfg)
         base = getattr(cfg, "base", None) if getattr(cfg, "path", None) else None
         for f in _walk(p, patterns, base):
             key = os.path.normcase(os.path.abspath(f))

@@ -15,24 +15,36 @@ import sys
 
 import click
 
-__all__ = ["input_files"]
+__all__ = ["input_files", "force_exclude_option", "all_passed"]
+
+force_exclude_option = click.option(
+    "--force-exclude",
+    is_flag=True,
+    help="Skip the files the configuration's exclude/extend-exclude match even when named "
+    "(for pre-commit, which names every staged file).",
+)
 
 
-def input_files(paths: tuple[str, ...], configs: object = None) -> tuple[tuple[str, ...], int]:
-    """``(files, number of folders given)``; ``paths`` without folders come back as they are.
-    ``configs``: a :class:`plistspec.checking.config.ConfigCache` (default: found from each
-    folder, as ``check`` finds them)."""
-    if not any(p != "-" and os.path.isdir(p) for p in paths):
+def input_files(
+    paths: tuple[str, ...], configs: object = None, force_exclude: bool = False
+) -> tuple[tuple[str, ...], int]:
+    """``(files, number of folders given)``; ``paths`` without folders come back as they are
+    (without the excluded ones, with ``force_exclude``). ``configs``: a
+    :class:`plistspec.checking.config.ConfigCache` (default: found from each folder, as
+    ``check`` finds them)."""
+    if not force_exclude and not any(p != "-" and os.path.isdir(p) for p in paths):
         return paths, 0
     from plistspec.checking.config import ConfigCache, ConfigError
     from plistspec.checking.files import expand
 
     try:
-        files, folders = expand(paths, configs if configs is not None else ConfigCache())
+        files, folders = expand(
+            paths, configs if configs is not None else ConfigCache(), force_exclude
+        )
     except ConfigError as e:
         sys.stderr.write(e.diagnostic.render() + "\n")
         sys.exit(2)
-    if not files:
+    if not files and folders:
         shown = ", ".join(p for p in paths if os.path.isdir(p))
         click.echo(f"warning: no Emacs Lisp files found under {shown}", err=True)
     return tuple(files), folders

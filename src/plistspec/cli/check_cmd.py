@@ -36,6 +36,7 @@ from plistspec.cli._options import (
     stdin_filename_option,
     target_option,
 )
+from plistspec.cli._paths import force_exclude_option, input_files
 from plistspec.core.formats import REPORT_FORMATS as FORMATS
 from plistspec.core.formats import TARGETS, report_is_empty
 
@@ -125,6 +126,7 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     help="Use this .plistspec.toml / pyproject.toml instead of finding one.",
 )
 @click.option("--isolated", is_flag=True, default=False, help="Read no configuration file.")
+@force_exclude_option
 @from_emacs_options
 def check_cmd(
     files: tuple[str, ...],
@@ -143,6 +145,7 @@ def check_cmd(
     output_file: str | None,
     config_file: str | None,
     isolated: bool,
+    force_exclude: bool,
     from_emacs: str | None,
     llm_variable: str | None,
 ) -> None:
@@ -187,9 +190,7 @@ def check_cmd(
     configs = ConfigCache(config_file, isolated)
     if config_file is not None and not os.path.isfile(config_file):
         raise click.BadParameter(f"{config_file}: no such file", param_hint="--config")
-    from plistspec.cli._paths import input_files
-
-    files, _ = input_files(files, configs)  # folders: their .el files, as ruff walks them
+    files, _ = input_files(files, configs, force_exclude)  # folders: their .el files
 
     reported: list[Diagnostic] = []
     texts: dict[str, str | None] = {}

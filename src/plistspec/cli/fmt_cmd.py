@@ -31,6 +31,7 @@ from plistspec.cli._options import (
     output_format_option,
     stdin_filename_option,
 )
+from plistspec.cli._paths import force_exclude_option
 from plistspec.core.formats import REPORT_FORMATS
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     help="Read every tool with this library's rules (default: each form's own).",
 )
 @stdin_filename_option
+@force_exclude_option
 @click.option(
     "-q", "--quiet", is_flag=True, help="Do not print info diagnostics (forms left unchanged)."
 )
@@ -75,6 +77,7 @@ def fmt_cmd(
     in_place: bool,
     dialect: str | None,
     stdin_filename: str | None,
+    force_exclude: bool,
     quiet: bool,
     output_format: str,
 ) -> None:
@@ -91,7 +94,7 @@ def fmt_cmd(
         )
     if in_place and "-" in files:
         raise click.UsageError("--in-place cannot rewrite standard input")
-    files, folders = input_files(files)
+    files, folders = input_files(files, force_exclude=force_exclude)
     if folders and not (check or diff):
         if "-" in files:
             raise click.UsageError("a DIR is formatted in place: it cannot go with -")
