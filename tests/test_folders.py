@@ -74,9 +74,10 @@ def test_check_a_folder(tmp_path: Path, git: bool) -> None:
     r = _run("check", ".", "--output-format", "json", cwd=p)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == [] and "Is a directory" not in r.stderr
-    r = _run("check", ".", cwd=p)
-    assert r.returncode == 0 and r.stdout == ""
-    assert "All checks passed! 2 files read, 2 tool forms found." in r.stderr
+    for args in ((".",), ()):  # no path: the current folder, as `ruff check`
+        r = _run("check", *args, cwd=p)
+        assert r.returncode == 0 and r.stdout == ""
+        assert "All checks passed! 2 files read, 2 tool forms found." in r.stderr
     # the excluded file is read when named, as ruff reads a file it is given
     r = _run("check", "test/data/bad.el", cwd=p)
     assert r.returncode == 1 and "bad.el:1:" in r.stdout
@@ -117,7 +118,7 @@ def test_fmt_and_to_json_take_folders(tmp_path: Path) -> None:
     assert "1 file reformatted, 1 file left unchanged" in r.stderr
     assert (p / "lisp" / "more.el").read_text(encoding="utf-8").startswith("(gptel-make-tool\n")
     assert (p / "build" / "generated.el").read_text(encoding="utf-8") == LOOSE
-    r = _run("fmt", "--check", ".", cwd=p)
+    r = _run("fmt", "--check", cwd=p)  # no path: the current folder, as `ruff format`
     assert r.returncode == 0 and "2 files already formatted" in r.stderr
     r = _run("fmt", "--diff", ".", cwd=p)
     assert r.returncode == 0 and r.stdout == ""

@@ -61,7 +61,7 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 @click.command("check", cls=Command)
-@click.argument("files", nargs=-1, metavar="FILE|DIR...")
+@click.argument("files", nargs=-1, metavar="[FILE|DIR]...")
 @click.option(
     "--server",
     is_flag=True,
@@ -162,7 +162,7 @@ def check_cmd(
     if files.count("-") > 1:
         raise click.UsageError("standard input (-) can be read only once")
     if not files and from_emacs is None:
-        raise click.UsageError("give FILE... or --from-emacs")
+        files = (".",)  # as `ruff check`: the current folder
     if config_file is not None and isolated:
         raise click.UsageError("--config and --isolated exclude each other")
     if diff and fix:

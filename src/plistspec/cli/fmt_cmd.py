@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 
 @click.command("fmt", cls=Command)
-@click.argument("files", nargs=-1, required=True, metavar="FILE|DIR...")
+@click.argument("files", nargs=-1, metavar="[FILE|DIR]...")
 @click.option(
     "--check", is_flag=True, help="Write nothing; exit 1 and name the files that would change."
 )
@@ -88,6 +88,7 @@ def fmt_cmd(
     from plistspec.cli._paths import input_files
     from plistspec.cli._rewrite import check_rewritable, rewrite_file
 
+    files = files or (".",)  # as `ruff format`: the current folder
     if in_place and (check or diff):
         raise click.UsageError(
             f"{'--check' if check else '--diff'} and --in-place do not go together"
