@@ -2,7 +2,8 @@
 
 Owns: :func:`expand` (command-line paths → the files to read) and the rules that choose
 them. A path that is not a folder is read as given (excluded or not: naming a file is
-asking for it, as in ruff). A folder is walked for the files that hold tool forms —
+asking for it, as in ruff), unless ``force_exclude`` (``--force-exclude``) drops the
+ones the configuration's excludes match. A folder is walked for the files that hold tool forms —
 Emacs Lisp, ``*.el`` (``check`` reads no other kind of file) — skipping:
 
 * what git ignores: inside a git work tree, the files ``git ls-files --cached --others
