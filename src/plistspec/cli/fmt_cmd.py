@@ -84,6 +84,7 @@ def fmt_cmd(
     """Lay out the tool forms of FILE... (- for stdin; the .el files of DIR) canonically.
 
     Only the blanks between tokens change: strings, comments and code stay as written."""
+    from plistspec.cli._diff import print_diff
     from plistspec.cli._io import InputError, print_diagnostics, read_elisp, write_output
     from plistspec.cli._paths import input_files
     from plistspec.cli._rewrite import check_rewritable, rewrite_file
@@ -120,7 +121,7 @@ def fmt_cmd(
             target = name
         else:
             target = "<stdout>"
-        data, changed, diags, error = _format_one(text, name, layout, dialect, target)
+        data, changed, diags, error, new = _format_one(text, name, layout, dialect, target, diff)
         # invalid UTF-8: read as Emacs does (raw bytes, written back as they were), said once
         diags = decoding + [d for d in diags if not any(_same(d, w) for w in decoding)]
         if any(d.is_error for d in diags):
@@ -146,8 +147,8 @@ def fmt_cmd(
         if check:
             if changed:
                 changed_files.append(name)
-                if diff:
-                    _print_diff(name, text, layout, dialect)
+                if diff:  # the file's own bytes: its BOM, line endings and raw bytes
+                    print_diff(name, layout.encode(text), layout.encode(new or ""))
             else:
                 unchanged += 1
             continue
@@ -199,29 +200,26 @@ def _summary(changed: int, unchanged: int, check: bool) -> str:
     return ", ".join(parts)
 
 
-def _print_diff(name: str, text: str, layout: Layout, dialect: str | None) -> None:
-    """The unified diff of one file fmt would change, of its own bytes (BOM, line
-    endings, raw bytes), as ``check --diff`` prints one."""
-    from plistspec.cli._diff import print_diff
-    from plistspec.fmt.rewrite import format_text
-
-    new, _ = format_text(text, name, dialect)
-    print_diff(name, layout.encode(text), layout.encode(new))
-
-
 def _format_one(
-    text: str, name: str, layout: Layout, dialect: str | None, target: str | None
-) -> tuple[list[bytes] | None, bool, list, InputError | None]:
-    """fmt of one input: ``(data, changed, diagnostics, error)``. ``data``: the bytes to
-    write (BOM and line endings of ``layout`` back; None when ``target`` is None, as for
-    ``--check``); ``error``: an :class:`InputError` when the new text cannot be encoded
-    (named ``target``). A big file goes through :mod:`plistspec.fmt.stream` (the same
-    result in a fraction of the memory), encoded piece by piece."""
+    text: str,
+    name: str,
+    layout: Layout,
+    dialect: str | None,
+    target: str | None,
+    whole: bool = False,
+) -> tuple[list[bytes] | None, bool, list, InputError | None, str | None]:
+    """fmt of one input: ``(data, changed, diagnostics, error, new text)``. ``data``: the
+    bytes to write (BOM and line endings of ``layout`` back; None when ``target`` is None,
+    as for ``--check``); ``error``: an :class:`InputError` when the new text cannot be
+    encoded (named ``target``). A big file goes through :mod:`plistspec.fmt.stream` (the
+    same result in a fraction of the memory), encoded piece by piece, and its new text is
+    None; ``whole`` (``--diff``, which needs the new text): never streamed."""
     from plistspec.core.diagnostics import locate
     from plistspec.fmt.stream import format_stream
 
     out = _Encoder(layout, target)
-    streamed = format_stream(text, out.add, name, dialect)
+    streamed = None if whole else format_stream(text, out.add, name, dialect)
+    new: str | None = None
     if streamed is not None:
         changed, diags = streamed
         data = out.data
@@ -232,9 +230,10 @@ def _format_one(
         changed = new != text
         out = _Encoder(layout, target)
         out.add(new)
-        del new
         data = out.data
-    return data, changed, locate(diags, text, name), out.error
+        if not whole:
+            new = None  # not kept: a big text is not held twice
+    return data, changed, locate(diags, text, name), out.error, new
 
 
 def _encode_all(
