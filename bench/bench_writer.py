@@ -1,9 +1,8 @@
-"""The Elisp writer alone: ``emit_elisp.tool_form`` on every call ``fmt`` makes on a file.
+"""The Elisp writer alone: ``emit_elisp.tool_form`` on every tool of a file.
 
 Numbers, not pass/fail. Generates a tools file with ``gen_tools.generate`` (default 10M,
-seed 1: the file of issue 11), runs ``plistspec.fmt.rewrite.format_text`` once on it with
-``tool_form`` wrapped to collect its arguments (tool IR, dialect, indent, comment plan,
-tail_safe), then times only ``tool_form`` over those calls, ``--runs`` times (min and
+seed 1: the file of issue 11), reads its tools' IR once, then times only ``tool_form``
+over them, ``--runs`` times (min and
 median kept, garbage collection paused as fmt pauses it), and prints CPU seconds, calls
 and output MB/s. Also times ``to_elisp`` (the ``from-json`` writer: the same tools, no
 comment plan) unless ``--no-file``.
@@ -27,23 +26,13 @@ from gen_tools import generate, parse_size  # noqa: E402
 
 
 def collect(text: str) -> list[tuple]:
-    """The ``(tool, dialect, indent, plan, tail_safe)`` of every writer call fmt makes."""
-    import plistspec.emit_elisp as ee
-    from plistspec.fmt.rewrite import format_text
+    """``(tool, dialect, indent, plan, tail_safe)`` for every tool of ``text``: its IR as
+    ``to-json --format ir`` reads it, written at column 0 (fmt no longer calls the writer:
+    it lays forms out from their source, issue 29)."""
+    from plistspec.api import read_tools
 
-    calls: list[tuple] = []
-    real = ee.tool_form
-
-    def spy(tool, dialect="gptel", indent=0, *, comments=None, tail_safe=True):
-        calls.append((tool, dialect, indent, comments, tail_safe))
-        return real(tool, dialect, indent, comments=comments, tail_safe=tail_safe)
-
-    ee.tool_form = spy
-    try:
-        format_text(text)
-    finally:
-        ee.tool_form = real
-    return calls
+    tools, _ = read_tools(text)
+    return [(t, (t.get("metadata") or {}).get("dialect", "gptel"), 0, None, True) for t in tools]
 
 
 def _time(fn, runs: int) -> list[float]:

@@ -70,9 +70,17 @@ def test_json_stdin_named_and_exit_zero() -> None:
         }
 
 
-def test_usage_errors_exit_2() -> None:
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert run("--target", "nowhere", str(SEED)).returncode == 2
-    assert run().returncode == 2
+    # no FILE is no usage error (issue 29): the current folder is checked, as `ruff check`
+    p = subprocess.run(
+        [sys.executable, "-m", "plistspec", "check"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert p.returncode == 0 and "no Emacs Lisp files found under ." in p.stderr
 
 
 def test_missing_file_and_bad_utf8(tmp_path: Path) -> None:

@@ -21,7 +21,10 @@ Keys (all optional; ``-`` and ``_`` are interchangeable in names):
   ``/`` separators (``*`` matches any characters, ``/`` included); a glob without ``/``
   is matched against the file's name alone;
 * ``dialect``: ``gptel`` or ``llm``; ``target``: one of :data:`plistspec.core.formats.TARGETS`
-  (both as ``check -d`` / ``-t``, which override them).
+  (both as ``check -d`` / ``-t``, which override them);
+* ``exclude``, ``extend-exclude``: lists of globs, the files and folders a walk of a
+  folder skips (``exclude`` replaces the defaults, ``extend-exclude`` adds to them; see
+  :mod:`plistspec.checking.files`).
 
 An invalid file is a :class:`ConfigError` holding a PS930 diagnostic at the file, line
 and column of the offending key (tomllib gives no positions for keys, so the key is
@@ -40,7 +43,16 @@ from plistspec.core.record import Record
 
 __all__ = ["Config", "ConfigError", "load_config", "find_config", "ConfigCache", "KEYS"]
 
-KEYS = ("select", "extend-select", "ignore", "per-file-ignores", "dialect", "target")
+KEYS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "per-file-ignores",
+    "dialect",
+    "target",
+    "exclude",
+    "extend-exclude",
+)
 _ROOT_MARKERS = (".git", ".hg", ".svn")
 
 
@@ -62,6 +74,8 @@ class Config(Record):
         "per_file_ignores",
         "dialect",
         "target",
+        "exclude",
+        "extend_exclude",
         "_matchers",
         "_ignores",
     )
@@ -83,6 +97,8 @@ class Config(Record):
         )
         self.dialect = dialect
         self.target = target
+        self.exclude: list[str] | None = None  # None: the defaults
+        self.extend_exclude: list[str] = []
         self._matchers: Any = None
         self._ignores: dict[str, list[str]] = {}
 
@@ -324,6 +340,15 @@ def load_config(path: str) -> Config:
                     path, line, col, f"target: expected one of {', '.join(TARGETS)}, got {value!r}"
                 )
             cfg.target = value
+        elif key in ("exclude", "extend-exclude"):
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise _error(
+                    path, line, col, f'{key}: expected a list of globs, e.g. {key} = ["test/data"]'
+                )
+            if key == "exclude":
+                cfg.exclude = list(value)
+            else:
+                cfg.extend_exclude = list(value)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise _error(

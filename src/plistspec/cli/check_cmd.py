@@ -36,6 +36,7 @@ from plistspec.cli._options import (
     stdin_filename_option,
     target_option,
 )
+from plistspec.cli._paths import force_exclude_option, input_files
 from plistspec.core.formats import REPORT_FORMATS as FORMATS
 from plistspec.core.formats import TARGETS, report_is_empty
 
@@ -60,7 +61,7 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
 
 
 @click.command("check", cls=Command)
-@click.argument("files", nargs=-1, metavar="FILE...")
+@click.argument("files", nargs=-1, metavar="[FILE|DIR]...")
 @click.option(
     "--server",
     is_flag=True,
@@ -125,6 +126,7 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     help="Use this .plistspec.toml / pyproject.toml instead of finding one.",
 )
 @click.option("--isolated", is_flag=True, default=False, help="Read no configuration file.")
+@force_exclude_option
 @from_emacs_options
 def check_cmd(
     files: tuple[str, ...],
@@ -143,10 +145,11 @@ def check_cmd(
     output_file: str | None,
     config_file: str | None,
     isolated: bool,
+    force_exclude: bool,
     from_emacs: str | None,
     llm_variable: str | None,
 ) -> None:
-    """Check the tool definitions in FILE... (- for stdin).
+    """Check the tool definitions in FILE... (- for stdin; the .el files of DIR).
 
     Reports syntax errors, what gptel/llm would refuse, spec mistakes and surprises
     (unknown keys with did-you-mean, missing :type, :enum as a list...) and, with
@@ -159,7 +162,7 @@ def check_cmd(
     if files.count("-") > 1:
         raise click.UsageError("standard input (-) can be read only once")
     if not files and from_emacs is None:
-        raise click.UsageError("give FILE... or --from-emacs")
+        files = (".",)  # as `ruff check`: the current folder
     if config_file is not None and isolated:
         raise click.UsageError("--config and --isolated exclude each other")
     if diff and fix:
@@ -187,6 +190,7 @@ def check_cmd(
     configs = ConfigCache(config_file, isolated)
     if config_file is not None and not os.path.isfile(config_file):
         raise click.BadParameter(f"{config_file}: no such file", param_hint="--config")
+    files, _ = input_files(files, configs, force_exclude)  # folders: their .el files
 
     reported: list[Diagnostic] = []
     texts: dict[str, str | None] = {}
@@ -269,7 +273,9 @@ def check_cmd(
                 changed_files += 1
                 _summarize(name, outcome, diff)
                 if diff:  # the file's own bytes: its BOM, line endings and raw bytes
-                    _print_diff(name, layout.encode(text), layout.encode(outcome.text))
+                    from plistspec.cli._diff import print_diff
+
+                    print_diff(name, layout.encode(text), layout.encode(outcome.text))
             for w in outcome.withheld:
                 click.echo(
                     f"{_where(w)}: {w.code} fix not applied: it would change what "
@@ -328,6 +334,10 @@ def check_cmd(
     else:
         sys.stdout.write(out)
     sys.stdout.flush()
+    if not reported and output_format == "gnu" and not (statistics or fix or diff):
+        from plistspec.cli._paths import all_passed
+
+        click.echo(all_passed(texts), err=True)  # stdout stays the report: empty
     if fix or diff:
         verb = "Would fix" if diff else "Fixed"
         left = sum(1 for d in reported if d.severity == "error")
@@ -368,37 +378,6 @@ def _summarize(name: str, outcome, diff: bool) -> None:
     verb = "would fix" if diff else "fixed"
     for d in outcome.applied:
         click.echo(f"{_where(d)}: {verb} {d.code}: {one_line(d.message)}", err=True)
-
-
-def _lines(text: str) -> list[str]:
-    """``text`` cut after each ``\\n`` only, as ``git apply`` and ``patch`` count lines: a
-    CR, form feed, vertical tab, U+0085 or U+2028 stays inside its line."""
-    parts = text.split("\n")
-    out = [p + "\n" for p in parts[:-1]]
-    if parts[-1]:
-        out.append(parts[-1])
-    return out
-
-
-def _print_diff(name: str, before: str, after: str) -> None:
-    """A unified diff ``git apply`` and ``patch -p1`` accept: ``before``/``after`` are the
-    file's text as stored (BOM, CRLF, raw bytes), written to stdout as those bytes."""
-    import difflib
-
-    from plistspec.cli._io import write_stdout
-    from plistspec.core.lines import one_line
-
-    label = one_line(name)
-    lines = difflib.unified_diff(
-        _lines(before), _lines(after), fromfile=f"a/{label}", tofile=f"b/{label}"
-    )
-    chunks = []
-    for line in lines:
-        if not line.endswith("\n"):
-            line += "\n\\ No newline at end of file\n"
-        chunks.append(line.encode("utf-8", "surrogateescape"))
-    sys.stdout.flush()
-    write_stdout(chunks)
 
 
 def _write_in_place(path: str, name: str, text: str, state) -> tuple[str, str] | None:

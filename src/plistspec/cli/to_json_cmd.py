@@ -23,7 +23,7 @@ _TARGETS = FORMATS + tuple(t for t in LOWER_TARGETS if t not in FORMATS)
 
 
 @click.command("to-json", cls=Command)
-@click.argument("files", nargs=-1, metavar="FILE...")
+@click.argument("files", nargs=-1, metavar="FILE|DIR...")
 @target_option(
     _TARGETS,
     default="ir",
@@ -64,7 +64,7 @@ def to_json_cmd(
     llm_variable: str | None,
     lower: bool = False,
 ) -> None:
-    """Compile the tool definitions in FILE... (- for stdin) to JSON.
+    """Compile the tool definitions in FILE... (- for stdin; the .el files of DIR) to JSON.
 
     For a provider format the output is exactly the `tools` value gptel 0.9.9.5 sends
     (for gptel-make-tool forms) or llm 0.31.1 sends (llm-make-tool forms).
@@ -85,6 +85,9 @@ def to_json_cmd(
     failed = False
     if not files and from_emacs is None:
         raise click.UsageError("give FILE... or --from-emacs")
+    from plistspec.cli._paths import input_files
+
+    files, _ = input_files(files)  # a folder: its .el files, as check and fmt walk it
     if from_emacs is not None:
         from plistspec.cli._from_emacs import registry_tools
 

@@ -56,15 +56,15 @@ the file before the library signals ``void-function``, and the byte compiler war
 an unknown function; with it, a machine without the library gets the plain "Cannot open
 load file: gptel".
 
-Modules: :mod:`.layout` (values), :mod:`.forms` (one tool form), :mod:`.stub` (the stub
+Modules: :mod:`.layout` (values), :mod:`.forms` (one tool form), :mod:`.relayout` (fmt), :mod:`.stub` (the stub
 ``:function``), :mod:`.reindent` (a slot text moved to another column), :mod:`.file` (the
 file frame).
 
 Layer 5 (emitters) of docs/architecture.md: may import replay, lowering, the sources,
 :mod:`plistspec.elisp` and :mod:`plistspec.core`; independent of
-:mod:`plistspec.emit_json`. Public: the names of ``__all__`` below, and
-:mod:`.comments` (comments anchored in a tool form, which ``fmt`` and ``check --fix``
-keep).
+:mod:`plistspec.emit_json`. Public: the names of ``__all__`` below,
+:mod:`.relayout` (``fmt``'s layout of a tool form from its own source: only blanks
+change) and :mod:`.comments` (where comments start, which ``check --fix`` keeps clear of).
 """
 
 from __future__ import annotations

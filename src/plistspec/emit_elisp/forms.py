@@ -13,7 +13,6 @@ from typing import Any
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.core.ir import Tool
 from plistspec.core.jsontext import brief
-from plistspec.emit_elisp.comments import ROOT
 from plistspec.emit_elisp.layout import Writer
 from plistspec.emit_elisp.llm_types import composed_type
 from plistspec.emit_elisp.reindent import reindent
@@ -26,6 +25,7 @@ _FRONT_SLOTS = (":function",)
 _NULL_KEYS = frozenset({"type", "description", "title"})
 _PARAM_KEYS = frozenset({"type", "properties", "required"})
 HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
+ROOT = 0  # the id of the form itself in a comment plan
 
 # --------------------------------------------------------------------------------------
 # Tool forms
@@ -371,7 +371,7 @@ def tool_form(
     """One tool form (no trailing newline) whose ``(`` sits at column ``indent``, and
     the diagnostics for what could not be written.
 
-    ``comments`` (a :class:`plistspec.emit_elisp.comments.CommentPlan`) puts each comment next
+    ``comments`` (a comment plan: node ids, their comments; see the writer snapshot) puts each comment next
     to the node it is anchored to; a comment that could not be written gives a PS530
     info (the caller should then keep the original text). ``tail_safe`` False means
     code follows the form on its last line, so a trailing comment there must not

@@ -7,6 +7,8 @@ are.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["reindent"]
 
 
@@ -17,16 +19,29 @@ def _visual_width(ws: str) -> int:
     return col
 
 
-def reindent(text: str, old_col: int | None, new_col: int) -> str:
+def reindent(
+    text: str, old_col: int | None, new_col: int, floor: int = 0, datum: Any = None
+) -> str:
     """``text`` (a slot value as written at ``old_col``) moved to ``new_col``.
 
-    Continuation lines shift by the column delta; lines that begin inside a string
-    (or any other multi-line token) are left exactly as they are.
+    Continuation lines shift by the column delta, to no less than column ``floor`` (a
+    value moved far left keeps its lines to the right of where it starts); lines that
+    begin inside a string (or any other multi-line token) are left exactly as they are.
+    ``datum``: ``text`` as already read (its spans from where ``text`` starts), so it is
+    not read again.
     """
     if old_col is None or old_col == new_col or "\n" not in text:
         return text
     delta = new_col - old_col
-    protected = _token_spans(text)
+    if datum is not None:
+        from plistspec.elisp.datum import atom_spans
+
+        at = datum.start
+        protected: list[tuple[int, int]] | None = [
+            (a - at, b - at) for a, b in atom_spans([datum]) if "\n" in text[a - at : b - at]
+        ]
+    else:
+        protected = _token_spans(text)
     if protected is None:
         return text
     lines = text.split("\n")
@@ -42,7 +57,7 @@ def reindent(text: str, old_col: int | None, new_col: int) -> str:
         else:
             body = line.lstrip(" \t")
             width = _visual_width(line[: len(line) - len(body)])
-            out.append(" " * max(0, width + delta) + body)
+            out.append(" " * max(floor, width + delta) + body)
         pos += len(line) + 1
     return "\n".join(out)
 

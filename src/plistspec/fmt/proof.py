@@ -20,7 +20,7 @@ from itertools import accumulate, compress, repeat
 
 from plistspec.elisp.scanner import TOKENS
 
-__all__ = ["same_call", "tokens"]
+__all__ = ["comment_lines", "same_call", "same_tokens", "tokens"]
 
 _BLANKS = r"[\x00-\x20\xa0]*+(?:;[^\n]*+[\x00-\x20\xa0]*+)*+"
 
@@ -183,3 +183,27 @@ def same_call(old: str, new: str, words: bool = True) -> list[str] | None:
                 for c in _COMMENT.findall(gap):
                     found.extend(c.split())
     return sorted(found)
+
+
+# findall: (the blanks and comments before a token, the token), the last token empty
+_PAIRS = re.compile("(" + _BLANKS + ")(" + _TOKEN + ")")
+
+
+def same_tokens(old: str, new: str) -> bool:
+    """``old`` and ``new`` differ only in blanks: the same tokens, each spelt the same
+    (a string literal by its source text, not its value), and the same comments in the
+    same order (trailing blanks aside). What ``fmt``'s layout must keep."""
+    a, b = _PAIRS.findall(old), _PAIRS.findall(new)
+    if len(a) != len(b) or any(x[1] != y[1] for x, y in zip(a, b, strict=True)):
+        return False
+    return _comments(a) == _comments(b)
+
+
+def _comments(pairs: list[tuple[str, str]]) -> list[str]:
+    return [c.rstrip() for gap, _ in pairs if ";" in gap for c in _COMMENT.findall(gap)]
+
+
+def comment_lines(text: str) -> list[str]:
+    """The comments of ``text`` in order (trailing blanks aside), as :func:`same_tokens`
+    compares them."""
+    return _comments(_PAIRS.findall(text))

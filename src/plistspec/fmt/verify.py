@@ -2,8 +2,9 @@
 
 Owns: :class:`Job` (one tool form on its way through ``fmt``'s stages,
 :func:`plistspec.fmt.rewrite.rewrites`), :func:`verify` (a laid-out form's new text is kept only
-if it keeps every word of every comment and gives the same provider JSON for every
-backend in :data:`BACKENDS`), :func:`read_back` (the new texts read in one go) and
+if it gives the same provider JSON for every backend in :data:`BACKENDS`; that it keeps
+every token and comment is checked before, :func:`plistspec.fmt.proof.same_tokens`),
+:func:`read_back` (the new texts read in one go) and
 :func:`left_alone` (the PS530 info of a form left as it was).
 
 Two ways to the same answer: the cheap proof (:func:`plistspec.fmt.proof.same_call`: the
@@ -19,7 +20,7 @@ from typing import Any
 
 from plistspec.core.diagnostics import Diagnostic, ReadError
 
-__all__ = ["BACKENDS", "SENT_SLOTS", "Job", "comment_words", "left_alone", "read_back", "verify"]
+__all__ = ["BACKENDS", "SENT_SLOTS", "Job", "left_alone", "read_back", "verify"]
 
 BACKENDS = ("openai", "openai-responses", "anthropic", "gemini", "bedrock", "ollama")
 
@@ -29,39 +30,6 @@ def left_alone(message: str, start: int, end: int, path: str | None) -> Diagnost
     return Diagnostic(
         "PS530", "info", f"tool form left unchanged: {message}", start, end, path=path
     )
-
-
-def comment_words(
-    text: str, datums: Any, lo: int, hi: int, offsets: list[int] | None = None
-) -> list[str]:
-    """The words of the comments in ``text[lo:hi]``, sorted (what fmt must keep).
-    ``offsets``: where they start, when already known (:attr:`CommentPlan.offsets`)."""
-    from plistspec.emit_elisp.comments import comments_in
-
-    words: list[str] = []
-    for p in offsets if offsets is not None else comments_in(text, datums, lo, hi):
-        eol = text.find("\n", p)
-        words.extend(text[p : eol if eol >= 0 else len(text)].split())
-    return sorted(words)
-
-
-def _lost_comment(
-    text: str, datum: Any, lo: int, hi: int, offsets: list[int] | None, kept: list[str] | None
-) -> int | None:
-    """Where the first comment of ``text[lo:hi]`` starts whose words are not all among
-    ``kept`` (the words of the comments fmt wrote), None when there is none."""
-    from collections import Counter
-
-    from plistspec.emit_elisp.comments import comments_in
-
-    left = Counter(kept or [])
-    for p in offsets if offsets is not None else comments_in(text, datum, lo, hi):
-        eol = text.find("\n", p)
-        words = Counter(text[p : eol if eol >= 0 else len(text)].split())
-        if any(left[w] < n for w, n in words.items()):
-            return p
-        left -= words
-    return None
 
 
 def _provider_json(tools: list[Any]) -> dict[str, str] | None:
@@ -156,7 +124,6 @@ class Job:
         "dialect",
         "writer",
         "column",
-        "plan",
         "tool",
         "new",
         "old",
@@ -170,7 +137,6 @@ class Job:
         self.dialect = dialect  # whose rules lower the form
         self.writer = writer  # the library whose call is written (the form's own)
         self.column = column
-        self.plan: Any = None
         self.tool: Any = None
         self.new = ""
         self.old = ""
@@ -215,27 +181,11 @@ def verify(
     path: str | None,
     proven: list[str] | None = None,
 ) -> tuple[str | None, Diagnostic | None]:
-    """``p.new`` if it keeps every comment word and sends the same JSON, else an info.
-    ``proven``: the new text is proven to be the same call (:func:`plistspec.fmt.proof.
-    same_call`, which gave these words of its comments), so only the comments are
-    checked and ``back`` is not used."""
+    """``p.new`` if it sends the same JSON, else an info. ``proven`` (not None): the new
+    text is proven to be the same call (:func:`plistspec.fmt.proof.same_call`), so
+    ``back`` is not used."""
     form, new, dialect = p.form, p.new, p.dialect
     start, end = form.start, form.end
-    if p.plan:
-        if proven is not None:
-            after = proven
-        else:
-            after = None if back is None else comment_words(back[0], back[1], back[2], back[3])
-        # the plan's offsets are those of the datum, whose span is the form's
-        known = p.plan.offsets if (p.datum.start, p.datum.end) == (start, end) else None
-        if comment_words(text, p.datum, start, end, known) != after:
-            at = _lost_comment(text, p.datum, start, end, known, after)
-            return None, left_alone(
-                "its comments could not all be kept by the layout",
-                start if at is None else at,
-                end if at is None else at + 1,
-                path,
-            )
     if proven is not None:
         return new, None  # the same call: the same datums, nothing sent can change
     again = _relower(None if back is None else (back[0], back[1]), dialect, p.nested, form)
