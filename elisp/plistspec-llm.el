@@ -754,7 +754,9 @@ request: its calls run unchecked [PS704]")
   (let* ((data (if (plistspec-llm--bad-json-p args)
                    (encode-coding-string (aref args 1) 'utf-8 t)
                  (plistspec-llm--encode (plistspec-llm--false (copy-tree args t)))))
-         (head `((kind . "call") (id . ,id) (emacs . t)))
+         ;; the OpenAI family's arguments are read with null and {} apart
+         (emacs (not (member (plistspec-llm--plan-kind plan) '("openai" "openai-responses"))))
+         (head `((kind . "call") (id . ,id) (emacs . ,(if emacs t :json-false))))
          (answer (plistspec-llm--ask head data)))
     (if (not (eq (alist-get 'unknown answer) t))
         answer

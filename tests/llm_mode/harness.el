@@ -111,6 +111,10 @@
                (error "Boom"))
    :args '((:name "x" :type string)))
   (harness-hand
+   :name "lookup/v2" :function (harness-record "lookup/v2")
+   :description "A name no provider accepts"
+   :args '((:name "q" :type string)))
+  (harness-hand
    :name "tree" :function (harness-record "tree")
    :description "A recursive schema"
    :args '((:name "node" :type object
