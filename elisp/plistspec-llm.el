@@ -346,18 +346,31 @@ accepted (llm refuses unknown arguments)."
 
 (defun plistspec-llm--for-llm (tool)
   "TOOL, or a copy whose `:args' llm can build a request with.
-mcp.el writes `:type' as a string (or a vector of strings), and
-`:name' may be a symbol: llm needs a symbol and a string."
+mcp.el writes `:type' as a string (or a vector of strings) and false
+as `:json-false', and `:name' may be a symbol: llm needs a symbol, a
+false it can write and a string."
   (let* ((args (llm-tool-args tool))
          (bad (cl-some (lambda (a) (and (plistspec-llm--plist-p a)
                                         (or (not (symbolp (plist-get a :type)))
-                                            (not (stringp (plist-get a :name))))))
+                                            (not (stringp (plist-get a :name)))
+                                            (plistspec-llm--has-json-false a))))
                        args)))
     (if (not bad)
         tool
       (let ((copy (copy-llm-tool tool)))
-        (plistspec-llm--set 'llm-tool 'args copy (mapcar #'plistspec-llm--arg-for-llm args))
+        (plistspec-llm--set 'llm-tool 'args copy
+                            (mapcar (lambda (a)
+                                      (plistspec-llm--false
+                                       (copy-tree (plistspec-llm--arg-for-llm a) t)))
+                                    args))
         copy))))
+
+(defun plistspec-llm--has-json-false (value)
+  "Non-nil when VALUE holds `:json-false' (which llm's `json-serialize' refuses)."
+  (cond ((eq value :json-false) t)
+        ((consp value) (or (plistspec-llm--has-json-false (car value))
+                           (plistspec-llm--has-json-false (cdr value))))
+        ((vectorp value) (cl-some #'plistspec-llm--has-json-false value))))
 
 (defun plistspec-llm--arg-for-llm (arg)
   "A copy of ARG (an argument plist) with a `:type' and `:name' llm can read."

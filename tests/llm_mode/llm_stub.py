@@ -138,9 +138,7 @@ def stream(protocol: str, turn: Any, n: int) -> tuple[str, bytes]:
             msg = {
                 "role": "assistant",
                 "content": "",
-                "tool_calls": [
-                    {"id": f"call_{n}_0", "function": {"name": name, "arguments": a}}
-                ],
+                "tool_calls": [{"id": f"call_{n}_0", "function": {"name": name, "arguments": a}}],
             }
         else:
             msg = {"role": "assistant", "content": text}
