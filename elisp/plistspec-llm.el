@@ -366,7 +366,7 @@ false it can write and a string."
         copy))))
 
 (defun plistspec-llm--has-json-false (value)
-  "Non-nil when VALUE holds `:json-false' (which llm's `json-serialize' refuses)."
+  "Return non-nil if `:json-false' is in VALUE (llm's `json-serialize' refuses it)."
   (cond ((eq value :json-false) t)
         ((consp value) (or (plistspec-llm--has-json-false (car value))
                            (plistspec-llm--has-json-false (cdr value))))
@@ -489,7 +489,7 @@ Gemini and Vertex: llm's wrapper is `function_declarations'."
            :count (length all) :time (current-time)))))))
 
 (defun plistspec-llm--backend (plan)
-  "The backend plistspec is told for PLAN's tools (see calls/llmwire.py)."
+  "Return the backend named to plistspec for PLAN's tools (see llmwire.py)."
   (concat "llm-" (plistspec-llm--plan-kind plan)))
 
 (defun plistspec-llm--placeholder (tool)
