@@ -37,16 +37,18 @@ def family(backend: Any) -> tuple[Any, bool]:
 
 
 def declared_call(
-    original: Any, schemas: tuple[Any, Any], args: Any, emacs: bool
+    original: Any, schemas: tuple[Any, Any], args: Any, emacs: bool, first: list[Problem]
 ) -> tuple[list[tuple], list[Problem]]:
     """``(edits, problems)`` of a call ``args`` of a declared tool: the edits that map it
     back from the lowered schema (the one the model saw) to the declared one, and what the
     mapped-back call breaks in the declared one (nothing: it runs). ``original`` is the
     declared schema's :class:`~plistspec.calls.validate.Checker`, ``schemas`` the
-    parameters schemas ``(declared, lowered)``."""
+    parameters schemas ``(declared, lowered)``, ``first`` the problems of ``args`` as sent."""
     try:
         changes = edits(schemas[0], schemas[1], args, nil=emacs)
         back = apply_edits(args, changes)
     except (KeyError, IndexError, TypeError):  # a shape edits cannot follow
         changes, back = [], args
+    if not changes:
+        return [], first
     return changes, original.problems(back, nil=emacs)

@@ -257,11 +257,12 @@ class Toolsets:
         if emacs and (args is None or args == []):
             args = {}
         original, lowered = tool.checkers()
-        if not original.problems(args, nil=emacs):
+        first = original.problems(args, nil=emacs)
+        if not first:
             return {"ok": True, "edits": []}
         if tool.declared and lowered is not None:
             schemas = (tool.original or EMPTY_PARAMETERS, tool.lowered)
-            changes, problems = llmwire.declared_call(original, schemas, args, emacs)
+            changes, problems = llmwire.declared_call(original, schemas, args, emacs, first)
             if not problems:
                 return {"ok": True, "edits": [list(c) for c in changes]}
             return _refused(tool.name, problems)
