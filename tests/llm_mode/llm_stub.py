@@ -26,7 +26,7 @@ from typing import Any
 
 from stub_provider import _answer
 
-__all__ = ["LlmStub", "declared"]
+__all__ = ["LlmStub", "declared", "history_problems"]
 
 
 def protocol_of(path: str) -> str:
@@ -53,6 +53,60 @@ def declared(body: dict[str, Any]) -> list[str]:
             if isinstance(f.get("name"), str):
                 names.append(f["name"])
     return names
+
+
+def history_problems(body: dict[str, Any], protocol: str) -> list[str]:
+    """What a provider would refuse in the conversation a request carries: a tool call
+    without its result (or the other way round), arguments that are not JSON."""
+    uses: list[str] = []
+    results: list[str] = []
+    bad: list[str] = []
+    if protocol == "openai":
+        for m in body.get("messages") or []:
+            for c in m.get("tool_calls") or []:
+                uses.append(c["id"])
+                try:
+                    json.loads(c["function"]["arguments"])
+                except (ValueError, TypeError):
+                    bad.append(f"arguments not JSON: {c['function']['arguments']!r}")
+            if m.get("role") == "tool":
+                results.append(m.get("tool_call_id"))
+    elif protocol == "openai-responses":
+        for item in body.get("input") or []:
+            if item.get("type") == "function_call":
+                uses.append(item["call_id"])
+                try:
+                    json.loads(item["arguments"])
+                except (ValueError, TypeError):
+                    bad.append(f"arguments not JSON: {item['arguments']!r}")
+            if item.get("type") == "function_call_output":
+                results.append(item["call_id"])
+    elif protocol == "anthropic":
+        for m in body.get("messages") or []:
+            for part in m.get("content") if isinstance(m.get("content"), list) else []:
+                if part.get("type") == "tool_use":
+                    uses.append(part["id"])
+                    if not isinstance(part.get("input"), dict):
+                        bad.append(f"input not an object: {part.get('input')!r}")
+                if part.get("type") == "tool_result":
+                    results.append(part["tool_use_id"])
+    elif protocol == "gemini":
+        for c in body.get("contents") or []:
+            for part in c.get("parts") or []:
+                if "functionCall" in part:
+                    uses.append(part["functionCall"]["name"])
+                    if not isinstance(part["functionCall"].get("args", {}), dict):
+                        bad.append("args not an object")
+                if "functionResponse" in part:
+                    results.append(part["functionResponse"]["name"])
+    elif protocol == "ollama":
+        for m in body.get("messages") or []:
+            uses.extend(c["function"]["name"] for c in m.get("tool_calls") or [])
+            if m.get("role") == "tool":
+                results.append(m.get("tool_name"))
+    if sorted(uses) != sorted(results):
+        bad.append(f"tool uses {sorted(uses)} but results {sorted(results)}")
+    return bad
 
 
 def _as_declared(name: str, names: list[str]) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from llm_harness import ENTRIES, PROVIDERS, TARGET, run_harness
-from llm_stub import declared
+from llm_stub import declared, history_problems
 from rulecheck import violations
 
 pytestmark = pytest.mark.slow
@@ -155,6 +155,9 @@ def test_every_conversation_completes_with_the_mode(mcp_runs) -> None:
         kinds = [t[0] for t in turns]
         assert kinds[-1] == "text" and set(kinds[:-1]) == {"tools"}, (scenarios[sid], turns)
     assert set(_by_scenario(requests)) == {s["id"] for s in scenarios}
+    for r in requests:
+        assert "unparsed" not in r["body"], r["path"]
+        assert history_problems(r["body"], r["protocol"]) == [], (r["path"], r["scenario"])
 
 
 def test_no_request_breaks_its_providers_rules(mcp_runs, hand_runs) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from llm_harness import run_harness
+from llm_stub import history_problems
 
 pytestmark = pytest.mark.slow
 
@@ -56,6 +57,8 @@ def test_arguments_that_are_not_json_are_explained(edges) -> None:
     for sid in (0, 1, 2):
         assert ended[sid] == ["tools", "text"], (sid, out["ended"])
         assert "invalid JSON" in _later(requests, sid), sid
+    for r in requests:
+        assert history_problems(r["body"], r["protocol"]) == [], r
     assert not any(c[0] in (0, 1, 2) for c in out["calls"])
 
 
