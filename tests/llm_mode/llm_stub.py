@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from stub_provider import _answer
+from stub_provider import StubProvider, _answer
 
 __all__ = ["LlmStub", "declared", "history_problems"]
 
@@ -210,13 +209,12 @@ def stream(protocol: str, turn: Any, n: int) -> tuple[str, bytes]:
     return "application/json", b"{}"
 
 
-class LlmStub:
-    """The server; ``with LlmStub() as stub:`` starts and stops it."""
+class LlmStub(StubProvider):
+    """The server; ``with LlmStub() as stub:`` starts and stops it (the gptel-mode stub's
+    server, thread and recording, with this module's answers)."""
 
     def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-        self.script: dict[int, list[Any]] = {}
-        self._lock = threading.Lock()
+        super().__init__()
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -226,37 +224,7 @@ class LlmStub:
                     body = json.loads(raw)
                 except ValueError:
                     body = {"unparsed": raw.decode("utf-8", "replace")}
-                protocol = protocol_of(self.path)
-                m = re.search(r"scenario-(\d+)", json.dumps(body))
-                scenario = int(m.group(1)) if m else -1
-                streaming = body.get("stream") is True or ":streamGenerateContent" in self.path
-                with stub._lock:
-                    n = len(stub.requests)
-                    stub.requests.append(
-                        {
-                            "path": self.path,
-                            "protocol": protocol,
-                            "body": body,
-                            "scenario": scenario,
-                            "streaming": streaming,
-                        }
-                    )
-                    turns = stub.script.get(scenario) or []
-                    turn = turns.pop(0) if turns else "done"
-                if isinstance(turn, list):
-                    names = declared(body)
-                    turn = [(_as_declared(name, names), a) for name, a in turn]
-                if streaming:
-                    ctype, data = stream(protocol, turn, n)
-                else:
-                    answer = _answer(protocol, turn, n)
-                    for i, call in enumerate((answer.get("message") or {}).get("tool_calls") or []):
-                        if protocol == "ollama":  # llm reads Ollama's call as (id function)
-                            call_id = {"id": f"call_{n}_{i}"}
-                            call_id.update(call)
-                            call.clear()
-                            call.update(call_id)
-                    ctype, data = "application/json", json.dumps(answer).encode()
+                ctype, data = stub.answer(self.path, body)
                 self.send_response(200)
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(data)))
@@ -266,14 +234,36 @@ class LlmStub:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.server.RequestHandlerClass = Handler
 
-    def __enter__(self) -> LlmStub:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    def answer(self, path: str, body: dict[str, Any]) -> tuple[str, bytes]:
+        """Record the request ``body`` sent to ``path``; (content type, answer)."""
+        protocol = protocol_of(path)
+        m = re.search(r"scenario-(\d+)", json.dumps(body))
+        scenario = int(m.group(1)) if m else -1
+        streaming = body.get("stream") is True or ":streamGenerateContent" in path
+        with self._lock:
+            n = len(self.requests)
+            self.requests.append(
+                {
+                    "path": path,
+                    "protocol": protocol,
+                    "body": body,
+                    "scenario": scenario,
+                    "streaming": streaming,
+                }  # fmt: skip
+            )
+            turns = self.script.get(scenario) or []
+            turn = turns.pop(0) if turns else "done"
+        if isinstance(turn, list):
+            names = declared(body)
+            turn = [(_as_declared(name, names), a) for name, a in turn]
+        if streaming:
+            return stream(protocol, turn, n)
+        answer = _answer(protocol, turn, n)
+        if protocol == "ollama":  # llm reads Ollama's call as (id function)
+            msg = answer.get("message") or {}
+            msg["tool_calls"] = [
+                {"id": f"call_{n}_{i}", **c} for i, c in enumerate(msg.get("tool_calls") or [])
+            ]
+        return "application/json", json.dumps(answer).encode()
