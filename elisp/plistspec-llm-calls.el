@@ -143,9 +143,12 @@ not be checked: llm then runs them all as it would alone."
         (cons temp (nreverse swaps))))))
 
 (defun plistspec-llm--kept-args (args)
-  "Return a call's ARGS as the conversation is to hold them (false as false)."
+  "Return a call's ARGS as the conversation is to hold them (false as false).
+Text that is not JSON stays text (the OpenAI family sends arguments as
+text); other arguments that are not an object become {} (Anthropic,
+Gemini and Ollama take only an object)."
   (cond ((plistspec-llm--bad-json-p args) (aref args 1))
-        (t (plistspec-llm--false (copy-tree args t)))))
+        ((listp args) (plistspec-llm--false (copy-tree args t)))))
 
 (defun plistspec-llm--copy (plan name user)
   "Return (NAME TOOL QUEUE USED), TOOL a copy of PLAN's tool NAME for one batch.

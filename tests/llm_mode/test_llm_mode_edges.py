@@ -37,6 +37,7 @@ def edges() -> tuple[dict, list, str]:
         {"id": 3, "provider": "anthropic", "entry": "async"},
         {"id": 4, "provider": "gemini", "entry": "sync"},
         {"id": 5, "provider": "openai-responses", "entry": "sync"},
+        {"id": 6, "provider": "anthropic", "entry": "streaming"},
     ]
     for s in scenarios:
         s.update(tools=["get_weather", "tree", "set_level"], turns=3)
@@ -47,6 +48,7 @@ def edges() -> tuple[dict, list, str]:
         3: [[["nope", {"x": 1}], ["get_weather", {"location": "Paris"}]]],
         4: [[["tree", {"node": {"value": "a"}}], ["get_weather", {"location": "Bonn"}]]],
         5: [[["get_weather", {"location": "Lyon", "unit": None, "days": None}]]],
+        6: [[["get_weather", "{bad"]]],  # llm keeps Anthropic's streamed text as it is
     }
     return run_harness(True, scenarios, script, mcp=False, report=True)
 
@@ -54,12 +56,14 @@ def edges() -> tuple[dict, list, str]:
 def test_arguments_that_are_not_json_are_explained(edges) -> None:
     out, requests, _err = edges
     ended = _ended(out)
-    for sid in (0, 1, 2):
+    for sid in (0, 1, 2, 6):
         assert ended[sid] == ["tools", "text"], (sid, out["ended"])
+        assert "tool get_weather was not run" in _later(requests, sid), sid
+    for sid in (0, 1, 2):
         assert "invalid JSON" in _later(requests, sid), sid
-    for r in requests:
+    for r in requests:  # the next request's conversation is one the provider accepts
         assert history_problems(r["body"], r["protocol"]) == [], r
-    assert not any(c[0] in (0, 1, 2) for c in out["calls"])
+    assert not any(c[0] in (0, 1, 2, 6) for c in out["calls"])
 
 
 def test_a_tool_that_is_not_there_is_explained(edges) -> None:
