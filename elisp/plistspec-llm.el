@@ -55,6 +55,8 @@
 (require 'plistspec-llm-plan)
 (require 'plistspec-llm-calls)
 
+(declare-function plistspec-gptel-report "plistspec-gptel" ())
+
 (declare-function llm-chat-prompt-tools "llm" (cl-x))
 
 (defconst plistspec-llm--seams
@@ -236,6 +238,27 @@ rewrite), which were left out and why; then the last blocked calls."
     (goto-char (point-min))
     (special-mode)
     (display-buffer (current-buffer))))
+
+;;;###autoload
+(defun plistspec-report ()
+  "Show what `plistspec-gptel-mode' and `plistspec-llm-mode' did, in one buffer.
+The gptel part is `plistspec-gptel-report' (for this buffer's gptel
+backend), the llm part `plistspec-llm-report' (for every provider)."
+  (interactive)
+  (let ((parts (save-window-excursion
+                 (mapcar (lambda (cmd)
+                           (funcall cmd)
+                           (with-current-buffer (if (eq cmd 'plistspec-llm-report)
+                                                    "*plistspec-llm*" "*plistspec-gptel*")
+                             (buffer-string)))
+                         '(plistspec-gptel-report plistspec-llm-report)))))
+    (with-current-buffer (get-buffer-create "*plistspec-report*")
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert "gptel\n\n" (car parts) "\n\nllm\n\n" (cadr parts)))
+      (goto-char (point-min))
+      (special-mode)
+      (display-buffer (current-buffer)))))
 
 (defun plistspec-llm--insert-plan (plan)
   "Insert what PLAN did."

@@ -66,6 +66,7 @@ COMMANDS = {
     "plistspec-gptel-report",
     "plistspec-llm-mode",
     "plistspec-llm-report",
+    "plistspec-report",
 }
 ERT_FILES = [
     ELISP / "plistspec-tests.el",

@@ -92,6 +92,9 @@ def test_the_report_shows_llm_requests(edges) -> None:
         assert provider in report, provider
     assert "left out: tree:" in report
     assert "Last blocked calls:" in report and "get_weather" in report
+    # M-x plistspec-report: both modes in one buffer
+    shared = out["shared_report"]
+    assert "plistspec-gptel-mode is off" in shared and report in shared
 
 
 def test_without_plistspec_requests_go_and_mcp_tools_work() -> None:
