@@ -139,7 +139,10 @@ not be checked: llm then runs them all as it would alone."
                                 tool)))
                           user)))
         (dolist (c copies)
-          (unless (nth 3 c) (setq temp (append temp (list (nth 1 c))))))
+          (unless (nth 3 c) (setq temp (append temp (list (nth 1 c)))))
+          (dolist (verdict (car (nth 2 c)))
+            (when (eq (car verdict) 'block)
+              (plistspec-llm--block plan (car c) (cdr verdict)))))
         (cons temp (nreverse swaps))))))
 
 (defun plistspec-llm--kept-args (args)
@@ -223,19 +226,17 @@ request: its calls run unchecked [PS704]")
                                                     (alist-get 'edits answer)))
                  (local (plistspec-llm--top-level-problems (car entry) given)))
             (if local
-                (plistspec-llm--block plan name (plistspec-llm--message name local))
+                (cons 'block (plistspec-llm--message name local))
               (cons 'run given))))
-         (t (plistspec-llm--block plan name (alist-get 'message answer))))))
+         (t (cons 'block (alist-get 'message answer))))))
      ((assoc name (plistspec-llm--plan-left-out plan))
-      (plistspec-llm--block
-       plan name (format "Error: tool %s is not available in this request (%s)."
-                         name (cdr (assoc name (plistspec-llm--plan-left-out plan))))))
+      (cons 'block (format "Error: tool %s is not available in this request (%s)."
+                           name (cdr (assoc name (plistspec-llm--plan-left-out plan))))))
      ((cl-find name user :key #'llm-tool-name :test #'equal) '(llm))
      (t
-      (plistspec-llm--block
-       plan name (format "Error: there is no tool named %s. The tools are: %s."
-                         name (string-join (hash-table-keys (plistspec-llm--plan-names plan))
-                                           ", ")))))))
+      (cons 'block (format "Error: there is no tool named %s. The tools are: %s."
+                           name (string-join (hash-table-keys (plistspec-llm--plan-names plan))
+                                             ", ")))))))
 
 (defun plistspec-llm--check (plan id args)
   "Plistspec's answer for a call with ARGS of the tool ID of PLAN, or nil."
@@ -277,14 +278,12 @@ A list of (POINTER . TEXT)."
             name (if (= n 1) "it" "every one"))))
 
 (defun plistspec-llm--block (plan name text)
-  "Remember that a call of NAME in PLAN's request was blocked with TEXT.
-Return the verdict (block . TEXT)."
+  "Remember that a call of NAME in PLAN's request was blocked with TEXT."
   (push (list (current-time) (plistspec-llm--plan-provider plan) name text)
         plistspec-llm--blocked)
   (when (> (length plistspec-llm--blocked) plistspec-llm--blocked-max)
     (setcdr (nthcdr (1- plistspec-llm--blocked-max) plistspec-llm--blocked) nil))
-  (message "plistspec: blocked a call of %s: %s [PS702]" name (car (split-string text "\n")))
-  (cons 'block text))
+  (message "plistspec: blocked a call of %s: %s [PS702]" name (car (split-string text "\n"))))
 
 (defun plistspec-llm--apply-edits (args edits)
   "ARGS (an alist, changed in place) with plistspec's EDITS applied.
