@@ -23,7 +23,7 @@ import re
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from stub_provider import StubProvider, _answer
+from stub_provider import StubProvider, _answer, _as_declared
 
 __all__ = ["LlmStub", "declared", "history_problems"]
 
@@ -106,16 +106,6 @@ def history_problems(body: dict[str, Any], protocol: str) -> list[str]:
     if sorted(uses) != sorted(results):
         bad.append(f"tool uses {sorted(uses)} but results {sorted(results)}")
     return bad
-
-
-def _as_declared(name: str, names: list[str]) -> str:
-    if name in names:
-        return name
-    plain = re.sub(r"[^A-Za-z0-9_-]", "_", name)
-    for d in names:
-        if d == plain or (len(plain) > 50 and d.startswith(plain[:40])):
-            return d
-    return name
 
 
 def _text(a: Any) -> str:
