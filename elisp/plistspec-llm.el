@@ -204,12 +204,14 @@ expects: its tools go unchanged [PS705]")
         (plistspec-llm--set 'llm-chat-prompt 'tools prompt saved)))))
 
 (defun plistspec-llm--left-out-warning (plan)
-  "Say which tools PLAN left out of its request, and why (a warning that stays)."
+  "Say which tools PLAN left out of its request, and why.
+In the echo area for each request, and once in a warning, which stays."
   (when-let ((out (plistspec-llm--plan-left-out plan)))
     (let ((text (format "left out of this %s request: %s [PS701]"
                         (plistspec-llm--plan-target plan)
                         (mapconcat (lambda (x) (format "%s (%s)" (car x) (cdr x)))
                                    out "; "))))
+      (message "plistspec: %s" text)
       (plistspec-llm--warn (list 'left-out text) text))))
 
 ;;;; The report
