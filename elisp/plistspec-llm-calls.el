@@ -158,7 +158,7 @@ Gemini and Ollama take only an object)."
 TOOL's function takes the verdicts in
 QUEUE (a cell) in order.  USER are the prompt's tools; a name that is
 none of PLAN's tools gets a tool that only answers."
-  (let* ((entry (gethash name (plistspec-llm--plan-names plan)))
+  (let* ((entry (plistspec-llm--entry plan name))
          (tool (or (car entry) (car user)))
          (copy (copy-llm-tool tool))
          (queue (list nil)))
@@ -211,7 +211,7 @@ When it signals before answering, CALLBACK gets the error."
 \(run . GIVEN): run it, llm reading GIVEN as its arguments;
 \(block . MESSAGE): answer MESSAGE instead; (llm): leave it to llm;
 \(unchecked): it could not be checked."
-  (let ((entry (gethash name (plistspec-llm--plan-names plan))))
+  (let ((entry (plistspec-llm--entry plan name)))
     (cond
      (entry
       (let ((answer (plistspec-llm--check plan (cdr entry) args)))
@@ -237,6 +237,16 @@ request: its calls run unchecked [PS704]")
       (cons 'block (format "Error: there is no tool named %s. The tools are: %s."
                            name (string-join (hash-table-keys (plistspec-llm--plan-names plan))
                                              ", ")))))))
+
+(defun plistspec-llm--entry (plan name)
+  "Return the (TOOL . ID) of PLAN's tool called NAME.
+NAME is the name the tool was sent under, else its own name."
+  (or (gethash name (plistspec-llm--plan-names plan))
+      (catch 'found
+        (maphash (lambda (_sent entry)
+                   (when (equal (llm-tool-name (car entry)) name) (throw 'found entry)))
+                 (plistspec-llm--plan-names plan))
+        nil)))
 
 (defun plistspec-llm--check (plan id args)
   "Plistspec's answer for a call with ARGS of the tool ID of PLAN, or nil."

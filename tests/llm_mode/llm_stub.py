@@ -13,7 +13,8 @@ Each request is recorded with its path, protocol and body. A request belongs to 
 scenario its text names (``scenario-N``) and takes the next turn of ``script[N]``: a list
 of tool calls ``[name, arguments]`` (arguments a dict, or for the OpenAI APIs a string
 sent as it is) or a text; with the turns used up it answers a text. A scripted name the
-request does not declare is matched to the declared name lowering made of it.
+request does not declare is matched to the declared name lowering made of it (``=NAME``:
+sent as NAME, declared or not).
 """
 
 from __future__ import annotations
@@ -247,7 +248,10 @@ class LlmStub(StubProvider):
             turn = turns.pop(0) if turns else "done"
         if isinstance(turn, list):
             names = declared(body)
-            turn = [(_as_declared(name, names), a) for name, a in turn]
+            turn = [
+                (name[1:] if name.startswith("=") else _as_declared(name, names), a)
+                for name, a in turn
+            ]
         if streaming:
             return stream(protocol, turn, n)
         answer = _answer(protocol, turn, n)

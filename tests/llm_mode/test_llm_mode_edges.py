@@ -38,9 +38,10 @@ def edges() -> tuple[dict, list, str]:
         {"id": 4, "provider": "gemini", "entry": "sync"},
         {"id": 5, "provider": "openai-responses", "entry": "sync"},
         {"id": 6, "provider": "anthropic", "entry": "streaming"},
+        {"id": 7, "provider": "openai", "entry": "async"},
     ]
     for s in scenarios:
-        s.update(tools=["get_weather", "tree", "set_level"], turns=3)
+        s.update(tools=["get_weather", "tree", "set_level", "lookup/v2"], turns=3)
     script = {
         0: [[["get_weather", '{"location": "Par']]],
         1: [[["get_weather", "{bad"]]],
@@ -49,6 +50,8 @@ def edges() -> tuple[dict, list, str]:
         4: [[["tree", {"node": {"value": "a"}}], ["get_weather", {"location": "Bonn"}]]],
         5: [[["get_weather", {"location": "Lyon", "unit": None, "days": None}]]],
         6: [[["get_weather", "{bad"]]],  # llm keeps Anthropic's streamed text as it is
+        # lookup/v2 is sent as lookup_v2: a model that calls it by its own name
+        7: [[["=lookup/v2", {"q": 5}], ["=lookup/v2", {"q": "ok"}]]],
     }
     return run_harness(True, scenarios, script, mcp=False, report=True)
 
@@ -75,6 +78,13 @@ def test_a_tool_that_is_not_there_is_explained(edges) -> None:
     ran = {(c[0], c[1]) for c in out["calls"]}
     assert (3, "get_weather") in ran and (4, "get_weather") in ran
     assert (4, "tree") not in ran
+
+
+def test_a_renamed_tool_called_by_its_own_name_is_checked(edges) -> None:
+    out, requests, _err = edges
+    assert [c[1:] for c in out["calls"] if c[0] == 7] == [["lookup/v2", '("ok")']]
+    # the message names it as the model was told it
+    assert "tool lookup_v2 was not run" in _later(requests, 7)
 
 
 def test_a_null_for_an_optional_argument_runs_as_llm_alone_runs_it(edges) -> None:
