@@ -6,7 +6,7 @@
 ;;   {"port": PORT, "mode": true, "mcp": [[SERVER, FILE], ...],
 ;;    "scenarios": [{"id": N, "provider": PROTOCOL, "entry": "sync"|"async"|"streaming",
 ;;                   "tools": [NAME...] or null (all), "turns": MAX}],
-;;    "report": true, "out": FILE}
+;;    "report": true, "then_off": true (the mode turned on, then off), "out": FILE}
 ;;
 ;; Tools: every tool of the MCP tools/list files, made by mcp.el's own conversion
 ;; (`mcp-make-text-tool', the connection stubbed as mcp.el's README says), and the
@@ -199,7 +199,9 @@
       (harness-register-mcp (car m) (cadr m)))
     (harness-register-handwritten)
     (when (alist-get 'mode config)
-      (plistspec-llm-mode 1))
+      (plistspec-llm-mode 1)
+      (when (alist-get 'then_off config)
+        (plistspec-llm-mode -1)))
     (dolist (scenario (alist-get 'scenarios config))
       (push (cons (alist-get 'id scenario) (harness-run scenario port)) results))
     (with-temp-file out

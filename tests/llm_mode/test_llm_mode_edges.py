@@ -128,3 +128,13 @@ def test_an_llm_that_changed_is_left_alone() -> None:
     # llm's own body: its "type": "nil" for the untyped argument
     label = requests[0]["body"]["tools"][0]["function"]["parameters"]["properties"]["label"]
     assert label["type"] == "nil"
+
+
+def test_turned_off_the_mode_leaves_llm_as_it_was() -> None:
+    scenarios = [{"id": 0, "provider": "gemini", "entry": "sync", "tools": ["tag_all"]}]
+    script = {0: [[["tag_all", {"ids": ["x"]}]]]}
+    out, requests, _err = run_harness(True, scenarios, script, mcp=False, then_off=True)
+    # llm's own body ("type": "nil") and llm's own run of an invalid call
+    decl = requests[0]["body"]["tools"][0]["function_declarations"][0]
+    assert decl["parameters"]["properties"]["label"]["type"] == "nil"
+    assert [c[1:] for c in out["calls"]] == [["tag_all", '(["x"] nil)']]
