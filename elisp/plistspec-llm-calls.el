@@ -190,21 +190,40 @@ none of PLAN's tools gets a tool that only answers."
             (cdr verdict)
           (apply function args))))))
 
+(defcustom plistspec-llm-tool-timeout nil
+  "Seconds an async llm tool may take to answer, or nil for no limit.
+With `plistspec-llm-mode' on, an async tool that has not called back
+after that long answers the model with an error instead (a late
+answer is then dropped): a tool whose function fails later, from a
+timer or a process, no longer leaves the request waiting for ever."
+  :type '(choice (const :tag "No limit" nil) number)
+  :group 'plistspec)
+
 (defun plistspec-llm--guarded-call (function name callback args)
   "Call FUNCTION, the async tool NAME's, with CALLBACK and ARGS.
-When it signals before answering, CALLBACK gets the error."
-  (let ((answered nil))
+When it signals before answering, or does not answer within
+`plistspec-llm-tool-timeout', CALLBACK gets the error; once only."
+  (let* ((answered nil)
+         (answer (lambda (&rest result)
+                   (unless answered
+                     (setq answered t)
+                     (apply callback result)))))
+    (when plistspec-llm-tool-timeout
+      (run-at-time plistspec-llm-tool-timeout nil
+                   (lambda ()
+                     (unless answered
+                       (message "plistspec: the async tool %s did not answer within %s \
+seconds [PS703]" name plistspec-llm-tool-timeout)
+                       (funcall answer (format "Error: tool %s did not answer within %s seconds"
+                                               name plistspec-llm-tool-timeout))))))
     (condition-case err
-        (apply function (lambda (&rest result)
-                          (setq answered t)
-                          (apply callback result))
-               args)
+        (apply function answer args)
       (error
        (unless answered
          (message "plistspec: the async tool %s signalled: %s [PS703]"
                   name (error-message-string err))
-         (funcall callback (format "Error: tool %s failed: %s"
-                                   name (error-message-string err))))))))
+         (funcall answer (format "Error: tool %s failed: %s"
+                                 name (error-message-string err))))))))
 
 (defun plistspec-llm--verdict (plan name args user)
   "What to do with a call of NAME with ARGS in PLAN's request (USER: its tools).

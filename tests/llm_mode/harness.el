@@ -111,6 +111,11 @@
                (error "Boom"))
    :args '((:name "x" :type string)))
   (harness-hand
+   :name "silent_async" :async t :description "Never answers"
+   :function (lambda (_callback &rest args)
+               (push (list harness-scenario "silent_async" (prin1-to-string args)) harness-calls))
+   :args '((:name "x" :type string)))
+  (harness-hand
    :name "lookup/v2" :function (harness-record "lookup/v2")
    :description "A name no provider accepts"
    :args '((:name "q" :type string)))

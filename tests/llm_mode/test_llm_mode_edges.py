@@ -138,3 +138,18 @@ def test_turned_off_the_mode_leaves_llm_as_it_was() -> None:
     decl = requests[0]["body"]["tools"][0]["function_declarations"][0]
     assert decl["parameters"]["properties"]["label"]["type"] == "nil"
     assert [c[1:] for c in out["calls"]] == [["tag_all", '(["x"] nil)']]
+
+
+def test_an_async_tool_that_never_answers_times_out() -> None:
+    scenarios = [
+        {"id": 0, "provider": "anthropic", "entry": "async", "tools": ["silent_async"]},
+        {"id": 1, "provider": "ollama", "entry": "sync", "tools": ["silent_async"]},
+    ]
+    script = {i: [[["silent_async", {"x": "y"}]]] for i in (0, 1)}
+    out, requests, err = run_harness(
+        True, scenarios, script, mcp=False, before="(setq plistspec-llm-tool-timeout 1)\n"
+    )
+    for sid in (0, 1):
+        assert _ended(out)[sid] == ["tools", "text"]
+        assert "tool silent_async did not answer within 1 seconds" in _later(requests, sid)
+    assert "[PS703]" in err
