@@ -66,6 +66,9 @@
 ;; - plistspec-gptel-plan.el, plistspec-gptel.el: `plistspec-gptel-mode' (tools
 ;;   lowered for each gptel request's backend, tool calls checked) and
 ;;   `plistspec-gptel-report';
+;; - plistspec-llm-plan.el, plistspec-llm-calls.el, plistspec-llm.el:
+;;   `plistspec-llm-mode' (the same for ahyatt's llm: ellama, ekg...) and
+;;   `plistspec-llm-report';
 ;; - plistspec.el (this file): `plistspec-mode', its keys and
 ;;   `global-plistspec-mode', loading all of them.
 
@@ -81,6 +84,9 @@
 (require 'plistspec-json)
 (require 'plistspec-gptel-plan)
 (require 'plistspec-gptel)
+(require 'plistspec-llm-plan)
+(require 'plistspec-llm-calls)
+(require 'plistspec-llm)
 
 ;;;; Keys
 

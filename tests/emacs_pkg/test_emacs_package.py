@@ -41,6 +41,9 @@ PACKAGE_FILES = [
     ELISP / "plistspec-json.el",
     ELISP / "plistspec-gptel-plan.el",
     ELISP / "plistspec-gptel.el",
+    ELISP / "plistspec-llm-plan.el",
+    ELISP / "plistspec-llm-calls.el",
+    ELISP / "plistspec-llm.el",
     ELISP / "plistspec.el",
 ]
 # Libraries of the package that plistspec.el does not load: what the files from-py writes require.
@@ -61,6 +64,9 @@ COMMANDS = {
     "plistspec-insert-from-json",
     "plistspec-gptel-mode",
     "plistspec-gptel-report",
+    "plistspec-llm-mode",
+    "plistspec-llm-report",
+    "plistspec-report",
 }
 ERT_FILES = [
     ELISP / "plistspec-tests.el",

@@ -27,6 +27,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from plistspec.calls import llmwire
 from plistspec.calls.mapback import edits
 from plistspec.calls.problems import Problem, message
 from plistspec.calls.validate import EMPTY_PARAMETERS, Checker
@@ -43,6 +44,7 @@ class _Tool:
     original: Any  # the parameters as gptel would send them
     lowered: Any  # the parameters as sent
     _checkers: list = field(default_factory=list)
+    declared: bool = False  # plistspec-llm-mode's: judged by :mod:`.llmwire`
 
     def checkers(self) -> tuple[Checker, Checker | None]:
         if not self._checkers:
@@ -142,6 +144,8 @@ class Toolsets:
         from plistspec.emit_json.target import to_target_json
         from plistspec.fromjson.rawjson import raw_tools
 
+        backend, declared = llmwire.family(backend)
+
         target = target_of(value, backend)
         elements = _elements(value)
         if target is None:
@@ -174,9 +178,14 @@ class Toolsets:
             name = low.get("name")
             params = tool.get("parameters")
             tool_id = hashlib.sha1(
-                json.dumps([target, name, params, low.get("parameters")], sort_keys=True).encode()
+                json.dumps(
+                    [target, name, params, low.get("parameters"), *(["llm"] if declared else [])],
+                    sort_keys=True,
+                ).encode()
             ).hexdigest()[:20]
-            self._tools[tool_id] = _Tool(str(name), params, low.get("parameters"))
+            self._tools[tool_id] = _Tool(
+                str(name), params, low.get("parameters"), declared=declared
+            )
             self._tools.move_to_end(tool_id)
             sent.append([index[j], name, tool_id])
             ids.append(tool_id)
@@ -248,8 +257,15 @@ class Toolsets:
         if emacs and (args is None or args == []):
             args = {}
         original, lowered = tool.checkers()
-        if not original.problems(args, nil=emacs):
+        first = original.problems(args, nil=emacs)
+        if not first:
             return {"ok": True, "edits": []}
+        if tool.declared and lowered is not None:
+            schemas = (tool.original or EMPTY_PARAMETERS, tool.lowered)
+            changes, problems = llmwire.declared_call(original, schemas, args, emacs, first)
+            if not problems:
+                return {"ok": True, "edits": [list(c) for c in changes]}
+            return _refused(tool.name, problems)
         checker = original if lowered is None else lowered
         problems = checker.problems(args, nil=emacs)
         if not problems and lowered is not None:

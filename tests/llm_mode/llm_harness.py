@@ -1,0 +1,89 @@
+"""Running the real llm 0.31.1 (and mcp.el) in ``emacs --batch`` against the stub.
+
+:func:`run_harness` starts an :class:`~llm_stub.LlmStub`, writes the harness's
+configuration, runs ``harness.el`` in a real Emacs with the real llm, plz and mcp.el from
+``$PLISTSPEC_ELISP_DEPS`` and this checkout's plistspec package (its CLI from this
+checkout's ``src``), and returns what Emacs reported, every request the stub received and
+Emacs's standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from gptel_harness import MCP_SERVERS, deps_or_skip, lisp, run_emacs
+from llm_stub import LlmStub
+
+from support import ELISP_DEPS_DIRS, ROOT
+
+HERE = Path(__file__).resolve().parent
+
+PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "vertex", "ollama"]
+ENTRIES = ["sync", "async", "streaming"]
+TARGET = {"vertex": "gemini"}  # the rules each provider's tools are judged by
+
+
+def preamble(deps: Path, executable: list[str] | None = None) -> str:
+    import sys
+
+    dirs = " ".join(lisp(str(deps / d)) for d in (*ELISP_DEPS_DIRS, "mcp.el"))
+    exe = executable if executable is not None else [sys.executable, "-m", "plistspec"]
+    return f"""
+(dolist (d (list {dirs})) (push d load-path))
+(require 'compat)
+(require 'llm)
+(dolist (f '(llm-openai llm-claude llm-gemini llm-vertex llm-ollama)) (require f))
+(require 'mcp)
+(setenv "PYTHONPATH" {lisp(str(ROOT / "src"))})
+(push {lisp(str(ROOT / "elisp"))} load-path)
+(require 'plistspec)
+(setq plistspec-executable (list {" ".join(lisp(x) for x in exe)}))
+(setq plistspec-llm-wait 20)
+"""
+
+
+def run_harness(
+    mode: bool,
+    scenarios: list[dict[str, Any]],
+    script: dict[int, list[Any]],
+    executable: list[str] | None = None,
+    before: str = "",
+    mcp: bool = True,
+    **extra: Any,
+) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
+    """(what Emacs reported, the requests the stub received, Emacs's stderr)."""
+    deps = deps_or_skip()
+    with tempfile.TemporaryDirectory() as tmp, LlmStub() as stub:
+        stub.script = {k: json.loads(json.dumps(v)) for k, v in script.items()}
+        out = Path(tmp) / "out.json"
+        cfg = Path(tmp) / "config.json"
+        servers = [
+            [s, str(ROOT / "fixtures" / "json" / f"mcp_{s}_server.json")] for s in MCP_SERVERS
+        ]
+        cfg.write_text(
+            json.dumps(
+                {
+                    "port": stub.port,
+                    "mode": mode,
+                    "out": str(out),
+                    "scenarios": scenarios,
+                    "mcp": servers if mcp else [],
+                    **extra,
+                }
+            )
+        )
+        code = (
+            preamble(deps, executable)
+            + before
+            + f"(setq harness-config {lisp(str(cfg))})\n"
+            + f"(load {lisp(str(HERE / 'harness.el'))} nil t)\n"
+        )
+        proc = run_emacs(code)
+        err = proc.stderr.decode("utf-8", "replace")
+        if proc.returncode != 0 or not out.exists():
+            short = "\n".join(x[:300] for x in err.splitlines() if not x.startswith("  "))
+            raise AssertionError(f"emacs exited {proc.returncode}:\n{short[-4000:]}")
+        return json.loads(out.read_text()), list(stub.requests), err
