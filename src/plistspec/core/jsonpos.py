@@ -1,12 +1,13 @@
-"""Where a JSON pointer points in the JSON text: so that diagnostics about provider
-JSON carry ``FILE:LINE:COL`` like every other plistspec diagnostic.
+"""Where a JSON pointer points in the JSON text: so that diagnostics about provider JSON
+carry ``FILE:LINE:COL`` like every other plistspec diagnostic.
 
 Owns: :func:`pointer_spans` (many pointers, one linear scan of the text: the pointers
 are a trie walked alongside the scan, so a thousand diagnostics cost one pass, never a
 pass each), :func:`pointer_span` (one pointer), :func:`named_pointer` (the pointer a
-message names: ``at /tools/3/...``) and :func:`place_named` (diagnostics placed by it). No recursion, and memory
-linear in nothing but the text: a byte per open container, a frame only for the
-containers a pointer enters, no backtracking state per character of a string. A pointer that goes further than the text holds gives the span of its deepest
+message names: ``at /tools/3/...``) and :func:`place_named` (diagnostics placed by it).
+No recursion, and memory linear in nothing but the text: a byte per open container, a
+frame only for the containers a pointer enters, no backtracking state per character of a
+string. A pointer that goes further than the text holds gives the span of its deepest
 existing prefix; of repeated keys, the last one counts (as JSON readers keep it).
 """
 
