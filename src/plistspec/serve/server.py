@@ -313,7 +313,10 @@ async def run_stdio(server, state: ServeState, on_signal) -> None:
                 return
 
     send_answers, answers = anyio.create_memory_object_stream(64)
-    stdin, restore = screened_stdin(send_answers)
+    try:
+        stdin, restore = screened_stdin(send_answers)
+    except OSError:  # no descriptor 0 to claim: the SDK reads (and drops) as it does
+        stdin, restore = None, lambda: None
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(signals)
