@@ -4,7 +4,9 @@
   Emacs included, and the client gets an `isError` result for the call in flight;
 * `--http` keeps the Host/Origin checks for every bind (127.0.0.2 and 0.0.0.0 too),
   refuses to bind off loopback without `--auth-token-file`, and with a token refuses
-  every request that does not carry it.
+  every request that does not carry it;
+* `serve --emacs --http` stopped by SIGTERM or SIGHUP runs its handler (exit 0) and
+  removes its private reply folder (issue 31 §9).
 """
 
 from __future__ import annotations
