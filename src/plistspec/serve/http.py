@@ -146,11 +146,17 @@ def run_http(
 
     class _Uvicorn(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
+            close = super().handle_exit
+            if not stopped and loops:
+                stopped.append(signal.Signals(sig).name)
+                if state.runner is not None:
+                    loops[0].call_soon_threadsafe(state.runner.shutdown, stopped[0])
+                # the interrupted calls' results leave before uvicorn closes connections
+                loops[0].call_soon_threadsafe(loops[0].call_later, 0.3, close, sig, frame)
+                return
             if not stopped:
                 stopped.append(signal.Signals(sig).name)
-                if state.runner is not None and loops:
-                    loops[0].call_soon_threadsafe(state.runner.shutdown, stopped[0])
-            super().handle_exit(sig, frame)
+            close(sig, frame)  # a second signal: at once
 
         @contextlib.contextmanager
         def capture_signals(self):
