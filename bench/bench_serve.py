@@ -96,13 +96,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def http_numbers(url: str, n: int) -> tuple[float, float]:
+async def http_numbers(url: str, n: int, token: str) -> tuple[float, float]:
     """(seconds for n calls one after the other, seconds for n concurrent calls)."""
     import anyio
+    import httpx2 as httpx
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    async with streamable_http_client(url) as (read, write):
+    auth = httpx.AsyncClient(headers={"authorization": f"Bearer {token}"}, timeout=60)
+    async with auth, streamable_http_client(url, http_client=auth) as (read, write):
         async with ClientSession(read, write) as s:
             await s.initialize()
             await s.list_tools()
@@ -185,6 +187,9 @@ def main() -> None:
             rows.append((f"tools/list, {n} tools (stdio, median)", median_ms(lists)))
             rows.append(("  the SDK's own round trip (ping, stdio)", median_ms(pings)))
         port = free_port()
+        token_file = Path(work) / "token"
+        token_file.write_text("bench-token\n")
+        token_file.chmod(0o600)
         err = open(Path(work) / "http.log", "wb")
         proc = subprocess.Popen(
             [
@@ -199,6 +204,8 @@ def main() -> None:
                 str(port),
                 "--poll",
                 "0",
+                "--auth-token-file",
+                str(token_file),
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -214,7 +221,8 @@ def main() -> None:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     sys.exit("the HTTP server did not start: see " + str(Path(work) / "http.log"))
                 time.sleep(0.1)
-            seq, conc = anyio.run(http_numbers, f"http://127.0.0.1:{port}/mcp", a.concurrent)
+            url = f"http://127.0.0.1:{port}/mcp"
+            seq, conc = anyio.run(http_numbers, url, a.concurrent, "bench-token")
         finally:
             proc.terminate()
             proc.wait(timeout=15)

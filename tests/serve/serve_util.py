@@ -25,6 +25,19 @@ def server_env() -> dict[str, str]:
     return env
 
 
+def http_env(directory: Path) -> dict[str, str]:
+    """`server_env` for `serve --http`: the token it makes is kept under ``directory``
+    (``XDG_STATE_HOME``), never in the real home."""
+    env = server_env()
+    env["XDG_STATE_HOME"] = str(directory / "state")
+    return env
+
+
+def http_token(directory: Path) -> str:
+    """The token `serve --http` made with `http_env(directory)`."""
+    return (directory / "state" / "plistspec" / "http-token").read_text("ascii").strip()
+
+
 @contextlib.asynccontextmanager
 async def stdio_session(args: list[str], elicitation_callback=None):
     """A ClientSession (official SDK) on `plistspec serve ARGS` over stdio, initialized."""

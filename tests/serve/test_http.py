@@ -12,7 +12,7 @@ import time
 
 import anyio
 import pytest
-from serve_util import TOOLS, server_env, texts, wait_gone
+from serve_util import TOOLS, http_env, http_token, server_env, texts, wait_gone
 
 pytestmark = [pytest.mark.emacs, pytest.mark.slow]  # real Emacs servers: seconds each
 
@@ -46,7 +46,7 @@ def http_server(emacs, mcp_sdk, tmp_path):
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=err,
-        env=server_env(),
+        env=http_env(tmp_path),
     )
     try:
         deadline = time.monotonic() + 60
@@ -57,7 +57,7 @@ def http_server(emacs, mcp_sdk, tmp_path):
                     break
             assert time.monotonic() < deadline, "the HTTP server did not start"
             time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp", proc, tmp_path / "stderr"
+        yield f"http://127.0.0.1:{port}/mcp", proc, tmp_path / "stderr", http_token(tmp_path)
     finally:
         if proc.poll() is None:
             proc.terminate()
@@ -70,13 +70,15 @@ def http_server(emacs, mcp_sdk, tmp_path):
 
 
 def test_http_end_to_end(http_server):
+    import httpx2 as httpx
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
-    url, proc, stderr = http_server
+    url, proc, stderr, token = http_server
 
     async def main():
-        async with streamable_http_client(url) as (read, write):
+        auth = httpx.AsyncClient(headers={"authorization": f"Bearer {token}"}, timeout=30)
+        async with auth, streamable_http_client(url, http_client=auth) as (read, write):
             async with ClientSession(read, write) as s:
                 await s.initialize()
                 tools = (await s.list_tools()).tools

@@ -4,7 +4,9 @@
   Emacs included, and the client gets an `isError` result for the call in flight;
 * `--http` keeps the Host/Origin checks for every bind (127.0.0.2 and 0.0.0.0 too),
   refuses to bind off loopback without `--auth-token-file`, and with a token refuses
-  every request that does not carry it.
+  every request that does not carry it;
+* `serve --emacs --http` stopped by SIGTERM or SIGHUP runs its handler (exit 0) and
+  removes its private reply folder (issue 31 §9).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import urllib.request
 
 import anyio
 import pytest
-from serve_util import TOOLS, server_env, stdio_session, texts, wait_gone
+from serve_util import TOOLS, http_env, http_token, server_env, stdio_session, texts, wait_gone
 
 pytestmark = [pytest.mark.emacs, pytest.mark.slow]  # real Emacs servers: seconds each
 
@@ -121,7 +123,7 @@ def _http(host: str, port: int, *extra: str, tmp_path) -> tuple[subprocess.Popen
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=err,
-        env=server_env(),
+        env=http_env(tmp_path),
     )
     deadline = time.monotonic() + 60
     connect = "127.0.0.1" if host in ("0.0.0.0", "127.0.0.1") else host
@@ -197,10 +199,12 @@ def test_host_and_origin_are_checked_on_every_bind(emacs, tmp_path):
     proc, err = _http("127.0.0.2", port, tmp_path=tmp_path)
     try:
         url = f"http://127.0.0.2:{port}/mcp"
-        assert _post(url, {}) == 200
-        assert _post(url, {"host": "evil.example"}) == 421
-        assert _post(url, {"origin": "http://evil.example"}) == 403
-        assert _post(url, {"origin": f"http://127.0.0.2:{port}"}) == 200
+        auth = {"authorization": f"Bearer {http_token(tmp_path)}"}
+        assert _post(url, {}) == 401  # the token plistspec made: loopback too
+        assert _post(url, auth) == 200
+        assert _post(url, {**auth, "host": "evil.example"}) == 421
+        assert _post(url, {**auth, "origin": "http://evil.example"}) == 403
+        assert _post(url, {**auth, "origin": f"http://127.0.0.2:{port}"}) == 200
     finally:
         _stop(proc, err)
     token = tmp_path / "token"
@@ -273,3 +277,48 @@ def test_http_with_a_token_through_the_sdk_and_sigterm_in_flight(emacs, mcp_sdk,
         assert wait_gone(own, 3)
     finally:
         _stop(proc, err)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_serve_emacs_http_stops_on_the_signal_and_leaves_no_folder(emacs, tmp_path, sig):
+    """Issue 31 §9: SIGTERM and SIGHUP stop `serve --emacs --http` through its handler
+    (exit 0, "stopped by"), which removes its private reply folder; the user's Emacs
+    runs on."""
+    pytest.importorskip("uvicorn", reason="uvicorn is not installed")
+    from serve_util import UserEmacs
+
+    user = UserEmacs(emacs.exe, tmp_path / "user")
+    private_tmp = tmp_path / "tmp"
+    private_tmp.mkdir()
+    port = _free_port()
+    env = {**http_env(tmp_path), "TMPDIR": str(private_tmp)}
+    err = open(tmp_path / "stderr", "w+b")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plistspec", "serve", "--emacs", user.socket, "--http"]
+        + ["--port", str(port)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=err,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, (tmp_path / "stderr").read_text()
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "the HTTP server did not start"
+            time.sleep(0.1)
+        url = f"http://127.0.0.1:{port}/mcp"
+        assert _post(url, {"authorization": f"Bearer {http_token(tmp_path)}"}) == 200
+        made = [p.name for p in private_tmp.iterdir() if p.name.startswith("plistspec-replies-")]
+        assert made, "the server made no reply folder: nothing to check"
+        proc.send_signal(sig)
+        assert proc.wait(timeout=20) == 0, (tmp_path / "stderr").read_text()
+        assert f"stopped by {sig.name}" in (tmp_path / "stderr").read_text()
+        assert [p.name for p in private_tmp.iterdir()] == []
+        assert user.eval("(+ 1 2)").strip() == "3"
+    finally:
+        _stop(proc, err)
+        user.kill()

@@ -268,7 +268,8 @@ def write_output(text: str | bytes | bytearray | list[bytes], out: str | None) -
     list of such chunks.
 
     ``out`` must be a regular file or not exist; a symbolic link is followed to the regular
-    file it names (the link stays, its target is replaced); a dangling link, a link into
+    file it names (the link stays, its target is replaced), unless the kernel's
+    ``fs.protected_symlinks`` would not follow it (:mod:`._links`); a dangling link, a link into
     /dev, /proc or /sys, a directory, a device, a FIFO or socket, a read-only file and
     any file read as input in this run are refused
     (:class:`InputError`, PS902). The text goes to a temporary file in the target's
@@ -289,6 +290,11 @@ def _refuse(shown: str, why: str, verb: str = "write") -> InputError:
 
 def _output_target(out: str, shown: str) -> str:
     """The regular file (or new path) that ``-o out`` writes, or InputError."""
+    from plistspec.cli._links import protected_link
+
+    why = protected_link(out)
+    if why is not None:
+        raise _refuse(shown, why)
     try:
         lst = os.lstat(out)
     except FileNotFoundError:

@@ -30,7 +30,13 @@ __all__ = ["check_rewritable", "rewrite_file"]
 
 
 def check_rewritable(path: str, name: str) -> None:
-    """Refuse to rewrite what is not a writable regular file (before any work)."""
+    """Refuse to rewrite what is not a writable regular file, or a path through a link
+    the kernel's ``fs.protected_symlinks`` would not follow (before any work)."""
+    from plistspec.cli._links import protected_link
+
+    why = protected_link(path)
+    if why is not None:
+        raise _refuse(name, why, "rewrite")
     st = os.stat(path)  # read_text_layout just opened it
     if not stat.S_ISREG(st.st_mode):
         raise _refuse(name, "not a regular file", "rewrite")

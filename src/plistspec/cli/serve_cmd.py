@@ -49,7 +49,8 @@ from plistspec.core.formats import LOWER_TARGETS
     metavar="FILE",
     help="--http: every request must carry 'Authorization: Bearer TOKEN', TOKEN being "
     "FILE's content (a line of your choice; keep the file private). Required off "
-    "loopback.",
+    "loopback; on loopback, without it, a token is made and kept in "
+    "~/.local/state/plistspec/http-token ($XDG_STATE_HOME), and its path printed.",
 )
 @click.option(
     "--allow-host",
@@ -65,6 +66,15 @@ from plistspec.core.formats import LOWER_TARGETS
     multiple=True,
     metavar="ORIGIN",
     help="--http: also accept this Origin header (e.g. https://app.example); repeatable.",
+)
+@click.option(
+    "--max-sessions",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    metavar="N",
+    help="--http: at most N client sessions open at once; a client opening one more "
+    "gets 503 (Too many open sessions) until one ends (DELETE, or 30 minutes idle).",
 )
 @click.option(
     "--poll",
@@ -139,6 +149,7 @@ def serve_cmd(
     token_file: str | None,
     allow_hosts: tuple[str, ...],
     allow_origins: tuple[str, ...],
+    max_sessions: int,
     poll: float,
     lower_target: str | None,
     timeout: float,
@@ -158,8 +169,10 @@ def serve_cmd(
     tools/list gives the tools compiled as `to-json -t mcp` does (plus MCP annotations,
     _meta and client-safe names); tools/call runs each tool's real :function in Emacs:
     an Emacs plistspec starts for FILE.el... (and stops when the server stops), or with
-    --emacs the user's own. --http binds 127.0.0.1 unless --host says otherwise; off
-    loopback it needs --auth-token-file, and Host/Origin are checked for every bind.
+    --emacs the user's own. --http binds 127.0.0.1 unless --host says otherwise and
+    requires a bearer token on every request (--auth-token-file, or one plistspec makes
+    and names on standard error; off loopback --auth-token-file is required); Host and
+    Origin are checked for every bind.
     """
     from plistspec.cli._io import InputError, fail, print_diagnostics, read_elisp
 
@@ -187,6 +200,20 @@ def serve_cmd(
             )
         if token_file is not None:
             token = _read_token(token_file)
+        else:  # loopback too: any local account can reach it
+            from plistspec.serve.token import TokenError, default_token
+
+            try:
+                token, where, made = default_token()
+            except TokenError as e:
+                fail(f"plistspec serve: error: {e} [PS812]", 2)
+            print(
+                "plistspec serve: every request must carry 'Authorization: Bearer TOKEN'; "
+                f"TOKEN is in {where} ({'new' if made else 'kept from an earlier run'}; "
+                "--auth-token-file FILE to use your own)",
+                file=sys.stderr,
+                flush=True,
+            )
     if lower_target:
         try:
             import plistspec.lowering as lowering
@@ -266,7 +293,9 @@ def serve_cmd(
         if http:
             from plistspec.serve.http import run_http
 
-            stopped = run_http(server, state, host, port, token, allow_hosts, allow_origins)
+            stopped = run_http(
+                server, state, host, port, token, allow_hosts, allow_origins, max_sessions
+            )
             if stopped:
                 _stop(opts.closers, stopped)
         else:
@@ -311,6 +340,7 @@ def _read_token(path: str) -> str:
     import stat
 
     from plistspec.cli._io import fail
+    from plistspec.serve.token import valid_token
 
     try:
         with open(path, "rb") as f:
@@ -318,11 +348,8 @@ def _read_token(path: str) -> str:
             raw = f.read(4097)
     except OSError as e:
         fail(f"{path}: error: cannot read the token file: {e.strerror or e} [PS812]", 2)
-    try:
-        token = raw.decode("ascii").strip().split("\n")[0].strip()
-    except UnicodeDecodeError:
-        token = ""
-    if len(raw) > 4096 or not token or not all(33 <= ord(c) < 127 for c in token):
+    token = valid_token(raw)
+    if token is None:
         fail(
             f"{path}: error: the token file must hold one line of printable ASCII without "
             "spaces (at most 4096 bytes) [PS812]",

@@ -1,11 +1,13 @@
-"""Where a JSON pointer points in the JSON text: so that diagnostics about provider
-JSON carry ``FILE:LINE:COL`` like every other plistspec diagnostic.
+"""Where a JSON pointer points in the JSON text: so that diagnostics about provider JSON
+carry ``FILE:LINE:COL`` like every other plistspec diagnostic.
 
 Owns: :func:`pointer_spans` (many pointers, one linear scan of the text: the pointers
 are a trie walked alongside the scan, so a thousand diagnostics cost one pass, never a
 pass each), :func:`pointer_span` (one pointer), :func:`named_pointer` (the pointer a
-message names: ``at /tools/3/...``) and :func:`place_named` (diagnostics placed by it). No recursion: a stack of container
-states. A pointer that goes further than the text holds gives the span of its deepest
+message names: ``at /tools/3/...``) and :func:`place_named` (diagnostics placed by it).
+No recursion, and memory linear in nothing but the text: a byte per open container, a
+frame only for the containers a pointer enters, no backtracking state per character of a
+string. A pointer that goes further than the text holds gives the span of its deepest
 existing prefix; of repeated keys, the last one counts (as JSON readers keep it).
 """
 
@@ -23,8 +25,12 @@ def _unescape(part: str) -> str:
     return part.replace("~1", "/").replace("~0", "~")
 
 
+# possessive repeats (``*+``): the regex engine keeps no backtracking point per character
+# of a string (``(?:[^"\\]|\\.)*`` kept one: ~140 bytes a character, 550 MB for a 4 MB
+# description), so a scan costs no memory beyond the text and the container stack.
 _TOKEN = re.compile(
-    r'[ \t\r\n]*(?:("(?:[^"\\]|\\.)*")|([{\[])|([}\]])|(,)|(:)|([^,:\[\]{}"\s]+))', re.S
+    r'[ \t\r\n]*+(?:("[^"\\]*+(?:\\.[^"\\]*+)*+")|([{\[])|([}\]])|(,)|(:)|([^,:\[\]{}"\s]++))',
+    re.S,
 )
 
 
@@ -41,8 +47,13 @@ def pointer_spans(text: str, pointers: list[str]) -> dict[str, tuple[int, int] |
         for part in _parts(ptr):
             node = node.setdefault(part, {})
     found: dict[int, tuple[int, int]] = {}
-    # frames: [is_object, trie node or None, index, node of the pending member, start]
-    stack: list[list] = []
+    # every open container: 1 an object, 0 an array (one byte a level); and a frame for
+    # each container a pointer goes into: [is_object, trie node, index, node of the
+    # pending member, start]. Those are always the outermost ones (the child of a
+    # container no pointer enters is entered by none), so frames never outnumber the
+    # parts of the longest pointer, however deep the text nests.
+    kinds = bytearray()
+    frames: list[list] = []
     pos, n = 0, len(text)
     expect_key = False
     while pos < n:
@@ -52,42 +63,44 @@ def pointer_spans(text: str, pointers: list[str]) -> dict[str, tuple[int, int] |
         pos = m.end()
         g = m.lastindex
         start = m.start(g)
+        wanted = len(frames) == len(kinds) and frames
         if g == 4:  # ,
-            top = stack[-1]
-            if top[0]:
+            if kinds and kinds[-1]:
                 expect_key = True
-            else:
-                top[2] += 1
+            elif wanted:
+                frames[-1][2] += 1
             continue
         if g == 5:  # :
             continue
         if g == 1 and expect_key:
-            top = stack[-1]
-            child = None
-            if top[1]:
+            if wanted:
+                top = frames[-1]
                 try:
-                    child = top[1].get(json.loads(m.group(1)))
+                    top[3] = top[1].get(json.loads(m.group(1)))
                 except ValueError:
-                    child = None
-            top[3] = child
+                    top[3] = None
             expect_key = False
             continue
         if g == 3:  # a container closes: it is a value that ends here
-            frame = stack.pop()
-            if frame[1] is not None:
+            if wanted:
+                frame = frames.pop()
                 found[id(frame[1])] = (frame[4], pos)
+            if kinds:
+                kinds.pop()
             continue
         # a value starts: which trie node is it?
-        if not stack:
-            node: dict | None = root
-        elif stack[-1][0]:
-            node = stack[-1][3]
-        else:
-            parent = stack[-1][1]
-            node = parent.get(str(stack[-1][2])) if parent else None
+        node: dict | None = None
+        if not kinds:
+            node = root
+        elif wanted:
+            top = frames[-1]
+            node = top[3] if top[0] else top[1].get(str(top[2]))
         if g == 2:
-            stack.append([m.group(2) == "{", node, 0, None, start])
-            expect_key = m.group(2) == "{"
+            is_object = m.group(2) == "{"
+            if node is not None and len(frames) == len(kinds):
+                frames.append([is_object, node, 0, None, start])
+            kinds.append(is_object)
+            expect_key = is_object
             if expect_key and text.startswith("}", _WS.match(text, pos).end()):
                 expect_key = False
         elif node is not None:

@@ -9,12 +9,18 @@ Owns: the HTTP app's guards and the uvicorn server around it.
   and every ``--allow-host``, each with the port served; Origins ``http://`` and
   ``https://`` of those, plus every ``--allow-origin``. Anything else is refused (421
   for a Host, 403 for an Origin) before the MCP layer sees it.
-* **A bearer token** (``--auth-token-file``: the simplest form of the MCP authorization
-  spec, ``Authorization: Bearer TOKEN`` on every request, compared in constant time;
-  otherwise 401 with ``WWW-Authenticate: Bearer``). Binding anything but a loopback
-  address requires one (:func:`needs_token`); on loopback it is optional.
-* **Stopping**: SIGTERM/SIGINT answer every call in flight with an error at once, then
-  uvicorn closes within a second.
+* **A bearer token** on every request, loopback included (the simplest form of the MCP
+  authorization spec: ``Authorization: Bearer TOKEN``, compared in constant time;
+  otherwise 401 with ``WWW-Authenticate: Bearer``): ``--auth-token-file``'s, or the one
+  :mod:`.token` keeps. Binding anything but a loopback address requires
+  ``--auth-token-file`` (:func:`needs_token`).
+* **Sessions** are capped (``max_sessions``, the SDK's limit): at the cap a request that
+  would open one more gets 503 ("Too many open sessions"); open sessions are kept until
+  their client ends them (``DELETE``) or they are idle for 30 minutes.
+* **Stopping**: SIGTERM, SIGINT and SIGHUP answer every call in flight with an error at
+  once, then uvicorn closes within a second and :func:`run_http` returns the signal's
+  name (the caller cleans up and exits; uvicorn's re-raising of the signal, which
+  killed the process before any clean-up, is not done).
 """
 
 from __future__ import annotations
@@ -112,10 +118,13 @@ def run_http(
     token: str | None = None,
     allow_hosts: tuple[str, ...] = (),
     allow_origins: tuple[str, ...] = (),
+    max_sessions: int = 100,
 ) -> str | None:
     """Serve Streamable HTTP until a signal; the signal's name (None if none came)."""
     import asyncio
+    import contextlib
     import signal
+    import threading
 
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
@@ -126,17 +135,41 @@ def run_http(
     security = TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )
-    app = guard(server.streamable_http_app(host=host, transport_security=security), token)
+    app = guard(
+        server.streamable_http_app(
+            host=host, transport_security=security, max_sessions=max_sessions
+        ),
+        token,
+    )
     stopped: list[str] = []
     loops: list[asyncio.AbstractEventLoop] = []
 
     class _Uvicorn(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
+            close = super().handle_exit
+            if not stopped and loops:
+                stopped.append(signal.Signals(sig).name)
+                if state.runner is not None:
+                    loops[0].call_soon_threadsafe(state.runner.shutdown, stopped[0])
+                # the interrupted calls' results leave before uvicorn closes connections
+                loops[0].call_soon_threadsafe(loops[0].call_later, 0.3, close, sig, frame)
+                return
             if not stopped:
                 stopped.append(signal.Signals(sig).name)
-                if state.runner is not None and loops:
-                    loops[0].call_soon_threadsafe(state.runner.shutdown, stopped[0])
-            super().handle_exit(sig, frame)
+            close(sig, frame)  # a second signal: at once
+
+        @contextlib.contextmanager
+        def capture_signals(self):
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            handled = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+            before = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            try:
+                yield
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
 
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1

@@ -29,6 +29,9 @@ changed or Emacs back after a restart; a watch refreshes every ``poll`` seconds.
 SIGTERM and SIGINT stop the server at once: every call in flight is answered with an
 ``isError`` result, no new call starts, and the command stops the Emacs it started.
 
+Over stdio, a line the SDK cannot read (not JSON, arguments nested deeper than it parses)
+is answered with a JSON-RPC error instead of being dropped (:mod:`.screen`).
+
 Nothing a tool does can put a traceback on the protocol stream: every failure is turned
 into one of the results above, and logs go to standard error.
 """
@@ -286,6 +289,8 @@ async def run_stdio(server, state: ServeState, on_signal) -> None:
     import anyio
     from mcp.server.stdio import stdio_server
 
+    from plistspec.serve.screen import screened_stdin
+
     async def signals() -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGHUP) as sigs:
             async for sig in sigs:
@@ -296,9 +301,29 @@ async def run_stdio(server, state: ServeState, on_signal) -> None:
                 on_signal(name)
                 return
 
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(signals)
-        tg.start_soon(watch, state)
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-        tg.cancel_scope.cancel()
+    async def answer(answers, write) -> None:
+        """Send the errors answering lines the SDK could not read (:mod:`.screen`)."""
+        import mcp_types as types
+        from mcp.shared.message import SessionMessage
+
+        async for error in answers:
+            try:
+                await write.send(SessionMessage(types.JSONRPCError.model_validate(error)))
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                return
+
+    send_answers, answers = anyio.create_memory_object_stream(64)
+    try:
+        stdin, restore = screened_stdin(send_answers)
+    except OSError:  # no descriptor 0 to claim: the SDK reads (and drops) as it does
+        stdin, restore = None, lambda: None
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(signals)
+            tg.start_soon(watch, state)
+            async with stdio_server(stdin=stdin) as (read, write):
+                tg.start_soon(answer, answers, write)
+                await server.run(read, write, server.create_initialization_options())
+            tg.cancel_scope.cancel()
+    finally:
+        restore()

@@ -6,8 +6,9 @@ refresh asks for the registry *given the generation already known*, and an uncha
 Emacs answers with that generation alone, so a ``tools/list`` or a watch costs one small
 request. A changed registry (a tool defined, redefined or removed), a restarted Emacs or
 one that comes back after being unreachable rebuilds the catalogue (each printed form is
-read once: a cache by text) and :meth:`Source.refresh` says the list changed, so the
-server can send ``notifications/tools/list_changed``.
+read once: a cache by text, holding only the forms of the current registry, so a tool
+redefined again and again costs nothing lasting) and :meth:`Source.refresh` says the list
+changed, so the server can send ``notifications/tools/list_changed``.
 
 * :class:`EmacsSource` (``serve --emacs``): gptel's registry, filtered in Emacs by
   category and name (so a name found in two categories is the one gptel would use among
@@ -50,7 +51,11 @@ class Source:
         self.pid: int | None = None
         self.down = False
         self.version = 0  # incremented whenever the served list changes
-        self._forms: dict[str, list[dict[str, Any]]] = {}
+        # printed form -> (its IR tools, the lines of its errors): only the forms of the
+        # current registry are kept (a redefinition's old text is forgotten), and of the
+        # lines already said only those still true, so nothing grows with time
+        self._forms: dict[str, tuple[list[dict[str, Any]], set[str]]] = {}
+        self._used: set[str] = set()
         self._said: set[str] = set()
 
     # -- building ---------------------------------------------------------------------
@@ -63,13 +68,28 @@ class Source:
 
         form = str(entry.get("form", ""))
         key = f"{origin}\0{entry.get('function_kind')}\0{form}"
+        self._used.add(key)
         if key not in self._forms:
             tools, diags = tools_from_registry([entry], origin)
+            lines = set()
             for d in diags:
                 if d.is_error:
                     self._say(d)
-            self._forms[key] = tools
-        return copy.deepcopy(self._forms[key])
+                    lines.add(d.render())
+            self._forms[key] = (tools, lines)
+        return copy.deepcopy(self._forms[key][0])
+
+    def _build(self, reply: dict[str, Any]) -> list[Diagnostic]:
+        """:meth:`build`, then forget what the new registry no longer holds: the forms
+        not read for it, the lines said that are no longer said."""
+        self._used = set()
+        diags = self.build(reply)
+        self._forms = {k: v for k, v in self._forms.items() if k in self._used}
+        true = {d.render() for d in diags}
+        for _tools, lines in self._forms.values():
+            true |= lines
+        self._said &= true
+        return diags
 
     def build(self, reply: dict[str, Any]) -> list[Diagnostic]:  # pragma: no cover
         raise NotImplementedError
@@ -102,7 +122,7 @@ class Source:
         diagnostics (the command prints them)."""
         self.generation = reply.get("generation")
         self.pid = self.runner.client.pid
-        diags = self.build(reply)
+        diags = self._build(reply)
         self.say_later(diags)
         return diags
 
@@ -127,7 +147,7 @@ class Source:
         if reply.get("unchanged") and reply.get("generation") == self.generation:
             return came_back
         self.generation = reply.get("generation")
-        diags = self.build(reply)
+        diags = self._build(reply)
         for d in diags:
             if d.severity != "info":
                 self._say(d)
