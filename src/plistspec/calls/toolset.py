@@ -4,16 +4,21 @@ Owns: :class:`Toolsets`, the state ``plistspec check --server`` keeps for Emacs,
 two requests (docs/emacs.md, "plistspec-gptel-mode"):
 
 * :meth:`Toolsets.lower`: the tools JSON gptel was about to send (exactly what its
-  ``gptel--parse-tools`` made for the backend) and the backend's kind → the JSON to send
-  instead: every tool lowered for that backend by the rules of ``--lower``
-  (:func:`plistspec.lowering.tools.lower_tools_detailed`, emitted by
-  :func:`plistspec.emit_json.target.to_target_json`), a tool the backend cannot express
-  left out with the reason, every rewrite listed. Cached by the text's content: the same
-  tools cost a dictionary lookup.
+  ``gptel--parse-tools`` made for the backend), the backend's kind and, optionally, each
+  tool's *contract* (the parameters schema its author declared, before gptel added or
+  removed anything) → the JSON to send instead: every tool lowered for that backend by
+  the rules of ``--lower`` (:func:`plistspec.lowering.tools.lower_tools_detailed`,
+  emitted by :func:`plistspec.emit_json.target.to_target_json`), a tool the backend
+  cannot express left out with the reason, every rewrite listed. ``$defs`` the contract
+  holds and gptel's JSON lost (mcp.el drops them) are put back; a ``$ref`` that still
+  points at nothing is loosened to any value, with a warning, rather than the tool left
+  out. Cached by the text's content: the same tools cost a dictionary lookup.
 * :meth:`Toolsets.call`: one call of a tool of a lowered set (by the id the lowering
-  gave it) → run it unchanged when the arguments fit the original schema; else, when
-  they fit the lowered schema the model saw, the edits that map them back
-  (:mod:`plistspec.calls.mapback`); else the message that tells the model every problem.
+  gave it) → mapped back to the contract's shape (:mod:`plistspec.calls.mapback`) and
+  run when it then fits the contract, else the message that tells the model every
+  problem. A call is judged against the contract only: constraints lowering moved into a
+  description are still enforced, and what only gptel or the lowering added
+  (``additionalProperties: false``, strict mode's required nulls) never refuses one.
 
 The target follows the envelope gptel made (OpenAI Chat, Responses, Anthropic, Gemini,
 Bedrock), with the backend's kind telling Ollama from other OpenAI-compatible hosts.
@@ -27,9 +32,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from plistspec.calls.mapback import edits
+from plistspec.calls.mapback import apply_edits, edits
 from plistspec.calls.problems import Problem, message
-from plistspec.calls.validate import EMPTY_PARAMETERS, Checker
+from plistspec.calls.refs import restore_refs
+from plistspec.calls.validate import EMPTY_PARAMETERS, TIMEOUT, Checker
 
 __all__ = ["Toolsets", "target_of"]
 
@@ -40,16 +46,14 @@ _TOOLS = 20_000  # tools kept for calls
 @dataclass
 class _Tool:
     name: str  # the name the model sees (and calls)
-    original: Any  # the parameters as gptel would send them
+    original: Any  # the contract: the parameters its author declared
     lowered: Any  # the parameters as sent
-    _checkers: list = field(default_factory=list)
+    _checker: list = field(default_factory=list)
 
-    def checkers(self) -> tuple[Checker, Checker | None]:
-        if not self._checkers:
-            orig = Checker(self.original)
-            same = self.lowered == self.original
-            self._checkers = [orig, None if same else Checker(self.lowered)]
-        return self._checkers[0], self._checkers[1]
+    def checker(self) -> Checker:
+        if not self._checker:
+            self._checker.append(Checker(self.original))
+        return self._checker[0]
 
 
 def _envelope(element: Any) -> str | None:
@@ -101,21 +105,27 @@ class Toolsets:
 
     # --- lowering a request's tools ------------------------------------------------
 
-    def lower(self, backend: Any, text: Any, rewrites: bool = False) -> dict[str, Any]:
+    def lower(
+        self, backend: Any, text: Any, rewrites: bool = False, contracts: Any = None
+    ) -> dict[str, Any]:
         """The tools JSON ``text`` gptel made for a backend of kind ``backend`` → the
         answer (docs/emacs.md, "plistspec-gptel-mode"); ``rewrites``: with every rewrite
-        (for a report: the answer a request needs is smaller without them)."""
-        reply = self._lower_cached(backend, text)
+        (for a report: the answer a request needs is smaller without them);
+        ``contracts``: the JSON text of a list with each tool's declared parameters
+        schema, in the order of ``text``'s tools (``null``: the one in ``text``)."""
+        reply = self._lower_cached(backend, text, contracts)
         if rewrites or "rewrites" not in reply:
             return reply
         return {k: v for k, v in reply.items() if k != "rewrites"}
 
-    def _lower_cached(self, backend: Any, text: Any) -> dict[str, Any]:
+    def _lower_cached(self, backend: Any, text: Any, contracts: Any = None) -> dict[str, Any]:
         if not isinstance(text, str):
             raise ValueError('"tools" must be the JSON text of the tools gptel made')
         if backend is not None and not isinstance(backend, str):
             raise ValueError('"backend" must be a string')
-        key = hashlib.sha1(f"{backend}\0{text}".encode()).hexdigest()
+        if contracts is not None and not isinstance(contracts, str):
+            raise ValueError('"contracts" must be JSON text')
+        key = hashlib.sha1(f"{backend}\0{text}\0{contracts}".encode()).hexdigest()
         hit = self._sets.get(key)
         if hit is not None:
             self._sets.move_to_end(key)
@@ -130,15 +140,20 @@ class Toolsets:
 
         try:
             value, _ = load_json(text)
+            declared, _ = load_json(contracts) if contracts is not None else (None, None)
         except JsonError as e:
-            raise ValueError(f"the tools are not JSON: {e.message}") from None
-        reply, ids = self._lower(value, backend)
+            raise ValueError(f"the tools or contracts are not JSON: {e.message}") from None
+        if declared is not None and not isinstance(declared, list):
+            raise ValueError("the contracts are a JSON array")
+        reply, ids = self._lower(value, backend, declared or [])
         self._sets[key] = {"reply": reply, "ids": ids}
         while len(self._sets) > _SETS:
             self._sets.popitem(last=False)
         return reply
 
-    def _lower(self, value: Any, backend: str | None) -> tuple[dict[str, Any], list[str]]:
+    def _lower(
+        self, value: Any, backend: str | None, declared: list[Any]
+    ) -> tuple[dict[str, Any], list[str]]:
         from plistspec.emit_json.target import to_target_json
         from plistspec.fromjson.rawjson import raw_tools
 
@@ -148,18 +163,25 @@ class Toolsets:
             return {"target": None, "why": "not a tools array gptel makes"}, []
         tools: list[dict[str, Any]] = []
         index: list[int] = []  # element index of each tool
+        contract: list[Any] = []  # each tool's contract
         skipped: list[list[Any]] = []
+        rewrites: list[list[Any]] = []
         for i, el in enumerate(elements):
             got, diags = raw_tools(el)
             if len(got) == 1:
+                mine = declared[i] if i < len(declared) else None
+                params, notes = restore_refs(got[0].get("parameters"), mine)
+                if notes:
+                    got[0] = {**got[0], "parameters": params}
+                    rewrites.extend([i, got[0].get("name"), *n] for n in notes)
                 tools.append(got[0])
                 index.append(i)
+                contract.append(mine if isinstance(mine, dict) else got[0].get("parameters"))
             else:
                 why = diags[0].message if diags else "not a tool"
                 skipped.append([i, _name(el), why])
         lowered, records = self._lower_each(tools, target)
         errors: dict[int, str] = {}
-        rewrites: list[list[Any]] = []
         for r in records:
             rewrites.append([index[r.tool], r.name, r.pointer, r.code, r.severity, r.message])
             if r.severity == "error" and r.tool not in errors:
@@ -172,7 +194,7 @@ class Toolsets:
                 continue
             kept.append(low)
             name = low.get("name")
-            params = tool.get("parameters")
+            params = contract[j]
             tool_id = hashlib.sha1(
                 json.dumps([target, name, params, low.get("parameters")], sort_keys=True).encode()
             ).hexdigest()[:20]
@@ -243,27 +265,38 @@ class Toolsets:
         try:
             args, _ = load_json(text)
         except JsonError as e:
-            problems = [Problem("", "a JSON object of arguments", f"invalid JSON ({e.message})")]
+            problems = [Problem("", "a JSON object of arguments", e.message, "json")]
             return _refused(tool.name, problems)
         if emacs and (args is None or args == []):
             args = {}
-        original, lowered = tool.checkers()
-        if not original.problems(args, nil=emacs):
+        checker = tool.checker()
+        problems = checker.problems(args, nil=emacs, absent_null=emacs)
+        if not problems:
             return {"ok": True, "edits": []}
-        checker = original if lowered is None else lowered
-        problems = checker.problems(args, nil=emacs)
-        if not problems and lowered is not None:
+        if tool.lowered != tool.original and not _timed_out(problems):
             changes = edits(tool.original or EMPTY_PARAMETERS, tool.lowered, args, nil=emacs)
-            return {"ok": True, "edits": [list(c) for c in changes]}
+            if changes:
+                back = apply_edits(args, changes)
+                again = checker.problems(back, nil=emacs, absent_null=emacs)
+                if not again:
+                    return {"ok": True, "edits": [list(c) for c in changes]}
+                problems = again
         return _refused(tool.name, problems)
 
 
+def _timed_out(problems: list[Problem]) -> bool:
+    return any(p.keyword == TIMEOUT for p in problems)
+
+
 def _refused(name: str, problems: list[Problem]) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "ok": False,
         "message": message(name, problems),
         "problems": [[p.pointer, p.expected, p.got] for p in problems],
     }
+    if _timed_out(problems):
+        out["unchecked"] = True
+    return out
 
 
 def _name(el: Any) -> Any:
