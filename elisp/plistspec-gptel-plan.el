@@ -22,7 +22,16 @@
 ;; twice), and a request whose tools are the same objects, unchanged, reuses
 ;; the lowered JSON without making gptel's again.  Every question waits at
 ;; most `plistspec-gptel-wait' seconds; when there is no answer, the request
-;; goes unchanged and a warning says why, once.
+;; goes unchanged and a warning says why, once, and later requests do not wait
+;; again until the process answers.
+;;
+;; Each tool's contract is its arguments as its author declared them: copied
+;; the first time the mode sees the tool, before gptel changes them (gptel's
+;; Gemini path removes `:additionalProperties' from nested objects of the
+;; tool's own arguments, in place).  gptel's JSON is made from copies, so the
+;; mode itself changes no tool; the contract goes to plistspec with gptel's
+;; JSON, with the `$defs' of an mcp.el tool read from mcp.el's connection
+;; (mcp.el keeps only the `properties' of a tool's schema).
 
 ;;; Code:
 
@@ -37,6 +46,9 @@
 (declare-function gptel-tool-args "gptel-request" (cl-x))
 (declare-function gptel-backend-name "gptel-request" (cl-x))
 (declare-function gptel--parse-tools "gptel-request" (backend tools))
+(declare-function gptel-tool-category "gptel-request" (cl-x))
+(declare-function mcp--tools "mcp" (connection))
+(defvar mcp-server-connections)
 
 (defcustom plistspec-gptel-wait 3
   "Seconds a gptel request may wait for plistspec before going unchanged.
@@ -58,7 +70,8 @@ tool call, takes a few milliseconds in all."
 (cl-defstruct (plistspec-gptel--plan (:constructor plistspec-gptel--make-plan)
                                      (:copier nil))
   "What the mode did to one request's tools."
-  backend kind text target kept json names left-out count time prepared)
+  backend kind text contracts target kept json names left-out count time prepared
+  refusals)
 
 (defun plistspec-gptel--warn (key text)
   "Show TEXT in a warning, once per KEY."
@@ -87,7 +100,7 @@ tool call, takes a few milliseconds in all."
         (or (plistspec--server (plistspec-command))
             (progn
               (plistspec-gptel--warn
-               'server "plistspec check --server could not start: gptel requests go \
+               'down "plistspec check --server could not start: gptel requests go \
 unchanged (M-x plistspec-restart-server tries again) [PS704]")
               nil))
       (plistspec-unavailable
@@ -100,24 +113,28 @@ unchanged (M-x plistspec-restart-server tries again) [PS704]")
   "Send HEAD (an alist) and DATA (a unibyte string) to plistspec; wait for it.
 Return the answer (a plist), or nil when there is none in time."
   (let ((proc (plistspec-gptel--process)))
-    (when proc
+    (when (and proc (not (plistspec--server-late-p proc)))
       (let* ((state (list nil))
              (deadline (+ (float-time) plistspec-gptel-wait)))
         (plistspec--server-request proc (make-symbol "gptel") head data
-                                   (lambda (reply) (setcar state (or reply 'died))))
+                                   (lambda (reply) (setcar state (or reply 'died)))
+                                   t)
         (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
           (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
             ;; only this process's output: no timer or other filter runs meanwhile
             (accept-process-output proc 0.05 nil 1)))
+        (when (and (null (car state)) (not (process-live-p proc)))
+          (setcar state 'died))
         (pcase (car state)
           ('nil
+           (plistspec--server-mark-late proc)
            (plistspec-gptel--warn
-            'slow (format "plistspec did not answer within %s seconds: this gptel \
-request went unchanged (see `plistspec-gptel-wait') [PS704]" plistspec-gptel-wait))
+            'slow (format "plistspec did not answer within %s seconds: gptel requests \
+go unchanged until it answers (see `plistspec-gptel-wait') [PS704]" plistspec-gptel-wait))
            nil)
           ('died
-           (plistspec-gptel--warn 'died "plistspec check --server ended: gptel requests \
-go unchanged until it starts again [PS704]")
+           (plistspec-gptel--warn
+            'down (plistspec-gptel--ended proc (max 0 (min 0.2 (- deadline (float-time))))))
            nil)
           (`(0 ,out ,_err) (plistspec-gptel--json out))
           (`(,exit ,_out ,err)
@@ -125,6 +142,19 @@ go unchanged until it starts again [PS704]")
             (list 'exit exit)
             (format "plistspec could not answer (exit %s): %s [PS704]" exit (string-trim err)))
            nil))))))
+
+(defun plistspec-gptel--ended (proc wait)
+  "Why server PROC ended, for a warning; WAIT seconds at most for its stderr."
+  (let ((err (plistspec--server-stderr proc wait)))
+    (format "plistspec check --server ended (%s%s)%s: gptel requests go unchanged \
+until it starts again (M-x plistspec-restart-server) [PS704]"
+            (process-status proc)
+            (if (memq (process-status proc) '(exit signal))
+                (format " %s" (process-exit-status proc))
+              "")
+            (if (string-empty-p err) ""
+              (concat ": " (truncate-string-to-width
+                            (replace-regexp-in-string "\n" " | " err) 600))))))
 
 (defun plistspec-gptel--json (text)
   "Parse TEXT the way gptel does: objects as plists, arrays as vectors."
@@ -150,33 +180,144 @@ go unchanged until it starts again [PS704]")
       (plist-get (aref wire 0) :functionDeclarations)
     wire))
 
-(defun plistspec-gptel--serialize (backend tools)
-  "Return gptel's JSON text of TOOLS for BACKEND, and the tools it cannot write.
-Return (TEXT . BROKEN), BROKEN a list of (INDEX . WHY) for the tools
-that `json-serialize' refuses: they are left out."
-  (let ((wire (gptel--parse-tools backend tools)))
-    (condition-case nil
-        (cons (plistspec-gptel--encode wire) nil)
-      (error
-       (let* ((elements (plistspec-gptel--elements wire))
-              (broken nil) (good nil))
-         (dotimes (i (length elements))
-           (condition-case err
-               (progn (plistspec-gptel--encode (aref elements i))
-                      (push (aref elements i) good))
-             (error (push (cons i (format "gptel cannot write it as JSON: %s"
-                                          (error-message-string err)))
-                          broken))))
-         (setq good (vconcat (nreverse good)))
-         (cons (plistspec-gptel--encode
-                (if (eq elements wire) good `[(:functionDeclarations ,good)]))
-               (nreverse broken)))))))
+;;;; Each tool's contract
 
-(defun plistspec-gptel--lowered (kind text)
-  "Plistspec's answer for the tools JSON TEXT of a backend of KIND, or nil."
-  (let ((key (cons kind text)))
+(defvar plistspec-gptel--declared (make-hash-table :test #'equal)
+  "The arguments of each tool as declared: (NAME . CATEGORY) -> (ARGS . SEEN).
+ARGS is a copy made when the mode first saw the tool, SEEN a copy of
+the arguments as last seen.  See `plistspec-gptel--declared-args'.")
+
+(defun plistspec-gptel--without-closing (value)
+  "A copy of VALUE without any `:additionalProperties' (what gptel removes)."
+  (cond ((vectorp value) (cl-map 'vector #'plistspec-gptel--without-closing value))
+        ((and (consp value) (keywordp (car value)))
+         (cl-loop for (k v) on value by #'cddr
+                  unless (eq k :additionalProperties)
+                  collect k and collect (plistspec-gptel--without-closing v)))
+        ((consp value) (mapcar #'plistspec-gptel--without-closing value))
+        (t value)))
+
+(defun plistspec-gptel--declared-args (tool)
+  "The arguments of TOOL as its author declared them (a copy not to change).
+The first copy is kept while the tool's arguments differ from it only
+by what gptel's Gemini path removes in place (`:additionalProperties');
+any other change is the author's: it is copied anew."
+  (let* ((key (cons (gptel-tool-name tool) (gptel-tool-category tool)))
+         (args (gptel-tool-args tool))
+         (entry (gethash key plistspec-gptel--declared)))
+    (cond
+     ((and entry (equal args (cdr entry))) (car entry))
+     ((and entry (equal (plistspec-gptel--without-closing args)
+                        (plistspec-gptel--without-closing (car entry))))
+      (setcdr entry (copy-tree args t))
+      (car entry))
+     (t
+      (let ((copy (copy-tree args t)))
+        (puthash key (cons copy (copy-tree args t)) plistspec-gptel--declared)
+        copy)))))
+
+(defun plistspec-gptel--set-slot (tool slot value)
+  "Set SLOT of the `gptel-tool' TOOL (a copy of the user's) to VALUE."
+  (aset tool (cl-struct-slot-offset 'gptel-tool slot) value))
+
+(defun plistspec-gptel--as-declared (tool)
+  "A copy of TOOL whose arguments are a fresh copy of its declared ones."
+  (let ((copy (copy-sequence tool)))
+    (plistspec-gptel--set-slot copy 'args
+                               (copy-tree (plistspec-gptel--declared-args tool) t))
+    copy))
+
+(defun plistspec-gptel--mcp-defs (tool)
+  "The `$defs' of TOOL's schema in mcp.el's connection, when mcp.el made it.
+A plist (:$defs DEFS) or (:definitions DEFS), or nil.  The connection
+is the one the tool's category names (mcp-hub's \"mcp-NAME\", or NAME)."
+  (when (and (boundp 'mcp-server-connections) (fboundp 'mcp--tools)
+             (hash-table-p mcp-server-connections))
+    (ignore-errors
+      (let* ((category (gptel-tool-category tool))
+             (conn (and (stringp category)
+                        (or (gethash category mcp-server-connections)
+                            (and (string-prefix-p "mcp-" category)
+                                 (gethash (substring category 4)
+                                          mcp-server-connections)))))
+             (name (gptel-tool-name tool))
+             (spec (and conn (cl-find name (mcp--tools conn) :test #'equal
+                                      :key (lambda (x) (plist-get x :name)))))
+             (schema (plist-get spec :inputSchema)))
+        (cl-loop for key in '(:$defs :definitions)
+                 when (plist-get schema key)
+                 return (list key (plist-get schema key)))))))
+
+(defun plistspec-gptel--contract (tool)
+  "TOOL's declared parameters as a JSON schema (a plist), for plistspec.
+gptel's own JSON without what gptel adds (`additionalProperties' false
+where the author did not say it) or removes, with the `$defs' mcp.el
+dropped (`plistspec-gptel--mcp-defs')."
+  (let ((props nil) (required nil))
+    (dolist (arg (plistspec-gptel--declared-args tool))
+      (let ((spec (copy-sequence arg))
+            (name (plist-get arg :name)))
+        (cl-remf spec :name)
+        (cl-remf spec :optional)
+        (setq props (nconc props (list (make-symbol (concat ":" name)) spec)))
+        (unless (plist-get arg :optional) (push name required))))
+    (append (list :type "object" :properties props :required (vconcat (nreverse required)))
+            (plistspec-gptel--mcp-defs tool))))
+
+(defun plistspec-gptel--contracts (tools)
+  "The JSON text of the contracts of TOOLS (null for one JSON cannot say)."
+  (let ((items (mapcar (lambda (tool)
+                         (condition-case nil
+                             (let ((c (plistspec-gptel--contract tool)))
+                               (plistspec-gptel--encode c)
+                               c)
+                           (error :null)))
+                       tools)))
+    (plistspec-gptel--encode (vconcat items))))
+
+;;;; gptel's JSON of the tools
+
+(defun plistspec-gptel--serialize (backend tools)
+  "Return gptel's JSON of TOOLS for BACKEND, the tools it cannot write, contracts.
+Return (TEXT BROKEN CONTRACTS): BROKEN a list of (INDEX . WHY) for the
+tools that `json-serialize' refuses (they are left out), CONTRACTS the
+JSON text of the other tools' contracts.  gptel writes copies of the
+tools with their declared arguments: the user's tools are not changed."
+  (let* ((wire (gptel--parse-tools backend (mapcar #'plistspec-gptel--as-declared tools)))
+         (text (ignore-errors (plistspec-gptel--encode wire))))
+    (if text
+        (list text nil (plistspec-gptel--contracts tools))
+      (let* ((elements (plistspec-gptel--elements wire))
+             (broken nil) (good nil) (kept nil))
+        (dotimes (i (length elements))
+          (condition-case err
+              (progn (plistspec-gptel--encode (aref elements i))
+                     (push (aref elements i) good)
+                     (push (nth i tools) kept))
+            (error (push (cons i (format "gptel cannot write it as JSON: %s"
+                                         (error-message-string err)))
+                         broken))))
+        (setq good (vconcat (nreverse good)))
+        (list (plistspec-gptel--encode
+               (if (eq elements wire) good `[(:functionDeclarations ,good)]))
+              (nreverse broken)
+              (plistspec-gptel--contracts (nreverse kept)))))))
+
+(defun plistspec-gptel--lower-ask (kind text contracts &optional rewrites)
+  "Ask plistspec to lower the tools JSON TEXT of a backend of KIND.
+CONTRACTS is the JSON text of their contracts, REWRITES non-nil to
+have every rewrite in the answer."
+  (plistspec-gptel--ask `((kind . "lower") (backend . ,kind)
+                          (contracts . ,(length contracts))
+                          ,@(and rewrites '((rewrites . t))))
+                        (concat text contracts)))
+
+(defun plistspec-gptel--lowered (kind text contracts)
+  "Plistspec's answer for the tools JSON TEXT of a backend of KIND, or nil.
+CONTRACTS is the JSON text of their contracts."
+  (let ((key (list kind text contracts)))
     (or (gethash key plistspec-gptel--sets)
-        (let ((answer (plistspec-gptel--ask `((kind . "lower") (backend . ,kind)) text)))
+        (let ((answer (plistspec-gptel--lower-ask kind text contracts)))
           (when (and answer (stringp (plist-get answer :target)))
             (when (>= (hash-table-count plistspec-gptel--sets) plistspec-gptel--sets-max)
               (clrhash plistspec-gptel--sets))
@@ -184,12 +325,12 @@ that `json-serialize' refuses: they are left out."
 
 (defvar plistspec-gptel--recent nil
   "The tool sets planned last, newest first.
-Each is (KEY TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT): KEY is the
+Each is (KEY TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT CONTRACTS): KEY is the
 backend's kind, the backend and the model (`plistspec-gptel--plan'),
 TOOLS the list of `gptel-tool's, SNAPSHOT a copy of what gptel sends
 of each (name, description, args), ANSWER plistspec's, JSON the
 lowered tools parsed, BROKEN the tools gptel cannot write, TEXT
-gptel's JSON of the tools.  A request whose tools are the same
+gptel's JSON of the tools, CONTRACTS theirs.  A request whose tools are the same
 objects, unchanged, uses it without making gptel's JSON again.")
 
 (defconst plistspec-gptel--recent-max 8
@@ -204,9 +345,13 @@ objects, unchanged, uses it without making gptel's JSON again.")
 
 (defun plistspec-gptel--recent (kind tools)
   "Return the entry of variable `plistspec-gptel--recent' for TOOLS sent as KIND.
-KIND is a list (BACKEND-KIND BACKEND MODEL), compared with `eq' each."
+KIND is a list (BACKEND-KIND BACKEND MODEL): the kind (a new string
+each time) and the model are compared with `equal', the backend `eq'."
   (cl-loop for entry in plistspec-gptel--recent
-           when (and (cl-every #'eq (nth 0 entry) kind)
+           for key = (nth 0 entry)
+           when (and (equal (nth 0 key) (nth 0 kind))
+                     (eq (nth 1 key) (nth 1 kind))
+                     (equal (nth 2 key) (nth 2 kind))
                      (plistspec-gptel--unchanged-p tools (nth 1 entry) (nth 2 entry)))
            return entry))
 
@@ -222,11 +367,11 @@ KIND is a list (BACKEND-KIND BACKEND MODEL), compared with `eq' each."
               tools (cdr tools) old (cdr old) snapshot (cdr snapshot))))
     (and same (null tools) (null old))))
 
-(defun plistspec-gptel--remember (kind tools answer broken text)
+(defun plistspec-gptel--remember (kind tools answer broken text &optional contracts)
   "Remember ANSWER and BROKEN for TOOLS sent as KIND; return the entry.
-TEXT is gptel's JSON of the TOOLS."
+TEXT is gptel's JSON of the TOOLS, CONTRACTS theirs."
   (let ((entry (list kind tools (plistspec-gptel--snapshot tools) answer
-                     (plist-get answer :tools) broken text)))
+                     (plist-get answer :tools) broken text contracts)))
     (push entry plistspec-gptel--recent)
     (when (> (length plistspec-gptel--recent) plistspec-gptel--recent-max)
       (setcdr (nthcdr (1- plistspec-gptel--recent-max) plistspec-gptel--recent) nil))
@@ -250,11 +395,12 @@ gptel adds to the entries (Anthropic's cache_control), never deeper."
          ;; the same tools, backend and model (gptel's JSON may depend on the model)
          (key (list kind backend (bound-and-true-p gptel-model)))
          (entry (or (plistspec-gptel--recent key tools)
-                    (let* ((serialized (plistspec-gptel--serialize backend tools))
-                           (answer (plistspec-gptel--lowered kind (car serialized))))
+                    (pcase-let* ((`(,text ,broken ,contracts)
+                                  (plistspec-gptel--serialize backend tools))
+                                 (answer (plistspec-gptel--lowered kind text contracts)))
                       (and answer
                            (plistspec-gptel--remember key tools answer
-                                                      (cdr serialized) (car serialized)))))))
+                                                      broken text contracts))))))
     (when entry
       (let* ((answer (nth 3 entry))
              (broken (nth 5 entry))
@@ -277,6 +423,7 @@ gptel adds to the entries (Anthropic's cache_control), never deeper."
          :backend (ignore-errors (gptel-backend-name backend))
          :kind kind
          :text (nth 6 entry)
+         :contracts (nth 7 entry)
          :target (plist-get answer :target)
          :kept (nreverse kept)
          :json (nth 4 entry)

@@ -51,6 +51,7 @@
 (defvar gptel-tools)
 (defvar gptel-backend)
 (defvar gptel-use-tools)
+(defvar gptel--known-tools)
 (declare-function gptel-fsm-info "gptel-request" (cl-x))
 (declare-function gptel-tool-name "gptel-request" (cl-x))
 (declare-function gptel-tool-async "gptel-request" (cl-x))
@@ -99,6 +100,24 @@ added to FUNCTION that way:
 
 (defconst plistspec-gptel--blocked-max 20
   "Blocked calls remembered for the report.")
+
+(defcustom plistspec-gptel-repeat-limit 2
+  "Refusals of the same call after which a gptel request ends.
+When the model calls the same tool with the same problems this many
+times in one request, the tool loop ends in gptel's error state,
+naming the tool and the problem, instead of feeding the model the same
+message again.  nil: never."
+  :type '(choice (const :tag "Never" nil) natnum)
+  :group 'plistspec)
+
+(defcustom plistspec-gptel-tool-timeout 300
+  "Seconds an async tool may take to call back before the model gets an error.
+An async tool whose function signals at once, or later (from a timer or
+a process sentinel: gptel never hears of it), would leave the request
+waiting forever; past this time the model gets an error result and the
+request goes on.  nil: wait forever, as gptel does."
+  :type '(choice (const :tag "Wait forever" nil) number)
+  :group 'plistspec)
 
 ;;;; The mode
 
@@ -149,6 +168,11 @@ was done."
 and requests go unchanged [PS705]" missing))
         (cl-loop for (fn how advice) in plistspec-gptel--seams
                  when how do (advice-add fn how advice))
+        ;; each registered tool's contract, before a request can change it
+        (when (boundp 'gptel--known-tools)
+          (cl-loop for (_category . tools) in gptel--known-tools
+                   do (cl-loop for (_name . tool) in tools
+                               do (ignore-errors (plistspec-gptel--declared-args tool)))))
         (setq plistspec-gptel--installed t)))))
 
 (defun plistspec-gptel--uninstall ()
@@ -160,11 +184,15 @@ and requests go unchanged [PS705]" missing))
 ;;;; Sending a request's tools
 
 (defun plistspec-gptel--left-out-message (plan)
-  "Say which tools PLAN left out of its request, and why."
+  "Say which tools PLAN left out of its request, and why.
+In a warning (the echo area is taken by gptel's own messages at once),
+once per backend kind and set of tools left out."
   (when-let ((out (plistspec-gptel--plan-left-out plan)))
-    (message "plistspec: left out of this %s request: %s [PS701]"
+    (plistspec-gptel--warn
+     (list 'left-out (plistspec-gptel--plan-target plan) out)
+     (format "plistspec: left out of this %s request: %s [PS701]"
              (plistspec-gptel--plan-target plan)
-             (mapconcat (lambda (x) (format "%s (%s)" (car x) (cdr x))) out "; "))))
+             (mapconcat (lambda (x) (format "%s (%s)" (car x) (cdr x))) out "; ")))))
 
 (defun plistspec-gptel--realize-query (orig fsm)
   "Around `gptel--realize-query' (ORIG): send FSM's tools lowered."
@@ -219,16 +247,52 @@ Other calls (BACKEND, TOOLS) go to gptel."
           (when entry
             (plistspec-gptel--check-call fsm plan call name (car entry) (cdr entry))))))))
 
+(defun plistspec-gptel--raw-arguments (info call)
+  "The JSON text of CALL's arguments as the model sent them, when gptel has it.
+gptel keeps the model's message in INFO's request data: OpenAI's
+`tool_calls' and Responses' `function_call' items hold the text."
+  (let* ((data (plist-get info :data))
+         (id (plist-get call :id))
+         (items (or (plist-get data :messages) (plist-get data :input))))
+    (when (and id (vectorp items))
+      (cl-loop for i from (1- (length items)) downto (max 0 (- (length items) 4))
+               for item = (aref items i)
+               thereis
+               (and (listp item)
+                    (or (and (equal (plist-get item :call_id) id)
+                             (stringp (plist-get item :arguments))
+                             (plist-get item :arguments))
+                        (let ((calls (plist-get item :tool_calls)))
+                          (and (vectorp calls)
+                               (cl-loop for c across calls
+                                        for f = (plist-get c :function)
+                                        when (and (equal (plist-get c :id) id)
+                                                  (stringp (plist-get f :arguments)))
+                                        return (plist-get f :arguments))))))))))
+
+(defun plistspec-gptel--call-data (info call)
+  "The JSON arguments of CALL to check, a unibyte string.
+Arguments gptel read as nil may have been text that is not JSON
+\(gptel drops it): that text is checked, so the model is told so."
+  (let* ((args (plist-get call :args))
+         (raw (and (null args) (plistspec-gptel--raw-arguments info call))))
+    (if (and raw (not (string-blank-p raw))
+             ;; valid JSON is never nil with the default :null and :false objects
+             (not (ignore-errors (json-parse-string raw))))
+        (encode-coding-string raw 'utf-8 t)
+      (plistspec-gptel--encode args))))
+
 (defun plistspec-gptel--check-call (fsm plan call name tool id)
   "Check CALL (named NAME, of TOOL, ID in plistspec) of FSM's request in PLAN."
   (let* ((args (plist-get call :args))
-         (data (plistspec-gptel--encode args))
+         (data (plistspec-gptel--call-data (gptel-fsm-info fsm) call))
          (head `((kind . "call") (id . ,id) (emacs . t)))
          (answer (plistspec-gptel--ask head data)))
     (when (eq (plist-get answer :unknown) t)
       ;; a new process (the last one ended): the same tools give the same ids
-      (plistspec-gptel--ask `((kind . "lower") (backend . ,(plistspec-gptel--plan-kind plan)))
-                            (plistspec-gptel--plan-text plan))
+      (plistspec-gptel--lower-ask (plistspec-gptel--plan-kind plan)
+                                  (plistspec-gptel--plan-text plan)
+                                  (plistspec-gptel--plan-contracts plan))
       (setq answer (plistspec-gptel--ask head data)))
     (cond
      ((null answer) nil)
@@ -242,8 +306,35 @@ request: its calls run unchecked [PS704]"))
      (t
       (let ((text (plist-get answer :message)))
         (plistspec-gptel--remember-block plan name text)
+        (plistspec-gptel--count-refusal fsm plan name text)
         (plist-put call :error t)
         (gptel--process-tool-call fsm tool call text))))))
+
+(defun plistspec-gptel--count-refusal (fsm plan name text)
+  "Count the refusal of NAME with TEXT in FSM's request (of PLAN).
+At `plistspec-gptel-repeat-limit' refusals of the same, the request
+is put in gptel's error state: it ends once this turn's calls are done."
+  (let* ((key (cons name text))
+         (n (1+ (or (cdr (assoc key (plistspec-gptel--plan-refusals plan))) 0))))
+    (setf (alist-get key (plistspec-gptel--plan-refusals plan) nil nil #'equal) n)
+    (when (and plistspec-gptel-repeat-limit (>= n plistspec-gptel-repeat-limit))
+      (let* ((info (gptel-fsm-info fsm))
+             (problem (or (cadr (split-string text "\n" t)) text))
+             (why (format "plistspec ended the tool loop: the model called %s with \
+the same invalid arguments %d times (%s) [PS706]"
+                          name n (string-trim (string-remove-prefix "- " problem)))))
+        (unless (plist-get info :error)
+          (plist-put info :error why)
+          (plist-put info :status "plistspec: repeated invalid tool call")
+          ;; gptel's error state runs :post; a `gptel-request' callback hears of it there
+          (plist-put info :post
+                     (append (plist-get info :post)
+                             (list (lambda (info)
+                                     (when (equal (plist-get info :error) why)
+                                       (funcall (plist-get info :callback) nil info))))))
+          (push (list (current-time) (plistspec-gptel--plan-backend plan) name why)
+                plistspec-gptel--blocked)
+          (message "%s" why))))))
 
 (defun plistspec-gptel--remember-block (plan name text)
   "Remember that the call of NAME was blocked with TEXT (request of PLAN)."
@@ -323,26 +414,38 @@ saw."
       (puthash new t plistspec-gptel--guarded)
       new)))
 
-(defun plistspec-gptel--set-slot (tool slot value)
-  "Set SLOT of the `gptel-tool' TOOL (a copy of the user's) to VALUE."
-  (aset tool (cl-struct-slot-offset 'gptel-tool slot) value))
-
 (defun plistspec-gptel--guard (function name)
-  "FUNCTION, an async tool's, made to answer its callback when it signals.
-NAME is the tool's name."
+  "FUNCTION, an async tool's, made to answer its callback when it cannot.
+When it signals, the callback gets the error; when it has not called
+back within `plistspec-gptel-tool-timeout' seconds (it signalled later,
+from a timer or a sentinel, or hangs), the callback gets a timeout
+error, and a late answer is dropped.  NAME is the tool's name."
   (lambda (callback &rest args)
-    (let ((answered nil))
+    (let* ((answered nil)
+           (timer nil)
+           (answer (lambda (&rest result)
+                     (unless answered
+                       (setq answered t)
+                       (when timer (cancel-timer timer))
+                       (apply callback result)))))
+      (when plistspec-gptel-tool-timeout
+        (setq timer
+              (run-at-time plistspec-gptel-tool-timeout nil
+                           (lambda ()
+                             (unless answered
+                               (message "plistspec: the async tool %s did not call back \
+within %s seconds [PS703]" name plistspec-gptel-tool-timeout)
+                               (funcall answer
+                                        (format "Error: tool %s did not answer within %s \
+seconds" name plistspec-gptel-tool-timeout)))))))
       (condition-case err
-          (apply function (lambda (&rest result)
-                            (setq answered t)
-                            (apply callback result))
-                 args)
+          (apply function answer args)
         (error
          (unless answered
            (message "plistspec: the async tool %s signalled: %s [PS703]"
                     name (error-message-string err))
-           (funcall callback (format "Error: tool %s failed: %s"
-                                     name (error-message-string err)))))))))
+           (funcall answer (format "Error: tool %s failed: %s"
+                                   name (error-message-string err)))))))))
 
 ;;;; The report
 
@@ -374,10 +477,10 @@ were left out and why, and the last blocked calls."
 (defun plistspec-gptel--rewrites (plan)
   "Every rewrite of PLAN's tools: [INDEX NAME POINTER CODE SEVERITY MESSAGE] each.
 Asked of plistspec again (it keeps them), to keep each request's answer small."
-  (or (plist-get (plistspec-gptel--ask `((kind . "lower")
-                                         (backend . ,(plistspec-gptel--plan-kind plan))
-                                         (rewrites . t))
-                                       (plistspec-gptel--plan-text plan))
+  (or (plist-get (plistspec-gptel--lower-ask (plistspec-gptel--plan-kind plan)
+                                             (plistspec-gptel--plan-text plan)
+                                             (plistspec-gptel--plan-contracts plan)
+                                             t)
                  :rewrites)
       []))
 

@@ -270,18 +270,21 @@ class Toolsets:
         if emacs and (args is None or args == []):
             args = {}
         checker = tool.checker()
+        changes = []
+        if tool.lowered != tool.original:
+            changes = edits(tool.original or EMPTY_PARAMETERS, tool.lowered, args, nil=emacs)
+        back_problems: list[Problem] = []
+        if changes:  # made against the lowered schema: judged as mapped back
+            back = apply_edits(args, changes)
+            back_problems = checker.problems(back, nil=emacs, absent_null=emacs)
+            if not back_problems:
+                return {"ok": True, "edits": [list(c) for c in changes]}
+            if _timed_out(back_problems):
+                return _refused(tool.name, back_problems)
         problems = checker.problems(args, nil=emacs, absent_null=emacs)
         if not problems:
             return {"ok": True, "edits": []}
-        if tool.lowered != tool.original and not _timed_out(problems):
-            changes = edits(tool.original or EMPTY_PARAMETERS, tool.lowered, args, nil=emacs)
-            if changes:
-                back = apply_edits(args, changes)
-                again = checker.problems(back, nil=emacs, absent_null=emacs)
-                if not again:
-                    return {"ok": True, "edits": [list(c) for c in changes]}
-                problems = again
-        return _refused(tool.name, problems)
+        return _refused(tool.name, back_problems or problems)
 
 
 def _timed_out(problems: list[Problem]) -> bool:
