@@ -3,7 +3,7 @@
 ;; Loaded by test_gptel_mode.py into `emacs --batch' after the real gptel, mcp.el and
 ;; this checkout's plistspec package.  `harness-config' names a JSON file:
 ;;
-;;   {"host": "127.0.0.1:PORT", "mode": true, "mcp": [[SERVER, FILE], ...],
+;;   {"host": "127.0.0.1:PORT", "mode": true, "mcp": [[SERVER, FILE, CATEGORY?], ...],
 ;;    "scenarios": [{"id": N, "backend": PROTOCOL, "path": "request" | "send",
 ;;                   "tools": [NAME...] or null (all), "wait": SECONDS,
 ;;                   "kill_server": true (end plistspec's process before it),
@@ -48,8 +48,9 @@
     (push (list harness-scenario name (prin1-to-string args)) harness-calls)
     (run-at-time 0.01 nil callback (format "%s ran" name))))
 
-(defun harness-register-mcp (server file)
-  "Register the tools of the MCP tools/list FILE as mcp.el does, for SERVER."
+(defun harness-register-mcp (server file &optional category)
+  "Register the tools of the MCP tools/list FILE as mcp.el does, for SERVER.
+CATEGORY is the tools' category (default SERVER; mcp-hub's is \"mcp-SERVER\")."
   (let* ((data (with-temp-buffer
                  (insert-file-contents file)
                  ;; what jsonrpc.el hands mcp.el
@@ -61,7 +62,7 @@
       (let* ((name (plist-get tl :name))
              (spec (mcp-make-text-tool server name)))
         (apply #'gptel-make-tool
-               (append (list :function (harness-record name) :category server)
+               (append (list :function (harness-record name) :category (or category server))
                        spec))))))
 
 (cl-defmethod mcp--tools ((connection (head harness-stub)))
@@ -258,7 +259,7 @@ widens, a backtracking pattern, an async tool that signals from a timer."
          (results nil))
     (setq gptel--known-tools nil)
     (dolist (m (alist-get 'mcp config))
-      (harness-register-mcp (car m) (cadr m)))
+      (harness-register-mcp (car m) (cadr m) (nth 2 m)))
     (harness-register-handwritten)
     (when (alist-get 'extra_tools config)
       (harness-register-extra))

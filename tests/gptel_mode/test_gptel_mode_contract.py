@@ -24,12 +24,28 @@ import pytest
 from gptel_harness import BACKENDS, deps_or_skip, run_harness
 from rulecheck import tools_of, violations
 
+from support import ROOT
+
 pytestmark = [pytest.mark.slow, pytest.mark.emacs]
 
 # declared closed at both levels (gptel's Gemini path removes the nested false in place)
 DECLARED_INVALID = [
     ("configure", {"config": {"name": "x", "opts": {"level": 1, "bogus": 2}}}),
     ("configure", {"config": {"name": "x", "zzz": 1}}),
+]
+# a pydantic/FastMCP tool (mcp.el drops its $defs; registered under mcp-hub's category)
+PYDANTIC_INVALID = [
+    ("search_tickets", {"query": "q", "tags": [{"key": "k"}]}),
+    ("search_tickets", {"query": "q", "tags": [], "sort": "random"}),
+]
+PYDANTIC_VALID = [
+    (
+        "search_tickets",
+        {"query": "q", "tags": [{"key": "k", "value": "v"}], "filter": {"labels": ["a"]}},
+    ),
+]
+FASTMCP = [
+    ["fastmcp", str(ROOT / "fixtures" / "json" / "mcp_fastmcp_pydantic.json"), "mcp-fastmcp"]
 ]
 # constraints lowering widens into descriptions on Gemini and Responses
 WIDENED_INVALID = [
@@ -52,6 +68,8 @@ GPTEL_RUNS = [
     ("create_item", {"item": {"title": "u", "tags": None}, "dry_run": None}),
 ]
 REDOS = "a" * 34 + "!"
+INVALID = DECLARED_INVALID + WIDENED_INVALID + PYDANTIC_INVALID
+VALID = WIDENED_VALID + GPTEL_RUNS + PYDANTIC_VALID
 
 
 def _scenarios() -> tuple[list[dict[str, Any]], dict[int, list[Any]], dict[str, dict[int, str]]]:
@@ -70,8 +88,8 @@ def _scenarios() -> tuple[list[dict[str, Any]], dict[int, list[Any]], dict[str, 
 
     # Gemini first: gptel's Gemini path changes the tools the later requests send
     for b in BACKENDS:
-        add(b, "invalid", [calls(DECLARED_INVALID + WIDENED_INVALID)])
-        add(b, "valid", [calls(WIDENED_VALID + GPTEL_RUNS)])
+        add(b, "invalid", [calls(INVALID)])
+        add(b, "valid", [calls(VALID)])
     for b in ("openai", "openai-responses"):
         add(b, "json", [calls([("get_weather", '{"location": "Par')])])
     add("openai-responses", "one", [calls([("create_item", {"item": {"title": 5}})])])
@@ -85,8 +103,8 @@ def _scenarios() -> tuple[list[dict[str, Any]], dict[int, list[Any]], dict[str, 
 def runs() -> dict[str, Any]:
     deps_or_skip()
     scenarios, script, kinds = _scenarios()
-    off = run_harness(False, scenarios, script, extra_tools=True, reports=["gemini"])
-    on = run_harness(True, scenarios, script, extra_tools=True, reports=["gemini"])
+    off = run_harness(False, scenarios, script, mcp=FASTMCP, extra_tools=True, reports=["gemini"])
+    on = run_harness(True, scenarios, script, mcp=FASTMCP, extra_tools=True, reports=["gemini"])
     return {"off": off, "on": on, "kinds": kinds, "scenarios": scenarios}
 
 
@@ -103,14 +121,30 @@ def _bodies(requests: list[dict[str, Any]], scenario: int) -> list[dict[str, Any
 
 def test_no_invalid_call_reaches_a_function_on_any_backend(runs) -> None:
     on, off = _calls(runs["on"][0]), _calls(runs["off"][0])
-    n = len(DECLARED_INVALID + WIDENED_INVALID)
+    n = len(INVALID)
     for scenario, backend in runs["kinds"]["invalid"].items():
         assert on[scenario] == [], (backend, on[scenario])
         second = json.dumps(_bodies(runs["on"][1], scenario)[1])
         assert second.count("was not run") == n, backend
-    # without the mode, Gemini ran the calls whose constraints it cannot say
-    gemini = next(s for s, b in runs["kinds"]["invalid"].items() if b == "gemini")
-    assert len(off[gemini]) == n
+    # without the mode, every one ran
+    for scenario in runs["kinds"]["invalid"]:
+        assert len(off[scenario]) == n
+
+
+def test_every_tool_the_backend_can_carry_is_sent(runs) -> None:
+    result, requests, err = runs["on"]
+    registered = set(result["tools"])
+    for r in requests:
+        sent = {(t.get("function") or t).get("name") for t in tools_of(r["body"], r["protocol"])}
+        # only the recursive tree, on Gemini: every $defs tool is carried, $defs put back
+        assert len(registered) - len(sent) == (1 if r["protocol"] == "gemini" else 0)
+        assert ("tree" in sent) == (r["protocol"] != "gemini")
+        assert "search_tickets" in sent, r["protocol"]
+        tickets = next(
+            t for t in tools_of(r["body"], r["protocol"]) if "search_tickets" in json.dumps(t)
+        )
+        assert '"key"' in json.dumps(tickets)  # the Tag model, from the restored $defs
+    assert "points at nothing" not in err
 
 
 def _plist_get_view(printed: str) -> str:
@@ -121,7 +155,7 @@ def _plist_get_view(printed: str) -> str:
 def test_no_call_gptel_alone_runs_is_refused(runs) -> None:
     on, off = _calls(runs["on"][0]), _calls(runs["off"][0])
     for scenario, backend in runs["kinds"]["valid"].items():
-        assert len(off[scenario]) == len(WIDENED_VALID + GPTEL_RUNS), backend
+        assert len(off[scenario]) == len(VALID), backend
         # the same, but for a nested nil strict mode made the model send (mapped back)
         view = sorted((n, _plist_get_view(a)) for n, a in on[scenario])
         assert view == sorted((n, _plist_get_view(a)) for n, a in off[scenario]), backend
@@ -134,7 +168,9 @@ def _opts_closed(body: dict[str, Any], protocol: str) -> list[Any]:
         f = t.get("function") or t
         if f.get("name") == "configure":
             params = f.get("parameters") or f.get("input_schema")
-            out.append(params["properties"]["config"]["properties"]["opts"].get("additionalProperties"))
+            out.append(
+                params["properties"]["config"]["properties"]["opts"].get("additionalProperties")
+            )
     return out
 
 

@@ -3,16 +3,19 @@
 slow, exits at once, prints garbage), and the user gets one accurate warning.
 
 Fake programs stand in for ``plistspec`` (``/bin/sh`` scripts); the real gptel sends all
-the fixtures' tools (over 64 KB of JSON: more than a pipe holds). ``plistspec-timeout``
+the fixtures' tools (500 of them for the process that never reads: far more JSON than a
+pipe holds). ``plistspec-timeout``
 is set to 120 s, so a blocked send would show as a question that took that long.
 """
 
 from __future__ import annotations
 
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
-from gptel_harness import deps_or_skip, run_harness
+from gptel_harness import deps_or_skip, many_tools, run_harness
 from rulecheck import violations
 
 pytestmark = [pytest.mark.slow, pytest.mark.emacs]
@@ -21,16 +24,27 @@ BEFORE = "(setq plistspec-gptel-wait 1 plistspec-timeout 120)\n"
 CALLS = [("get_weather", {"location": "Paris"}), ("get_weather", {"unit": "kelvin"})]
 
 
-def _run(script: str, *backends: str, pause: dict | None = None) -> tuple[dict, list, str]:
+def _run(
+    script: str, *backends: str, pause: dict | None = None, many: int = 0
+) -> tuple[dict, list, str]:
     deps_or_skip()
     scenarios = [
         {"id": i, "backend": b, "path": "request", "wait": 10, "pause": (pause or {}).get(i)}
         for i, b in enumerate(backends)
     ]
     turns = {i: [[list(c) for c in CALLS], "done"] for i in range(len(backends))}
-    return run_harness(
-        True, scenarios, turns, executable=["/bin/sh", "-c", script, sys.executable], before=BEFORE
-    )
+    with tempfile.TemporaryDirectory() as tmp:
+        mcp = many_tools(many, Path(tmp)) if many else None
+        if mcp:  # far more than a pipe holds (64 KB)
+            assert Path(mcp[0][1]).stat().st_size > 400_000
+        return run_harness(
+            True,
+            scenarios,
+            turns,
+            executable=["/bin/sh", "-c", script, sys.executable],
+            before=BEFORE,
+            mcp=mcp,
+        )
 
 
 def _warnings(err: str) -> list[str]:
@@ -38,7 +52,7 @@ def _warnings(err: str) -> list[str]:
 
 
 def test_a_process_that_never_reads_does_not_block_emacs() -> None:
-    result, requests, err = _run("exec sleep 1000", "gemini", "openai", "anthropic")
+    result, requests, err = _run("exec sleep 1000", "gemini", "openai", "anthropic", many=500)
     assert result["ask_max"] < 10, result["ask_max"]  # the wait (1 s), not plistspec-timeout
     assert {r["scenario"] for r in requests if r["body"].get("tools")} == {0, 1, 2}
     (warning,) = _warnings(err)
