@@ -32,6 +32,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from plistspec.calls.elements import split_array, split_tools
 from plistspec.calls.mapback import apply_edits, edits
 from plistspec.calls.problems import Problem, message
 from plistspec.calls.refs import restore_refs
@@ -100,8 +101,12 @@ class Toolsets:
     def __init__(self) -> None:
         self._sets: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._tools: OrderedDict[str, _Tool] = OrderedDict()
-        # one tool lowered: (target, name it is sent under, its JSON) -> (tool, rewrites)
+        # one tool lowered: (target, name it is sent under, its key) -> (tool, rewrites)
         self._lowered: OrderedDict[str, tuple[dict[str, Any], list[Any]]] = OrderedDict()
+        # one element read: its key (its text, its contract's) -> :meth:`_read_element`
+        self._elements: OrderedDict[str, tuple] = OrderedDict()
+        # one lowered tool's entry in the target's JSON, by the key of self._lowered
+        self._emitted: OrderedDict[Any, Any] = OrderedDict()
 
     # --- lowering a request's tools ------------------------------------------------
 
@@ -136,27 +141,39 @@ class Toolsets:
                     break
             else:
                 return hit["reply"]
-        from plistspec.core.jsontext import JsonError, load_json
-
-        try:
-            value, _ = load_json(text)
-            declared, _ = load_json(contracts) if contracts is not None else (None, None)
-        except JsonError as e:
-            raise ValueError(f"the tools or contracts are not JSON: {e.message}") from None
-        if declared is not None and not isinstance(declared, list):
-            raise ValueError("the contracts are a JSON array")
-        reply, ids = self._lower(value, backend, declared or [])
+        value, texts, declared = _read(text, contracts)
+        reply, ids = self._lower(value, backend, declared, texts)
         self._sets[key] = {"reply": reply, "ids": ids}
         while len(self._sets) > _SETS:
             self._sets.popitem(last=False)
         return reply
 
-    def _lower(
-        self, value: Any, backend: str | None, declared: list[Any]
-    ) -> tuple[dict[str, Any], list[str]]:
-        from plistspec.emit_json.target import to_target_json
+    def _read_element(self, key: str, el: Any, mine: Any) -> tuple[Any, Any, list, str]:
+        """``(tool or None, its contract, notes, why not a tool)`` of one element, kept
+        by ``key`` (its text and its contract's)."""
+        hit = self._elements.get(key)
+        if hit is not None:
+            self._elements.move_to_end(key)
+            return hit
         from plistspec.fromjson.rawjson import raw_tools
 
+        got, diags = raw_tools(el)
+        if len(got) != 1:
+            out: tuple = (None, None, [], diags[0].message if diags else "not a tool")
+        else:
+            tool = got[0]
+            params, notes = restore_refs(tool.get("parameters"), mine)
+            if notes:
+                tool = {**tool, "parameters": params}
+            out = (tool, mine if isinstance(mine, dict) else tool.get("parameters"), notes, "")
+        self._elements[key] = out
+        while len(self._elements) > _TOOLS:
+            self._elements.popitem(last=False)
+        return out
+
+    def _lower(
+        self, value: Any, backend: str | None, declared: list[Any], texts: list[str]
+    ) -> tuple[dict[str, Any], list[str]]:
         target = target_of(value, backend)
         elements = _elements(value)
         if target is None:
@@ -164,23 +181,23 @@ class Toolsets:
         tools: list[dict[str, Any]] = []
         index: list[int] = []  # element index of each tool
         contract: list[Any] = []  # each tool's contract
+        keys: list[str] = []  # each tool's key: its text and its contract's
         skipped: list[list[Any]] = []
         rewrites: list[list[Any]] = []
         for i, el in enumerate(elements):
-            got, diags = raw_tools(el)
-            if len(got) == 1:
-                mine = declared[i] if i < len(declared) else None
-                params, notes = restore_refs(got[0].get("parameters"), mine)
-                if notes:
-                    got[0] = {**got[0], "parameters": params}
-                    rewrites.extend([i, got[0].get("name"), *n] for n in notes)
-                tools.append(got[0])
-                index.append(i)
-                contract.append(mine if isinstance(mine, dict) else got[0].get("parameters"))
-            else:
-                why = diags[0].message if diags else "not a tool"
+            mine = declared[i] if i < len(declared) else None
+            key = texts[i] if i < len(texts) else json.dumps([el, mine], sort_keys=True)
+            tool, params, notes, why = self._read_element(key, el, mine)
+            if tool is None:
                 skipped.append([i, _name(el), why])
-        lowered, records = self._lower_each(tools, target)
+                continue
+            rewrites.extend([i, tool.get("name"), *n] for n in notes)
+            tools.append(tool)
+            index.append(i)
+            contract.append(params)
+            keys.append(key)
+        lowered, records, lkeys = self._lower_each(tools, target, keys)
+        kept_keys: list[Any] = []
         errors: dict[int, str] = {}
         for r in records:
             rewrites.append([index[r.tool], r.name, r.pointer, r.code, r.severity, r.message])
@@ -195,16 +212,15 @@ class Toolsets:
             kept.append(low)
             name = low.get("name")
             params = contract[j]
-            tool_id = hashlib.sha1(
-                json.dumps([target, name, params, low.get("parameters")], sort_keys=True).encode()
-            ).hexdigest()[:20]
+            tool_id = hashlib.sha1(f"{target}\0{name}\0{keys[j]}".encode()).hexdigest()[:20]
+            kept_keys.append(lkeys[j])
             self._tools[tool_id] = _Tool(str(name), params, low.get("parameters"))
             self._tools.move_to_end(tool_id)
             sent.append([index[j], name, tool_id])
             ids.append(tool_id)
         while len(self._tools) > _TOOLS:
             self._tools.popitem(last=False)
-        final = to_target_json(kept, target) if kept else []
+        final = self._emit(kept, kept_keys, target) if kept else []
         left_out.sort(key=lambda x: x[0])
         reply = {
             "target": target,
@@ -215,25 +231,25 @@ class Toolsets:
         }
         return reply, ids
 
-    def _lower_each(self, tools: list[dict[str, Any]], target: str) -> tuple[list, list]:
+    def _lower_each(
+        self, tools: list[dict[str, Any]], target: str, elements: list[str]
+    ) -> tuple[list, list]:
         """``lower_tools_detailed(tools, target)``, each tool taken from the cache when it
-        was lowered before under the same name (a set that changed in one tool costs one)."""
+        was lowered before under the same name (a set that changed in one tool costs one);
+        ``elements``: each tool's key (:meth:`_read_element`)."""
         from plistspec.lowering.names import map_names
         from plistspec.lowering.rules import rules
         from plistspec.lowering.tools import lower_tools_detailed
 
         names = map_names([t.get("name") for t in tools], rules(target))
-        keys = [
-            hashlib.sha1(
-                json.dumps([target, n, t], ensure_ascii=False, separators=(",", ":")).encode()
-            ).hexdigest()
-            for n, t in zip(names, tools, strict=True)
-        ]
+        keys = [(target, n, k) for n, k in zip(names, elements, strict=True)]
         todo = [i for i, k in enumerate(keys) if k not in self._lowered]
         if todo:
             new, recs = lower_tools_detailed([tools[i] for i in todo], target)
             if any(t.get("name") != names[i] for t, i in zip(new, todo, strict=True)):
-                return lower_tools_detailed(tools, target)  # a name taken in the set
+                # a name taken in the set: the set as a whole, nothing kept
+                whole, records = lower_tools_detailed(tools, target)
+                return whole, records, [None] * len(whole)
             mine: dict[int, list[Any]] = {i: [] for i in todo}
             for r in recs:
                 mine[todo[r.tool]].append(r)
@@ -247,7 +263,33 @@ class Toolsets:
             records.extend(r._replace(tool=i) for r in recs)
         while len(self._lowered) > _TOOLS:
             self._lowered.popitem(last=False)
-        return lowered, records
+        return lowered, records, keys
+
+    def _emit(self, tools: list[dict[str, Any]], keys: list[Any], target: str) -> Any:
+        """``to_target_json(tools, target)``, each tool's entry kept by its key (None: not
+        kept) so that a set that changed in one tool emits one."""
+        from plistspec.emit_json.target import to_target_json
+
+        entries: list[Any] = []
+        for tool, key in zip(tools, keys, strict=True):
+            entry = self._emitted.get(key) if key is not None else None
+            if entry is None:
+                one = to_target_json([tool], target)
+                if not (isinstance(one, list) and len(one) == 1):
+                    return to_target_json(tools, target)
+                entry = one[0]
+                if key is not None:
+                    self._emitted[key] = entry
+            else:
+                self._emitted.move_to_end(key)
+            entries.append(entry)
+        while len(self._emitted) > _TOOLS:
+            self._emitted.popitem(last=False)
+        if all(isinstance(e, dict) and list(e) == ["functionDeclarations"] for e in entries):
+            return [
+                {"functionDeclarations": [d for e in entries for d in e["functionDeclarations"]]}
+            ]
+        return entries
 
     # --- checking one call ---------------------------------------------------------
 
@@ -289,6 +331,28 @@ class Toolsets:
 
 def _timed_out(problems: list[Problem]) -> bool:
     return any(p.keyword == TIMEOUT for p in problems)
+
+
+def _read(text: str, contracts: str | None) -> tuple[Any, list[str], list[Any]]:
+    """``(tools JSON, each element's text + its contract's, the contracts)`` of a
+    ``lower`` request (:mod:`plistspec.calls.elements`; read whole when not split)."""
+    from plistspec.core.jsontext import JsonError, load_json
+
+    split = split_tools(text)
+    csplit = split_array(contracts) if contracts is not None else ([], 0)
+    if csplit is None or (contracts is not None and contracts[csplit[1] :].strip()):
+        raise ValueError("the contracts are not a JSON array")
+    ctexts = [t for t, _ in csplit[0]]
+    declared = [v for _, v in csplit[0]]
+    if split is None:
+        try:
+            value, _ = load_json(text)
+        except JsonError as e:
+            raise ValueError(f"the tools are not JSON: {e.message}") from None
+        return value, [], declared
+    value, elements = split
+    texts = [f"{t}\0{ctexts[i] if i < len(ctexts) else ''}" for i, (t, _) in enumerate(elements)]
+    return value, texts, declared
 
 
 def _refused(name: str, problems: list[Problem]) -> dict[str, Any]:
