@@ -264,44 +264,68 @@ dropped (`plistspec-gptel--mcp-defs')."
     (append (list :type "object" :properties props :required (vconcat (nreverse required)))
             (plistspec-gptel--mcp-defs tool))))
 
-(defun plistspec-gptel--contracts (tools)
-  "The JSON text of the contracts of TOOLS (null for one JSON cannot say)."
-  (let ((items (mapcar (lambda (tool)
-                         (condition-case nil
-                             (let ((c (plistspec-gptel--contract tool)))
-                               (plistspec-gptel--encode c)
-                               c)
-                           (error :null)))
-                       tools)))
-    (plistspec-gptel--encode (vconcat items))))
-
 ;;;; gptel's JSON of the tools
+
+(defvar plistspec-gptel--texts (make-hash-table :test #'eq :weakness 'key)
+  "gptel's JSON of each tool, per backend kind: TOOL -> alist of
+\(KIND NAME DESCRIPTION ARGS TEXT CONTRACT GEMINI): TEXT is the JSON of
+the tool's element (nil when gptel cannot write it: CONTRACT is then
+why), CONTRACT the JSON of its contract, GEMINI non-nil when gptel
+wraps elements in a `functionDeclarations' object.  Valid while the
+tool's name, description and arguments are those kept (ARGS a copy).")
+
+(defun plistspec-gptel--tool-text (backend kind tool)
+  "Return (TEXT CONTRACT GEMINI) of TOOL for BACKEND of KIND (see
+`plistspec-gptel--texts'), made when TOOL changed since last time."
+  (let* ((all (gethash tool plistspec-gptel--texts))
+         (old (assoc kind all)))
+    (if (and old
+             (equal (nth 1 old) (gptel-tool-name tool))
+             (equal (nth 2 old) (gptel-tool-description tool))
+             (equal (nth 3 old) (gptel-tool-args tool)))
+        (nthcdr 4 old)
+      (let* ((wire (gptel--parse-tools backend (list (plistspec-gptel--as-declared tool))))
+             (elements (plistspec-gptel--elements wire))
+             (gemini (not (eq elements wire)))
+             (text nil) (contract nil))
+        (condition-case err
+            (progn
+              (unless (and (vectorp elements) (= (length elements) 1))
+                (error "Not one element: %S" wire))
+              (setq text (plistspec-gptel--encode (aref elements 0)))
+              (setq contract (condition-case nil
+                                 (plistspec-gptel--encode (plistspec-gptel--contract tool))
+                               (error "null"))))
+          (error (setq contract (format "gptel cannot write it as JSON: %s"
+                                        (error-message-string err)))))
+        (let ((entry (list kind (gptel-tool-name tool) (gptel-tool-description tool)
+                           (copy-tree (gptel-tool-args tool) t) text contract gemini)))
+          (puthash tool (cons entry (assoc-delete-all kind all)) plistspec-gptel--texts)
+          (nthcdr 4 entry))))))
 
 (defun plistspec-gptel--serialize (backend tools)
   "Return gptel's JSON of TOOLS for BACKEND, the tools it cannot write, contracts.
 Return (TEXT BROKEN CONTRACTS): BROKEN a list of (INDEX . WHY) for the
 tools that `json-serialize' refuses (they are left out), CONTRACTS the
 JSON text of the other tools' contracts.  gptel writes copies of the
-tools with their declared arguments: the user's tools are not changed."
-  (let* ((wire (gptel--parse-tools backend (mapcar #'plistspec-gptel--as-declared tools)))
-         (text (ignore-errors (plistspec-gptel--encode wire))))
-    (if text
-        (list text nil (plistspec-gptel--contracts tools))
-      (let* ((elements (plistspec-gptel--elements wire))
-             (broken nil) (good nil) (kept nil))
-        (dotimes (i (length elements))
-          (condition-case err
-              (progn (plistspec-gptel--encode (aref elements i))
-                     (push (aref elements i) good)
-                     (push (nth i tools) kept))
-            (error (push (cons i (format "gptel cannot write it as JSON: %s"
-                                         (error-message-string err)))
-                         broken))))
-        (setq good (vconcat (nreverse good)))
-        (list (plistspec-gptel--encode
-               (if (eq elements wire) good `[(:functionDeclarations ,good)]))
-              (nreverse broken)
-              (plistspec-gptel--contracts (nreverse kept)))))))
+tools with their declared arguments: the user's tools are not changed.
+Each tool's JSON is kept (`plistspec-gptel--texts'): a set that changed
+in one tool makes one."
+  (let ((kind (plistspec-gptel--kind backend))
+        (texts nil) (contracts nil) (broken nil) (gemini nil) (i 0))
+    (dolist (tool tools)
+      (pcase-let ((`(,text ,contract ,wrapped) (plistspec-gptel--tool-text backend kind tool)))
+        (if text
+            (progn (push text texts) (push contract contracts)
+                   (when wrapped (setq gemini t)))
+          (push (cons i contract) broken)))
+      (setq i (1+ i)))
+    (let ((body (mapconcat #'identity (nreverse texts) ",")))
+      (list (if gemini
+                (concat "[{\"functionDeclarations\":[" body "]}]")
+              (concat "[" body "]"))
+            (nreverse broken)
+            (concat "[" (mapconcat #'identity (nreverse contracts) ",") "]")))))
 
 (defun plistspec-gptel--lower-ask (kind text contracts &optional rewrites)
   "Ask plistspec to lower the tools JSON TEXT of a backend of KIND.
