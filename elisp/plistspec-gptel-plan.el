@@ -97,12 +97,14 @@ tool call, takes a few milliseconds in all."
   "The live \"plistspec check --server\" process, or nil after warning once."
   (let ((default-directory (expand-file-name "~/")))
     (condition-case err
-        (or (plistspec--server (plistspec-command))
-            (progn
-              (plistspec-gptel--warn
-               'down "plistspec check --server could not start: gptel requests go \
-unchanged (M-x plistspec-restart-server tries again) [PS704]")
-              nil))
+        (let ((base (plistspec-command)))
+          (or (plistspec--server base)
+              (let ((why (plistspec--server-why base)))
+                (plistspec-gptel--warn
+                 'down (format "plistspec check --server %s: gptel requests go \
+unchanged (M-x plistspec-restart-server tries again) [PS704]"
+                               (if why (format "ended (%s)" why) "could not start")))
+                nil)))
       (plistspec-unavailable
        (plistspec-gptel--warn 'unavailable
                               (format "%s: gptel requests go unchanged [PS704]"
@@ -145,16 +147,39 @@ go unchanged until it answers (see `plistspec-gptel-wait') [PS704]" plistspec-gp
 
 (defun plistspec-gptel--ended (proc wait)
   "Why server PROC ended, for a warning; WAIT seconds at most for its stderr."
-  (let ((err (plistspec--server-stderr proc wait)))
-    (format "plistspec check --server ended (%s%s)%s: gptel requests go unchanged \
+  (plistspec--server-stderr proc wait)
+  (format "plistspec check --server ended (%s): gptel requests go unchanged \
 until it starts again (M-x plistspec-restart-server) [PS704]"
-            (process-status proc)
-            (if (memq (process-status proc) '(exit signal))
-                (format " %s" (process-exit-status proc))
-              "")
-            (if (string-empty-p err) ""
-              (concat ": " (truncate-string-to-width
-                            (replace-regexp-in-string "\n" " | " err) 600))))))
+          (plistspec--server-ended proc)))
+
+(defun plistspec-gptel-warm ()
+  "Start plistspec and lower the default gptel tools for the default backend.
+Asynchronously, without waiting: the first gptel request then finds
+the process running and its tools lowered.  `plistspec-gptel-mode'
+runs it once Emacs is idle after the mode is turned on."
+  (condition-case nil
+      (let* ((default-directory (expand-file-name "~/"))
+             (base (plistspec-command))
+             (proc (plistspec--server base))
+             (backend (and (boundp 'gptel-backend) (default-value 'gptel-backend)))
+             (tools (and (boundp 'gptel-tools) (default-value 'gptel-tools))))
+        (when (and proc backend tools (not (plistspec--server-late-p proc)))
+          (pcase-let* ((kind (plistspec-gptel--kind backend))
+                       (`(,text ,_broken ,contracts) (plistspec-gptel--serialize backend tools))
+                       (key (list kind text contracts)))
+            (unless (gethash key plistspec-gptel--sets)
+              (plistspec--server-request
+               proc (make-symbol "gptel-warm")
+               `((kind . "lower") (backend . ,kind) (contracts . ,(length contracts)))
+               (concat text contracts)
+               (lambda (reply)
+                 (pcase reply
+                   (`(0 ,out ,_)
+                    (let ((answer (ignore-errors (plistspec-gptel--json out))))
+                      (when (and answer (stringp (plist-get answer :target)))
+                        (puthash key answer plistspec-gptel--sets))))))
+               t)))))
+    (error nil)))
 
 (defun plistspec-gptel--json (text)
   "Parse TEXT the way gptel does: objects as plists, arrays as vectors."

@@ -173,7 +173,8 @@ and requests go unchanged [PS705]" missing))
           (cl-loop for (_category . tools) in gptel--known-tools
                    do (cl-loop for (_name . tool) in tools
                                do (ignore-errors (plistspec-gptel--declared-args tool)))))
-        (setq plistspec-gptel--installed t)))))
+        (setq plistspec-gptel--installed t)
+        (run-with-idle-timer 0.5 nil #'plistspec-gptel-warm)))))
 
 (defun plistspec-gptel--uninstall ()
   "Remove the advice of `plistspec-gptel--seams'."

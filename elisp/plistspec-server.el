@@ -41,6 +41,9 @@
 (defvar plistspec--server-failed nil
   "Alist of (COMMAND . TIME): COMMAND's server could not start at TIME.")
 
+(defvar plistspec--server-why nil
+  "Alist of (COMMAND . WHY): how COMMAND's last server ended before answering.")
+
 (defconst plistspec--server-retry 60
   "Seconds before a command whose server could not start is tried again.")
 
@@ -79,6 +82,21 @@ WAIT is the seconds to wait, at most, for the rest of it to arrive."
         (accept-process-output stderr wait nil 1))
       (string-trim (decode-coding-string (or (process-get stderr 'plistspec-text) "")
                                          'utf-8-unix)))))
+
+(defun plistspec--server-ended (proc)
+  "How server PROC ended: its status, exit code and standard error, in a line."
+  (let ((err (plistspec--server-stderr proc)))
+    (format "%s%s%s" (process-status proc)
+            (if (memq (process-status proc) '(exit signal))
+                (format " %s" (process-exit-status proc))
+              "")
+            (if (string-empty-p err) ""
+              (concat ": " (truncate-string-to-width
+                            (replace-regexp-in-string "\n" " | " err) 600))))))
+
+(defun plistspec--server-why (base)
+  "How the last server of BASE ended before answering, or nil."
+  (alist-get base plistspec--server-why nil nil #'equal))
 
 (defun plistspec--server-late-p (proc)
   "Non-nil when server PROC was marked late and has not answered since."
@@ -239,12 +257,14 @@ A server that never answered is remembered as one that cannot start."
       (process-put proc 'plistspec-queue nil)
       (when (eq (gethash base plistspec--servers) proc)
         (remhash base plistspec--servers))
-      (unless (process-get proc 'plistspec-answered)
-        (plistspec--server-failed base))
       ;; what it wrote last, for `plistspec--server-stderr'
       (when (process-live-p stderr)
         (accept-process-output stderr 0 nil 1)
         (delete-process stderr))
+      (unless (process-get proc 'plistspec-answered)
+        (plistspec--server-failed base)
+        (setf (alist-get base plistspec--server-why nil nil #'equal)
+              (plistspec--server-ended proc)))
       (when (buffer-live-p (process-buffer proc)) (kill-buffer (process-buffer proc)))
       (dolist (request queue)
         (plistspec--server-done request)
@@ -265,7 +285,7 @@ A server that never answered is remembered as one that cannot start."
 Use it after upgrading plistspec, so that checks run the new version."
   (interactive)
   (plistspec--stop-servers)
-  (setq plistspec--server-failed nil))
+  (setq plistspec--server-failed nil plistspec--server-why nil))
 
 (add-hook 'kill-emacs-hook #'plistspec--stop-servers)
 ;; a server may run a program no longer trusted, or another program is now
