@@ -322,7 +322,7 @@ is put in gptel's error state: it ends once this turn's calls are done."
       (let* ((info (gptel-fsm-info fsm))
              (problem (or (cadr (split-string text "\n" t)) text))
              (why (format "plistspec ended the tool loop: the model called %s with \
-the same invalid arguments %d times (%s) [PS706]"
+the same invalid arguments %d times (%s) [PS707]"
                           name n (string-trim (string-remove-prefix "- " problem)))))
         (unless (plist-get info :error)
           (plist-put info :error why)

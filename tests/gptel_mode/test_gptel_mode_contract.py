@@ -207,7 +207,7 @@ def test_the_same_invalid_call_twice_ends_the_request(runs) -> None:
     assert len(_bodies(runs["off"][1], scenario)) == 4
     err = runs["on"][2]
     assert "ended the tool loop: the model called get_weather with the same invalid" in err
-    assert "[PS706]" in err
+    assert "[PS707]" in err
 
 
 def test_a_backtracking_pattern_is_answered_in_bounded_time(runs) -> None:
