@@ -170,12 +170,13 @@ runs it once Emacs is idle after the mode is turned on."
             (unless (gethash key plistspec-gptel--sets)
               (plistspec--server-request
                proc (make-symbol "gptel-warm")
-               `((kind . "lower") (backend . ,kind) (contracts . ,(length contracts)))
+               (plistspec-gptel--lower-head kind contracts nil)
                (concat text contracts)
                (lambda (reply)
                  (pcase reply
                    (`(0 ,out ,_)
-                    (let ((answer (ignore-errors (plistspec-gptel--json out))))
+                    (let ((answer (ignore-errors
+                                    (plistspec-gptel--uncompact (plistspec-gptel--json out)))))
                       (when (and answer (stringp (plist-get answer :target)))
                         (puthash key answer plistspec-gptel--sets))))))
                t)))))
@@ -352,14 +353,69 @@ in one tool makes one."
             (nreverse broken)
             (concat "[" (mapconcat #'identity (nreverse contracts) ",") "]")))))
 
+(defvar plistspec-gptel--entries (make-hash-table :test #'equal)
+  "Each lowered tool's entry of the JSON to send, by its id in plistspec.
+plistspec gives an entry once (a compact answer: docs/emacs.md) and
+null for it later: a set that changed in one tool brings one entry.")
+
+(defvar plistspec-gptel--entries-reset nil
+  "Non-nil when the variable `plistspec-gptel--entries' was emptied since
+plistspec was last told.")
+
+(defconst plistspec-gptel--entries-max 20000
+  "Entries kept in the variable `plistspec-gptel--entries' (emptied beyond).")
+
+(defun plistspec-gptel--uncompact (answer)
+  "ANSWER, a compact one, with its `:tools' made from its `:elements'.
+Nil when an entry it does not repeat is not kept here."
+  (let ((elements (plist-get answer :elements))
+        (wrap (plist-get answer :wrap)))
+    (if (not (vectorp elements))
+        answer
+      (let ((tools (make-vector (length elements) nil))
+            (ok t))
+        (cl-loop for element across elements
+                 for sent across (plist-get answer :sent)
+                 for i from 0
+                 for id = (aref sent 2)
+                 do (if (eq element :null)
+                        (let ((kept (gethash id plistspec-gptel--entries)))
+                          (if kept (aset tools i kept) (setq ok nil)))
+                      (puthash id element plistspec-gptel--entries)
+                      (aset tools i element)))
+        (when (> (hash-table-count plistspec-gptel--entries) plistspec-gptel--entries-max)
+          (clrhash plistspec-gptel--entries)
+          (setq plistspec-gptel--entries-reset t))
+        (and ok
+             (plist-put answer :tools
+                        (if (stringp wrap)
+                            (vector (list (intern (concat ":" wrap)) tools))
+                          tools)))))))
+
+(defun plistspec-gptel--lower-head (kind contracts rewrites)
+  "The head of a lower request for KIND, CONTRACTS and REWRITES."
+  `((kind . "lower") (backend . ,kind) (contracts . ,(length contracts))
+    (compact . ,(if plistspec-gptel--entries-reset "reset" t))
+    ,@(and rewrites '((rewrites . t)))))
+
 (defun plistspec-gptel--lower-ask (kind text contracts &optional rewrites)
   "Ask plistspec to lower the tools JSON TEXT of a backend of KIND.
 CONTRACTS is the JSON text of their contracts, REWRITES non-nil to
 have every rewrite in the answer."
-  (plistspec-gptel--ask `((kind . "lower") (backend . ,kind)
-                          (contracts . ,(length contracts))
-                          ,@(and rewrites '((rewrites . t))))
-                        (concat text contracts)))
+  (let* ((data (concat text contracts))
+         (reset plistspec-gptel--entries-reset)
+         (answer (plistspec-gptel--ask (plistspec-gptel--lower-head kind contracts rewrites)
+                                       data)))
+    (when answer
+      (when reset (setq plistspec-gptel--entries-reset nil))
+      (or (plistspec-gptel--uncompact answer)
+          ;; an entry given before is not kept here (an answer that came too late)
+          (progn (setq plistspec-gptel--entries-reset t)
+                 (let ((again (plistspec-gptel--ask
+                               (plistspec-gptel--lower-head kind contracts rewrites)
+                               data)))
+                   (when again (setq plistspec-gptel--entries-reset nil))
+                   (and again (plistspec-gptel--uncompact again))))))))
 
 (defun plistspec-gptel--lowered (kind text contracts)
   "Plistspec's answer for the tools JSON TEXT of a backend of KIND, or nil.

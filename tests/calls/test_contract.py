@@ -124,3 +124,20 @@ def test_one_check_is_bounded_in_time() -> None:
         except TimedOut:
             pass
     assert validate(schema, {"s": "aaaa"}) == []
+
+
+def test_a_compact_answer_gives_each_entry_once() -> None:
+    ts = Toolsets()
+    one = {"name": "a", "parameters": ITEM}
+    two = {"name": "b", "parameters": {"type": "object", "properties": {}}}
+    first = ts.lower("gemini", json.dumps([{"functionDeclarations": [one]}]), compact=True)
+    assert first["wrap"] == "functionDeclarations" and first["elements"][0]["name"] == "a"
+    both = json.dumps([{"functionDeclarations": [one, two]}])
+    second = ts.lower("gemini", both, compact=True)
+    assert second["elements"][0] is None and second["elements"][1]["name"] == "b"
+    assert "tools" not in second
+    again = ts.lower("gemini", both, compact="reset")
+    assert [e["name"] for e in again["elements"]] == ["a", "b"]
+    plain = ts.lower("openai", _wire("openai", ITEM), compact=True)
+    assert plain["wrap"] is None and plain["elements"][0]["function"]["name"] == "t"
+    assert ts.lower("gemini", both)["tools"][0]["functionDeclarations"][1]["name"] == "b"

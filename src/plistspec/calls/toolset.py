@@ -107,21 +107,63 @@ class Toolsets:
         self._elements: OrderedDict[str, tuple] = OrderedDict()
         # one lowered tool's entry in the target's JSON, by the key of self._lowered
         self._emitted: OrderedDict[Any, Any] = OrderedDict()
+        # the ids whose entry a compact answer gave (the client keeps them)
+        self._told: set[str] = set()
 
     # --- lowering a request's tools ------------------------------------------------
 
     def lower(
-        self, backend: Any, text: Any, rewrites: bool = False, contracts: Any = None
+        self,
+        backend: Any,
+        text: Any,
+        rewrites: bool = False,
+        contracts: Any = None,
+        compact: Any = False,
     ) -> dict[str, Any]:
         """The tools JSON ``text`` gptel made for a backend of kind ``backend`` → the
         answer (docs/emacs.md, "plistspec-gptel-mode"); ``rewrites``: with every rewrite
         (for a report: the answer a request needs is smaller without them);
         ``contracts``: the JSON text of a list with each tool's declared parameters
-        schema, in the order of ``text``'s tools (``null``: the one in ``text``)."""
+        schema, in the order of ``text``'s tools (``null``: the one in ``text``);
+        ``compact``: the answer's tools as :meth:`_compact` gives them (``"reset"``: the
+        client forgot the entries it was given)."""
         reply = self._lower_cached(backend, text, contracts)
-        if rewrites or "rewrites" not in reply:
+        if not rewrites and "rewrites" in reply:
+            reply = {k: v for k, v in reply.items() if k != "rewrites"}
+        if compact:
+            return self._compact(reply, compact == "reset")
+        return reply
+
+    def _compact(self, reply: dict[str, Any], reset: bool) -> dict[str, Any]:
+        """``reply`` with ``elements`` instead of ``tools``: each sent tool's entry in the
+        target's JSON, or null when a compact answer of this process gave it before (the
+        client keeps them by id: the same id is always the same entry); ``wrap``: the key
+        of the one object holding the entries (Gemini's ``functionDeclarations``), or
+        null when they are the array itself."""
+        if reset:
+            self._told.clear()
+        tools = reply.get("tools")
+        if not isinstance(tools, list):
             return reply
-        return {k: v for k, v in reply.items() if k != "rewrites"}
+        wrap = None
+        entries = tools
+        if (
+            len(tools) == 1
+            and isinstance(tools[0], dict)
+            and list(tools[0]) == ["functionDeclarations"]
+        ):
+            wrap, entries = "functionDeclarations", tools[0]["functionDeclarations"]
+        sent = reply.get("sent") or []
+        if len(entries) != len(sent):
+            return reply
+        elements = []
+        for (_, _, tool_id), entry in zip(sent, entries, strict=True):
+            elements.append(None if tool_id in self._told else entry)
+            self._told.add(tool_id)
+        out = {k: v for k, v in reply.items() if k != "tools"}
+        out["elements"] = elements
+        out["wrap"] = wrap
+        return out
 
     def _lower_cached(self, backend: Any, text: Any, contracts: Any = None) -> dict[str, Any]:
         if not isinstance(text, str):

@@ -21,7 +21,10 @@ Framing (all counts are bytes, text is UTF-8; one request at a time, in order):
     ``anthropic``, ``gemini``, ``bedrock``...); ``"rewrites": true`` adds every rewrite;
     ``"contracts": M`` (0 < M <= N): the last M bytes are not part of the tools but a JSON
     array of each tool's declared parameters schema, its contract (``null``: the
-    tool's own in the tools JSON), which its calls are checked against;
+    tool's own in the tools JSON), which its calls are checked against; ``"compact":
+    true`` (or ``"reset"``) answers with ``elements`` instead of ``tools`` (each sent
+    tool's entry, null when a compact answer gave that id before; ``wrap``: the key of
+    the object holding them, or null);
   - ``{"kind": "call", "id": ID, "emacs": BOOL, "length": N}``: the N bytes are the
     JSON arguments of one call of the tool ID of a lowered set (``emacs``: they were
     written by Emacs, where ``null`` and ``{}`` are both nil).
@@ -232,7 +235,11 @@ def _answer(toolsets: Any, kind: str, req: dict, data: bytes) -> tuple[int, byte
         if kind == "lower":
             tools, contracts = _contracts(req, data)
             answer = toolsets.lower(
-                req.get("backend"), tools.decode("utf-8"), req.get("rewrites") is True, contracts
+                req.get("backend"),
+                tools.decode("utf-8"),
+                req.get("rewrites") is True,
+                contracts,
+                req.get("compact") if req.get("compact") in (True, "reset") else False,
             )
         else:
             answer = toolsets.call(req.get("id"), data.decode("utf-8"), req.get("emacs") is True)
