@@ -430,12 +430,13 @@ CONTRACTS is the JSON text of their contracts."
 
 (defvar plistspec-gptel--recent nil
   "The tool sets planned last, newest first.
-Each is (KEY TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT CONTRACTS): KEY is the
+Each is (KEY TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT CONTRACTS PLAN): KEY is the
 backend's kind, the backend and the model (`plistspec-gptel--plan'),
 TOOLS the list of `gptel-tool's, SNAPSHOT a copy of what gptel sends
 of each (name, description, args), ANSWER plistspec's, JSON the
 lowered tools parsed, BROKEN the tools gptel cannot write, TEXT
-gptel's JSON of the tools, CONTRACTS theirs.  A request whose tools are the same
+gptel's JSON of the tools, CONTRACTS theirs, PLAN the plan made of it.
+A request whose tools are the same
 objects, unchanged, uses it without making gptel's JSON again.")
 
 (defconst plistspec-gptel--recent-max 8
@@ -507,35 +508,49 @@ gptel adds to the entries (Anthropic's cache_control), never deeper."
                            (plistspec-gptel--remember key tools answer
                                                       broken text contracts))))))
     (when entry
-      (let* ((answer (nth 3 entry))
-             (broken (nth 5 entry))
-             (all (vconcat tools))
-             (good (vconcat (if broken
-                                (cl-loop for tool across all for i from 0
-                                         unless (assq i broken) collect tool)
-                              all)))
-             (names (make-hash-table :test #'equal))
-             (kept nil) (left-out nil))
-        (cl-loop for sent across (plist-get answer :sent)
-                 for tool = (aref good (aref sent 0))
-                 do (push tool kept)
-                 (puthash (aref sent 1) (cons tool (aref sent 2)) names))
-        (cl-loop for out across (plist-get answer :left_out)
-                 do (push (cons (aref out 1) (aref out 2)) left-out))
-        (cl-loop for (i . why) in broken
-                 do (push (cons (gptel-tool-name (aref all i)) why) left-out))
-        (plistspec-gptel--make-plan
-         :backend (ignore-errors (gptel-backend-name backend))
-         :kind kind
-         :text (nth 6 entry)
-         :contracts (nth 7 entry)
-         :target (plist-get answer :target)
-         :kept (nreverse kept)
-         :json (nth 4 entry)
-         :names names
-         :left-out (nreverse left-out)
-         :count (length all)
-         :time (current-time))))))
+      (let ((made (nth 8 entry)))
+        (if made
+            ;; the same tools: the same plan, for this request
+            (let ((plan (copy-sequence made)))
+              (setf (plistspec-gptel--plan-time plan) (current-time)
+                    (plistspec-gptel--plan-prepared plan) nil
+                    (plistspec-gptel--plan-refusals plan) nil)
+              plan)
+          (setcdr (nthcdr 7 entry) (list (plistspec-gptel--make entry backend kind tools)))
+          (copy-sequence (nth 8 entry)))))))
+
+(defun plistspec-gptel--make (entry backend kind tools)
+  "The plan of ENTRY of variable `plistspec-gptel--recent' for TOOLS to BACKEND.
+KIND is the backend's kind."
+  (let* ((answer (nth 3 entry))
+         (broken (nth 5 entry))
+         (all (vconcat tools))
+         (good (vconcat (if broken
+                            (cl-loop for tool across all for i from 0
+                                     unless (assq i broken) collect tool)
+                          all)))
+         (names (make-hash-table :test #'equal))
+         (kept nil) (left-out nil))
+    (cl-loop for sent across (plist-get answer :sent)
+             for tool = (aref good (aref sent 0))
+             do (push tool kept)
+             (puthash (aref sent 1) (cons tool (aref sent 2)) names))
+    (cl-loop for out across (plist-get answer :left_out)
+             do (push (cons (aref out 1) (aref out 2)) left-out))
+    (cl-loop for (i . why) in broken
+             do (push (cons (gptel-tool-name (aref all i)) why) left-out))
+    (plistspec-gptel--make-plan
+     :backend (ignore-errors (gptel-backend-name backend))
+     :kind kind
+     :text (nth 6 entry)
+     :contracts (nth 7 entry)
+     :target (plist-get answer :target)
+     :kept (nreverse kept)
+     :json (nth 4 entry)
+     :names names
+     :left-out (nreverse left-out)
+     :count (length all)
+     :time (current-time))))
 
 (provide 'plistspec-gptel-plan)
 ;;; plistspec-gptel-plan.el ends here
