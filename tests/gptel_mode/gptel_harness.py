@@ -62,7 +62,7 @@ def preamble(deps: Path, executable: list[str] | None = None) -> str:
 (push {lisp(str(ROOT / "elisp"))} load-path)
 (require 'plistspec)
 (setq plistspec-executable (list {" ".join(lisp(x) for x in exe)}))
-(setq plistspec-gptel-wait 20)
+(setq plistspec-gptel-wait 60)
 """
 
 

@@ -4,10 +4,11 @@ Owns: :func:`time_bound` (a context manager) and :class:`TimedOut`. A JSON Schem
 ``pattern`` is a regular expression, and Python's ``re`` backtracks: ``"^(a+)+$"``
 against 34 ``a`` and a ``!`` runs for minutes. Python 3.11's ``re`` checks for signals
 while it matches, so in the main thread (where ``plistspec check --server`` and
-``plistspec serve`` validate calls) an ``ITIMER_REAL`` alarm ends any validation that
-runs past its bound: :class:`TimedOut` is raised where the work stood, and the caller
-answers "could not be checked in time" (docs/emacs.md). Elsewhere (another thread, a
-system without ``SIGALRM``, or a bound already running) the work runs unbounded, as it
+``plistspec serve`` validate calls) an ``ITIMER_PROF`` timer ends any validation that
+runs past its bound of CPU time (not wall time: a process starved by a busy machine is
+not cut short): :class:`TimedOut` is raised where the work stood, and the caller answers
+"could not be checked in time" (docs/emacs.md). Elsewhere (another thread, a
+system without ``SIGPROF``, or a profiling timer already running) the work runs unbounded, as it
 would without this module. No dependency: a linear-time engine (RE2) would refuse
 look-arounds and back-references that JSON Schema's ECMA-262 patterns may hold.
 """
@@ -21,7 +22,7 @@ from contextlib import contextmanager
 
 __all__ = ["TimedOut", "time_bound", "DEFAULT_SECONDS"]
 
-DEFAULT_SECONDS = 0.5  # one call's validation, at most
+DEFAULT_SECONDS = 0.5  # one call's validation, at most (CPU seconds)
 
 
 class TimedOut(BaseException):
@@ -46,18 +47,19 @@ def time_bound(seconds: float = DEFAULT_SECONDS) -> Iterator[bool]:
         not _active
         and seconds > 0
         and hasattr(signal, "setitimer")
+        and hasattr(signal, "SIGPROF")
         and threading.current_thread() is threading.main_thread()
-        and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        and signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     )
     if not usable:
         yield False
         return
-    old = signal.signal(signal.SIGALRM, _alarm)
+    old = signal.signal(signal.SIGPROF, _alarm)
     _active = True
     try:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_PROF, seconds)
         yield True
     finally:
-        _active = False  # an alarm between here and the reset below is ignored
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old if old is not None else signal.SIG_DFL)
+        _active = False  # a signal between here and the reset below is ignored
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old if old is not None else signal.SIG_DFL)
