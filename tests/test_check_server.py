@@ -173,12 +173,7 @@ def test_lower_and_call_requests() -> None:
     text = json.dumps(tools).encode()
     lower = json.dumps({"kind": "lower", "backend": "gemini", "length": len(text)}).encode()
     stream = lower + b"\n" + text
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "plistspec", "check", "--server"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env=ENV,
-    )
+    proc = _server()
     try:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(stream)
@@ -206,6 +201,15 @@ def test_lower_and_call_requests() -> None:
     finally:
         proc.stdin.close()  # type: ignore[union-attr]
         assert proc.wait(timeout=60) == 0
+
+
+def _server() -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "plistspec", "check", "--server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=ENV,
+    )
 
 
 def _ask(proc: subprocess.Popen, head: dict, data: bytes) -> tuple[int, bytes]:
@@ -236,12 +240,7 @@ def test_contracts_files_and_a_backtracking_pattern(tmp_path) -> None:
     text, contracts = json.dumps(wire).encode(), json.dumps([closed]).encode()
     file = tmp_path / "req.json"
     file.write_bytes(text + contracts)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "plistspec", "check", "--server"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env=ENV,
-    )
+    proc = _server()
     try:
         head = {"kind": "lower", "backend": "gemini", "contracts": len(contracts)}
         status, body = _ask(proc, {**head, "file": str(file), "length": 0}, b"")

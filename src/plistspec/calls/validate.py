@@ -246,22 +246,21 @@ def _nilish(v: Any, nil: bool) -> bool:
 
 
 def _without(arguments: dict, paths: list[tuple]) -> dict:
-    out = copy.deepcopy(arguments)
-    for p in paths:
-        cur: Any = out
-        for k in p[:-1]:
-            cur = cur[k]
-        cur.pop(p[-1], None)
-    return out
+    return _edited(arguments, paths, lambda parent, key: parent.pop(key, None))
 
 
 def _with_nulls(arguments: dict, paths: list[tuple]) -> dict:
+    return _edited(arguments, paths, lambda parent, key: parent.__setitem__(key, None))
+
+
+def _edited(arguments: dict, paths: list[tuple], edit: Any) -> dict:
+    """A copy of ``arguments`` with ``edit(parent, key)`` done at each path."""
     out = copy.deepcopy(arguments)
     for p in paths:
         cur: Any = out
         for k in p[:-1]:
             cur = cur[k]
-        cur[p[-1]] = None
+        edit(cur, p[-1])
     return out
 
 
