@@ -214,7 +214,8 @@ ARGS is a copy made when the mode first saw the tool, SEEN a copy of
 the arguments as last seen.  See `plistspec-gptel--declared-args'.")
 
 (defun plistspec-gptel--without-closing (value)
-  "A copy of VALUE without any `:additionalProperties' (what gptel removes)."
+  "Return a copy of VALUE without any `:additionalProperties'.
+That is what gptel's Gemini path takes out of a tool's arguments."
   (cond ((vectorp value) (cl-map 'vector #'plistspec-gptel--without-closing value))
         ((and (consp value) (keywordp (car value)))
          (cl-loop for (k v) on value by #'cddr
@@ -293,16 +294,17 @@ dropped (`plistspec-gptel--mcp-defs')."
 ;;;; gptel's JSON of the tools
 
 (defvar plistspec-gptel--texts (make-hash-table :test #'eq :weakness 'key)
-  "gptel's JSON of each tool, per backend kind: TOOL -> alist of
-\(KIND NAME DESCRIPTION ARGS TEXT CONTRACT GEMINI): TEXT is the JSON of
-the tool's element (nil when gptel cannot write it: CONTRACT is then
-why), CONTRACT the JSON of its contract, GEMINI non-nil when gptel
-wraps elements in a `functionDeclarations' object.  Valid while the
-tool's name, description and arguments are those kept (ARGS a copy).")
+  "The JSON gptel writes of each tool, per backend kind.
+TOOL -> alist of (KIND NAME DESCRIPTION ARGS TEXT CONTRACT GEMINI):
+TEXT is the JSON of the tool's element (nil when gptel cannot write
+it: CONTRACT is then why), CONTRACT the JSON of its contract, GEMINI
+non-nil when gptel wraps elements in a `functionDeclarations' object.
+Valid while the tool's name, description and arguments are those
+kept (ARGS a copy).")
 
 (defun plistspec-gptel--tool-text (backend kind tool)
-  "Return (TEXT CONTRACT GEMINI) of TOOL for BACKEND of KIND (see
-`plistspec-gptel--texts'), made when TOOL changed since last time."
+  "Return (TEXT CONTRACT GEMINI) of TOOL for BACKEND of KIND.
+See `plistspec-gptel--texts'; made again when TOOL changed since."
   (let* ((all (gethash tool plistspec-gptel--texts))
          (old (assoc kind all)))
     (if (and old
@@ -359,8 +361,8 @@ plistspec gives an entry once (a compact answer: docs/emacs.md) and
 null for it later: a set that changed in one tool brings one entry.")
 
 (defvar plistspec-gptel--entries-reset nil
-  "Non-nil when the variable `plistspec-gptel--entries' was emptied since
-plistspec was last told.")
+  "Non-nil when plistspec was not told the entries kept were forgotten.
+That is, the variable `plistspec-gptel--entries' was emptied since.")
 
 (defconst plistspec-gptel--entries-max 20000
   "Entries kept in the variable `plistspec-gptel--entries' (emptied beyond).")

@@ -274,7 +274,8 @@ gptel keeps the model's message in INFO's request data: OpenAI's
 (defun plistspec-gptel--call-data (info call)
   "The JSON arguments of CALL to check, a unibyte string.
 Arguments gptel read as nil may have been text that is not JSON
-\(gptel drops it): that text is checked, so the model is told so."
+\(gptel drops it; INFO's request data holds it): that text is
+checked, so the model is told so."
   (let* ((args (plist-get call :args))
          (raw (and (null args) (plistspec-gptel--raw-arguments info call))))
     (if (and raw (not (string-blank-p raw))
