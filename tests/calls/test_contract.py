@@ -141,3 +141,14 @@ def test_a_compact_answer_gives_each_entry_once() -> None:
     plain = ts.lower("openai", _wire("openai", ITEM), compact=True)
     assert plain["wrap"] is None and plain["elements"][0]["function"]["name"] == "t"
     assert ts.lower("gemini", both)["tools"][0]["functionDeclarations"][1]["name"] == "b"
+
+
+def test_serve_answers_a_backtracking_pattern_in_bounded_time() -> None:
+    """``plistspec serve`` validates with the same bounded check (its own catalog)."""
+    from plistspec.serve.catalog import ServedTool
+
+    schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}
+    tool = ServedTool("m", "m", {"name": "m", "inputSchema": schema}, None)
+    said = tool.validate({"s": "a" * 34 + "!"})
+    assert said is not None and "could not be checked in time" in said
+    assert tool.validate({"s": "aaa"}) is None
