@@ -39,7 +39,9 @@ PACKAGE_FILES = [
     ELISP / "plistspec-flymake.el",
     ELISP / "plistspec-commands.el",
     ELISP / "plistspec-json.el",
+    ELISP / "plistspec-gptel-contract.el",
     ELISP / "plistspec-gptel-plan.el",
+    ELISP / "plistspec-gptel-calls.el",
     ELISP / "plistspec-gptel.el",
     ELISP / "plistspec.el",
 ]
