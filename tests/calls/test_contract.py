@@ -152,3 +152,16 @@ def test_serve_answers_a_backtracking_pattern_in_bounded_time() -> None:
     said = tool.validate({"s": "a" * 34 + "!"})
     assert said is not None and "could not be checked in time" in said
     assert tool.validate({"s": "aaa"}) is None
+
+
+def test_judge_is_the_engine_python_callers_use() -> None:
+    from plistspec.calls import judge
+    from plistspec.lowering.tools import lower_tools_detailed
+
+    [low], _ = lower_tools_detailed([{"name": "t", "parameters": ITEM}], "openai-strict")
+    lowered = low["parameters"]
+    call = {"item": {"title": "xy", "tags": None, "meta": None}, "n": None}
+    v = judge("t", ITEM, lowered, call)
+    assert v.ok and v.arguments == {"item": {"title": "xy"}} and v.edits
+    bad = judge("t", ITEM, lowered, {"item": {"title": "x", "tags": None, "meta": None}, "n": 9})
+    assert not bad.ok and not bad.unchecked and "(2 problems)" in bad.message

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from plistspec.calls.elements import split_array, split_tools
-from plistspec.calls.mapback import apply_edits, edits
+from plistspec.calls.judge import judge
 from plistspec.calls.problems import Problem, message
 from plistspec.calls.refs import restore_refs
-from plistspec.calls.validate import EMPTY_PARAMETERS, TIMEOUT, Checker
+from plistspec.calls.validate import TIMEOUT, Checker
 
 __all__ = ["Toolsets", "target_of"]
 
@@ -353,22 +353,18 @@ class Toolsets:
             return _refused(tool.name, problems)
         if emacs and (args is None or args == []):
             args = {}
-        checker = tool.checker()
-        changes = []
-        if tool.lowered != tool.original:
-            changes = edits(tool.original or EMPTY_PARAMETERS, tool.lowered, args, nil=emacs)
-        back_problems: list[Problem] = []
-        if changes:  # made against the lowered schema: judged as mapped back
-            back = apply_edits(args, changes)
-            back_problems = checker.problems(back, nil=emacs, absent_null=emacs)
-            if not back_problems:
-                return {"ok": True, "edits": [list(c) for c in changes]}
-            if _timed_out(back_problems):
-                return _refused(tool.name, back_problems)
-        problems = checker.problems(args, nil=emacs, absent_null=emacs)
-        if not problems:
-            return {"ok": True, "edits": []}
-        return _refused(tool.name, back_problems or problems)
+        verdict = judge(
+            tool.name,
+            tool.original,
+            tool.lowered,
+            args,
+            nil=emacs,
+            absent_null=emacs,
+            checker=tool.checker(),
+        )
+        if verdict.ok:
+            return {"ok": True, "edits": [list(c) for c in verdict.edits]}
+        return _refused(tool.name, verdict.problems)
 
 
 def _timed_out(problems: list[Problem]) -> bool:
