@@ -22,7 +22,10 @@
 ;; twice), and a request whose tools are the same objects, unchanged, reuses
 ;; the lowered JSON without making gptel's again.  Every question waits at
 ;; most `plistspec-gptel-wait' seconds; when there is no answer, the request
-;; goes unchanged and a warning says why, once.
+;; goes unchanged and a warning says why, once, and later requests do not wait
+;; again until the process answers.
+;; Each tool's contract (plistspec-gptel-contract.el) goes to plistspec with
+;; gptel's JSON.
 
 ;;; Code:
 
@@ -31,6 +34,7 @@
 (require 'plistspec-custom)
 (require 'plistspec-exec)
 (require 'plistspec-server)
+(require 'plistspec-gptel-contract)
 
 (declare-function gptel-tool-name "gptel-request" (cl-x))
 (declare-function gptel-tool-description "gptel-request" (cl-x))
@@ -58,7 +62,8 @@ tool call, takes a few milliseconds in all."
 (cl-defstruct (plistspec-gptel--plan (:constructor plistspec-gptel--make-plan)
                                      (:copier nil))
   "What the mode did to one request's tools."
-  backend kind text target kept json names left-out count time prepared)
+  backend kind text contracts target kept json names left-out count time prepared
+  refusals)
 
 (defun plistspec-gptel--warn (key text)
   "Show TEXT in a warning, once per KEY."
@@ -84,12 +89,14 @@ tool call, takes a few milliseconds in all."
   "The live \"plistspec check --server\" process, or nil after warning once."
   (let ((default-directory (expand-file-name "~/")))
     (condition-case err
-        (or (plistspec--server (plistspec-command))
-            (progn
-              (plistspec-gptel--warn
-               'server "plistspec check --server could not start: gptel requests go \
-unchanged (M-x plistspec-restart-server tries again) [PS704]")
-              nil))
+        (let ((base (plistspec-command)))
+          (or (plistspec--server base)
+              (let ((why (plistspec--server-why base)))
+                (plistspec-gptel--warn
+                 'down (format "plistspec check --server %s: gptel requests go \
+unchanged (M-x plistspec-restart-server tries again) [PS704]"
+                               (if why (format "ended (%s)" why) "could not start")))
+                nil)))
       (plistspec-unavailable
        (plistspec-gptel--warn 'unavailable
                               (format "%s: gptel requests go unchanged [PS704]"
@@ -100,24 +107,28 @@ unchanged (M-x plistspec-restart-server tries again) [PS704]")
   "Send HEAD (an alist) and DATA (a unibyte string) to plistspec; wait for it.
 Return the answer (a plist), or nil when there is none in time."
   (let ((proc (plistspec-gptel--process)))
-    (when proc
+    (when (and proc (not (plistspec--server-late-p proc)))
       (let* ((state (list nil))
              (deadline (+ (float-time) plistspec-gptel-wait)))
         (plistspec--server-request proc (make-symbol "gptel") head data
-                                   (lambda (reply) (setcar state (or reply 'died))))
+                                   (lambda (reply) (setcar state (or reply 'died)))
+                                   t)
         (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
           (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
             ;; only this process's output: no timer or other filter runs meanwhile
             (accept-process-output proc 0.05 nil 1)))
+        (when (and (null (car state)) (not (process-live-p proc)))
+          (setcar state 'died))
         (pcase (car state)
           ('nil
+           (plistspec--server-mark-late proc)
            (plistspec-gptel--warn
-            'slow (format "plistspec did not answer within %s seconds: this gptel \
-request went unchanged (see `plistspec-gptel-wait') [PS704]" plistspec-gptel-wait))
+            'slow (format "plistspec did not answer within %s seconds: gptel requests \
+go unchanged until it answers (see `plistspec-gptel-wait') [PS704]" plistspec-gptel-wait))
            nil)
           ('died
-           (plistspec-gptel--warn 'died "plistspec check --server ended: gptel requests \
-go unchanged until it starts again [PS704]")
+           (plistspec-gptel--warn
+            'down (plistspec-gptel--ended proc (max 0 (min 0.2 (- deadline (float-time))))))
            nil)
           (`(0 ,out ,_err) (plistspec-gptel--json out))
           (`(,exit ,_out ,err)
@@ -125,6 +136,43 @@ go unchanged until it starts again [PS704]")
             (list 'exit exit)
             (format "plistspec could not answer (exit %s): %s [PS704]" exit (string-trim err)))
            nil))))))
+
+(defun plistspec-gptel--ended (proc wait)
+  "Why server PROC ended, for a warning; WAIT seconds at most for its stderr."
+  (plistspec--server-stderr proc wait)
+  (format "plistspec check --server ended (%s): gptel requests go unchanged \
+until it starts again (M-x plistspec-restart-server) [PS704]"
+          (plistspec--server-ended proc)))
+
+(defun plistspec-gptel-warm ()
+  "Start plistspec and lower the default gptel tools for the default backend.
+Asynchronously, without waiting: the first gptel request then finds
+the process running and its tools lowered.  `plistspec-gptel-mode'
+runs it once Emacs is idle after the mode is turned on."
+  (condition-case nil
+      (let* ((default-directory (expand-file-name "~/"))
+             (base (plistspec-command))
+             (proc (plistspec--server base))
+             (backend (and (boundp 'gptel-backend) (default-value 'gptel-backend)))
+             (tools (and (boundp 'gptel-tools) (default-value 'gptel-tools))))
+        (when (and proc backend tools (not (plistspec--server-late-p proc)))
+          (pcase-let* ((kind (plistspec-gptel--kind backend))
+                       (`(,text ,_broken ,contracts) (plistspec-gptel--serialize backend tools))
+                       (key (list kind text contracts)))
+            (unless (gethash key plistspec-gptel--sets)
+              (plistspec--server-request
+               proc (make-symbol "gptel-warm")
+               (plistspec-gptel--lower-head kind contracts nil)
+               (concat text contracts)
+               (lambda (reply)
+                 (pcase reply
+                   (`(0 ,out ,_)
+                    (let ((answer (ignore-errors
+                                    (plistspec-gptel--uncompact (plistspec-gptel--json out)))))
+                      (when (and answer (stringp (plist-get answer :target)))
+                        (puthash key answer plistspec-gptel--sets))))))
+               t)))))
+    (error nil)))
 
 (defun plistspec-gptel--json (text)
   "Parse TEXT the way gptel does: objects as plists, arrays as vectors."
@@ -150,33 +198,140 @@ go unchanged until it starts again [PS704]")
       (plist-get (aref wire 0) :functionDeclarations)
     wire))
 
-(defun plistspec-gptel--serialize (backend tools)
-  "Return gptel's JSON text of TOOLS for BACKEND, and the tools it cannot write.
-Return (TEXT . BROKEN), BROKEN a list of (INDEX . WHY) for the tools
-that `json-serialize' refuses: they are left out."
-  (let ((wire (gptel--parse-tools backend tools)))
-    (condition-case nil
-        (cons (plistspec-gptel--encode wire) nil)
-      (error
-       (let* ((elements (plistspec-gptel--elements wire))
-              (broken nil) (good nil))
-         (dotimes (i (length elements))
-           (condition-case err
-               (progn (plistspec-gptel--encode (aref elements i))
-                      (push (aref elements i) good))
-             (error (push (cons i (format "gptel cannot write it as JSON: %s"
-                                          (error-message-string err)))
-                          broken))))
-         (setq good (vconcat (nreverse good)))
-         (cons (plistspec-gptel--encode
-                (if (eq elements wire) good `[(:functionDeclarations ,good)]))
-               (nreverse broken)))))))
+;;;; gptel's JSON of the tools
 
-(defun plistspec-gptel--lowered (kind text)
-  "Plistspec's answer for the tools JSON TEXT of a backend of KIND, or nil."
-  (let ((key (cons kind text)))
+(defvar plistspec-gptel--texts (make-hash-table :test #'eq :weakness 'key)
+  "The JSON gptel writes of each tool, per backend kind.
+TOOL -> alist of (KIND NAME DESCRIPTION ARGS TEXT CONTRACT GEMINI):
+TEXT is the JSON of the tool's element (nil when gptel cannot write
+it: CONTRACT is then why), CONTRACT the JSON of its contract, GEMINI
+non-nil when gptel wraps elements in a `functionDeclarations' object.
+Valid while the tool's name, description and arguments are those
+kept (ARGS a copy).")
+
+(defun plistspec-gptel--tool-text (backend kind tool)
+  "Return (TEXT CONTRACT GEMINI) of TOOL for BACKEND of KIND.
+See `plistspec-gptel--texts'; made again when TOOL changed since."
+  (let* ((all (gethash tool plistspec-gptel--texts))
+         (old (assoc kind all)))
+    (if (and old
+             (equal (nth 1 old) (gptel-tool-name tool))
+             (equal (nth 2 old) (gptel-tool-description tool))
+             (equal (nth 3 old) (gptel-tool-args tool)))
+        (nthcdr 4 old)
+      (let* ((wire (gptel--parse-tools backend (list (plistspec-gptel--as-declared tool))))
+             (elements (plistspec-gptel--elements wire))
+             (gemini (not (eq elements wire)))
+             (text nil) (contract nil))
+        (condition-case err
+            (progn
+              (unless (and (vectorp elements) (= (length elements) 1))
+                (error "Not one element: %S" wire))
+              (setq text (plistspec-gptel--encode (aref elements 0)))
+              (setq contract (condition-case nil
+                                 (plistspec-gptel--encode (plistspec-gptel--contract tool))
+                               (error "null"))))
+          (error (setq contract (format "gptel cannot write it as JSON: %s"
+                                        (error-message-string err)))))
+        (let ((entry (list kind (gptel-tool-name tool) (gptel-tool-description tool)
+                           (copy-tree (gptel-tool-args tool) t) text contract gemini)))
+          (puthash tool (cons entry (assoc-delete-all kind all)) plistspec-gptel--texts)
+          (nthcdr 4 entry))))))
+
+(defun plistspec-gptel--serialize (backend tools)
+  "Return gptel's JSON of TOOLS for BACKEND, the tools it cannot write, contracts.
+Return (TEXT BROKEN CONTRACTS): BROKEN a list of (INDEX . WHY) for the
+tools that `json-serialize' refuses (they are left out), CONTRACTS the
+JSON text of the other tools' contracts.  gptel writes copies of the
+tools with their declared arguments: the user's tools are not changed.
+Each tool's JSON is kept (`plistspec-gptel--texts'): a set that changed
+in one tool makes one."
+  (let ((kind (plistspec-gptel--kind backend))
+        (texts nil) (contracts nil) (broken nil) (gemini nil) (i 0))
+    (dolist (tool tools)
+      (pcase-let ((`(,text ,contract ,wrapped) (plistspec-gptel--tool-text backend kind tool)))
+        (if text
+            (progn (push text texts) (push contract contracts)
+                   (when wrapped (setq gemini t)))
+          (push (cons i contract) broken)))
+      (setq i (1+ i)))
+    (let ((body (mapconcat #'identity (nreverse texts) ",")))
+      (list (if gemini
+                (concat "[{\"functionDeclarations\":[" body "]}]")
+              (concat "[" body "]"))
+            (nreverse broken)
+            (concat "[" (mapconcat #'identity (nreverse contracts) ",") "]")))))
+
+(defvar plistspec-gptel--entries (make-hash-table :test #'equal)
+  "Each lowered tool's entry of the JSON to send, by its id in plistspec.
+plistspec gives an entry once (a compact answer: docs/emacs.md) and
+null for it later: a set that changed in one tool brings one entry.")
+
+(defvar plistspec-gptel--entries-reset nil
+  "Non-nil when plistspec was not told the entries kept were forgotten.
+That is, the variable `plistspec-gptel--entries' was emptied since.")
+
+(defconst plistspec-gptel--entries-max 20000
+  "Entries kept in the variable `plistspec-gptel--entries' (emptied beyond).")
+
+(defun plistspec-gptel--uncompact (answer)
+  "ANSWER, a compact one, with its `:tools' made from its `:elements'.
+Nil when an entry it does not repeat is not kept here."
+  (let ((elements (plist-get answer :elements))
+        (wrap (plist-get answer :wrap)))
+    (if (not (vectorp elements))
+        answer
+      (let ((tools (make-vector (length elements) nil))
+            (ok t))
+        (cl-loop for element across elements
+                 for sent across (plist-get answer :sent)
+                 for i from 0
+                 for id = (aref sent 2)
+                 do (if (eq element :null)
+                        (let ((kept (gethash id plistspec-gptel--entries)))
+                          (if kept (aset tools i kept) (setq ok nil)))
+                      (puthash id element plistspec-gptel--entries)
+                      (aset tools i element)))
+        (when (> (hash-table-count plistspec-gptel--entries) plistspec-gptel--entries-max)
+          (clrhash plistspec-gptel--entries)
+          (setq plistspec-gptel--entries-reset t))
+        (and ok
+             (plist-put answer :tools
+                        (if (stringp wrap)
+                            (vector (list (intern (concat ":" wrap)) tools))
+                          tools)))))))
+
+(defun plistspec-gptel--lower-head (kind contracts rewrites)
+  "The head of a lower request for KIND, CONTRACTS and REWRITES."
+  `((kind . "lower") (backend . ,kind) (contracts . ,(length contracts))
+    (compact . ,(if plistspec-gptel--entries-reset "reset" t))
+    ,@(and rewrites '((rewrites . t)))))
+
+(defun plistspec-gptel--lower-ask (kind text contracts &optional rewrites)
+  "Ask plistspec to lower the tools JSON TEXT of a backend of KIND.
+CONTRACTS is the JSON text of their contracts, REWRITES non-nil to
+have every rewrite in the answer."
+  (let* ((data (concat text contracts))
+         (reset plistspec-gptel--entries-reset)
+         (answer (plistspec-gptel--ask (plistspec-gptel--lower-head kind contracts rewrites)
+                                       data)))
+    (when answer
+      (when reset (setq plistspec-gptel--entries-reset nil))
+      (or (plistspec-gptel--uncompact answer)
+          ;; an entry given before is not kept here (an answer that came too late)
+          (progn (setq plistspec-gptel--entries-reset t)
+                 (let ((again (plistspec-gptel--ask
+                               (plistspec-gptel--lower-head kind contracts rewrites)
+                               data)))
+                   (when again (setq plistspec-gptel--entries-reset nil))
+                   (and again (plistspec-gptel--uncompact again))))))))
+
+(defun plistspec-gptel--lowered (kind text contracts)
+  "Plistspec's answer for the tools JSON TEXT of a backend of KIND, or nil.
+CONTRACTS is the JSON text of their contracts."
+  (let ((key (list kind text contracts)))
     (or (gethash key plistspec-gptel--sets)
-        (let ((answer (plistspec-gptel--ask `((kind . "lower") (backend . ,kind)) text)))
+        (let ((answer (plistspec-gptel--lower-ask kind text contracts)))
           (when (and answer (stringp (plist-get answer :target)))
             (when (>= (hash-table-count plistspec-gptel--sets) plistspec-gptel--sets-max)
               (clrhash plistspec-gptel--sets))
@@ -184,12 +339,13 @@ that `json-serialize' refuses: they are left out."
 
 (defvar plistspec-gptel--recent nil
   "The tool sets planned last, newest first.
-Each is (KEY TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT): KEY is the
+Each is (KEY TOOLS SNAPSHOT ANSWER JSON BROKEN TEXT CONTRACTS PLAN): KEY is the
 backend's kind, the backend and the model (`plistspec-gptel--plan'),
 TOOLS the list of `gptel-tool's, SNAPSHOT a copy of what gptel sends
 of each (name, description, args), ANSWER plistspec's, JSON the
 lowered tools parsed, BROKEN the tools gptel cannot write, TEXT
-gptel's JSON of the tools.  A request whose tools are the same
+gptel's JSON of the tools, CONTRACTS theirs, PLAN the plan made of it.
+A request whose tools are the same
 objects, unchanged, uses it without making gptel's JSON again.")
 
 (defconst plistspec-gptel--recent-max 8
@@ -204,9 +360,13 @@ objects, unchanged, uses it without making gptel's JSON again.")
 
 (defun plistspec-gptel--recent (kind tools)
   "Return the entry of variable `plistspec-gptel--recent' for TOOLS sent as KIND.
-KIND is a list (BACKEND-KIND BACKEND MODEL), compared with `eq' each."
+KIND is a list (BACKEND-KIND BACKEND MODEL): the kind (a new string
+each time) and the model are compared with `equal', the backend `eq'."
   (cl-loop for entry in plistspec-gptel--recent
-           when (and (cl-every #'eq (nth 0 entry) kind)
+           for key = (nth 0 entry)
+           when (and (equal (nth 0 key) (nth 0 kind))
+                     (eq (nth 1 key) (nth 1 kind))
+                     (equal (nth 2 key) (nth 2 kind))
                      (plistspec-gptel--unchanged-p tools (nth 1 entry) (nth 2 entry)))
            return entry))
 
@@ -222,11 +382,11 @@ KIND is a list (BACKEND-KIND BACKEND MODEL), compared with `eq' each."
               tools (cdr tools) old (cdr old) snapshot (cdr snapshot))))
     (and same (null tools) (null old))))
 
-(defun plistspec-gptel--remember (kind tools answer broken text)
+(defun plistspec-gptel--remember (kind tools answer broken text &optional contracts)
   "Remember ANSWER and BROKEN for TOOLS sent as KIND; return the entry.
-TEXT is gptel's JSON of the TOOLS."
+TEXT is gptel's JSON of the TOOLS, CONTRACTS theirs."
   (let ((entry (list kind tools (plistspec-gptel--snapshot tools) answer
-                     (plist-get answer :tools) broken text)))
+                     (plist-get answer :tools) broken text contracts)))
     (push entry plistspec-gptel--recent)
     (when (> (length plistspec-gptel--recent) plistspec-gptel--recent-max)
       (setcdr (nthcdr (1- plistspec-gptel--recent-max) plistspec-gptel--recent) nil))
@@ -250,40 +410,56 @@ gptel adds to the entries (Anthropic's cache_control), never deeper."
          ;; the same tools, backend and model (gptel's JSON may depend on the model)
          (key (list kind backend (bound-and-true-p gptel-model)))
          (entry (or (plistspec-gptel--recent key tools)
-                    (let* ((serialized (plistspec-gptel--serialize backend tools))
-                           (answer (plistspec-gptel--lowered kind (car serialized))))
+                    (pcase-let* ((`(,text ,broken ,contracts)
+                                  (plistspec-gptel--serialize backend tools))
+                                 (answer (plistspec-gptel--lowered kind text contracts)))
                       (and answer
                            (plistspec-gptel--remember key tools answer
-                                                      (cdr serialized) (car serialized)))))))
+                                                      broken text contracts))))))
     (when entry
-      (let* ((answer (nth 3 entry))
-             (broken (nth 5 entry))
-             (all (vconcat tools))
-             (good (vconcat (if broken
-                                (cl-loop for tool across all for i from 0
-                                         unless (assq i broken) collect tool)
-                              all)))
-             (names (make-hash-table :test #'equal))
-             (kept nil) (left-out nil))
-        (cl-loop for sent across (plist-get answer :sent)
-                 for tool = (aref good (aref sent 0))
-                 do (push tool kept)
-                 (puthash (aref sent 1) (cons tool (aref sent 2)) names))
-        (cl-loop for out across (plist-get answer :left_out)
-                 do (push (cons (aref out 1) (aref out 2)) left-out))
-        (cl-loop for (i . why) in broken
-                 do (push (cons (gptel-tool-name (aref all i)) why) left-out))
-        (plistspec-gptel--make-plan
-         :backend (ignore-errors (gptel-backend-name backend))
-         :kind kind
-         :text (nth 6 entry)
-         :target (plist-get answer :target)
-         :kept (nreverse kept)
-         :json (nth 4 entry)
-         :names names
-         :left-out (nreverse left-out)
-         :count (length all)
-         :time (current-time))))))
+      (let ((made (nth 8 entry)))
+        (if made
+            ;; the same tools: the same plan, for this request
+            (let ((plan (copy-sequence made)))
+              (setf (plistspec-gptel--plan-time plan) (current-time)
+                    (plistspec-gptel--plan-prepared plan) nil
+                    (plistspec-gptel--plan-refusals plan) nil)
+              plan)
+          (setcdr (nthcdr 7 entry) (list (plistspec-gptel--make entry backend kind tools)))
+          (copy-sequence (nth 8 entry)))))))
+
+(defun plistspec-gptel--make (entry backend kind tools)
+  "The plan of ENTRY of variable `plistspec-gptel--recent' for TOOLS to BACKEND.
+KIND is the backend's kind."
+  (let* ((answer (nth 3 entry))
+         (broken (nth 5 entry))
+         (all (vconcat tools))
+         (good (vconcat (if broken
+                            (cl-loop for tool across all for i from 0
+                                     unless (assq i broken) collect tool)
+                          all)))
+         (names (make-hash-table :test #'equal))
+         (kept nil) (left-out nil))
+    (cl-loop for sent across (plist-get answer :sent)
+             for tool = (aref good (aref sent 0))
+             do (push tool kept)
+             (puthash (aref sent 1) (cons tool (aref sent 2)) names))
+    (cl-loop for out across (plist-get answer :left_out)
+             do (push (cons (aref out 1) (aref out 2)) left-out))
+    (cl-loop for (i . why) in broken
+             do (push (cons (gptel-tool-name (aref all i)) why) left-out))
+    (plistspec-gptel--make-plan
+     :backend (ignore-errors (gptel-backend-name backend))
+     :kind kind
+     :text (nth 6 entry)
+     :contracts (nth 7 entry)
+     :target (plist-get answer :target)
+     :kept (nreverse kept)
+     :json (nth 4 entry)
+     :names names
+     :left-out (nreverse left-out)
+     :count (length all)
+     :time (current-time))))
 
 (provide 'plistspec-gptel-plan)
 ;;; plistspec-gptel-plan.el ends here

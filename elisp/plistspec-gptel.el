@@ -47,10 +47,12 @@
 
 (require 'cl-lib)
 (require 'plistspec-gptel-plan)
+(require 'plistspec-gptel-calls)
 
 (defvar gptel-tools)
 (defvar gptel-backend)
 (defvar gptel-use-tools)
+(defvar gptel--known-tools)
 (declare-function gptel-fsm-info "gptel-request" (cl-x))
 (declare-function gptel-tool-name "gptel-request" (cl-x))
 (declare-function gptel-tool-async "gptel-request" (cl-x))
@@ -93,12 +95,6 @@ added to FUNCTION that way:
 
 (defvar plistspec-gptel--last (make-hash-table :test #'equal)
   "The last plan made for each backend, by backend name (for the report).")
-
-(defvar plistspec-gptel--blocked nil
-  "The last blocked calls, newest first: (TIME BACKEND TOOL MESSAGE).")
-
-(defconst plistspec-gptel--blocked-max 20
-  "Blocked calls remembered for the report.")
 
 ;;;; The mode
 
@@ -149,7 +145,13 @@ was done."
 and requests go unchanged [PS705]" missing))
         (cl-loop for (fn how advice) in plistspec-gptel--seams
                  when how do (advice-add fn how advice))
-        (setq plistspec-gptel--installed t)))))
+        ;; each registered tool's contract, before a request can change it
+        (when (boundp 'gptel--known-tools)
+          (cl-loop for (_category . tools) in gptel--known-tools
+                   do (cl-loop for (_name . tool) in tools
+                               do (ignore-errors (plistspec-gptel--declared-args tool)))))
+        (setq plistspec-gptel--installed t)
+        (run-with-idle-timer 0.5 nil #'plistspec-gptel-warm)))))
 
 (defun plistspec-gptel--uninstall ()
   "Remove the advice of `plistspec-gptel--seams'."
@@ -160,11 +162,15 @@ and requests go unchanged [PS705]" missing))
 ;;;; Sending a request's tools
 
 (defun plistspec-gptel--left-out-message (plan)
-  "Say which tools PLAN left out of its request, and why."
+  "Say which tools PLAN left out of its request, and why.
+In a warning (the echo area is taken by gptel's own messages at once),
+once per backend kind and set of tools left out."
   (when-let ((out (plistspec-gptel--plan-left-out plan)))
-    (message "plistspec: left out of this %s request: %s [PS701]"
+    (plistspec-gptel--warn
+     (list 'left-out (plistspec-gptel--plan-target plan) out)
+     (format "plistspec: left out of this %s request: %s [PS701]"
              (plistspec-gptel--plan-target plan)
-             (mapconcat (lambda (x) (format "%s (%s)" (car x) (cdr x))) out "; "))))
+             (mapconcat (lambda (x) (format "%s (%s)" (car x) (cdr x))) out "; ")))))
 
 (defun plistspec-gptel--realize-query (orig fsm)
   "Around `gptel--realize-query' (ORIG): send FSM's tools lowered."
@@ -222,13 +228,14 @@ Other calls (BACKEND, TOOLS) go to gptel."
 (defun plistspec-gptel--check-call (fsm plan call name tool id)
   "Check CALL (named NAME, of TOOL, ID in plistspec) of FSM's request in PLAN."
   (let* ((args (plist-get call :args))
-         (data (plistspec-gptel--encode args))
+         (data (plistspec-gptel--call-data (gptel-fsm-info fsm) call))
          (head `((kind . "call") (id . ,id) (emacs . t)))
          (answer (plistspec-gptel--ask head data)))
     (when (eq (plist-get answer :unknown) t)
       ;; a new process (the last one ended): the same tools give the same ids
-      (plistspec-gptel--ask `((kind . "lower") (backend . ,(plistspec-gptel--plan-kind plan)))
-                            (plistspec-gptel--plan-text plan))
+      (plistspec-gptel--lower-ask (plistspec-gptel--plan-kind plan)
+                                  (plistspec-gptel--plan-text plan)
+                                  (plistspec-gptel--plan-contracts plan))
       (setq answer (plistspec-gptel--ask head data)))
     (cond
      ((null answer) nil)
@@ -242,6 +249,7 @@ request: its calls run unchecked [PS704]"))
      (t
       (let ((text (plist-get answer :message)))
         (plistspec-gptel--remember-block plan name text)
+        (plistspec-gptel--count-refusal fsm plan name text)
         (plist-put call :error t)
         (gptel--process-tool-call fsm tool call text))))))
 
@@ -253,38 +261,6 @@ request: its calls run unchecked [PS704]"))
     (setcdr (nthcdr (1- plistspec-gptel--blocked-max) plistspec-gptel--blocked) nil))
   (message "plistspec: blocked a call of %s: %s [PS702]" name
            (car (split-string text "\n"))))
-
-(defun plistspec-gptel--apply-edits (args edits)
-  "A copy of the call arguments ARGS with plistspec's EDITS applied.
-Each edit is [\"remove\" PATH] or [\"set\" PATH VALUE], PATH a vector
-of property names and indexes."
-  (let ((value (copy-tree args t)))
-    (cl-loop for edit across edits
-             do (setq value (plistspec-gptel--edit
-                             value (append (aref edit 1) nil)
-                             (equal (aref edit 0) "remove")
-                             (and (> (length edit) 2) (aref edit 2)))))
-    value))
-
-(defun plistspec-gptel--edit (value path remove new)
-  "VALUE with the element at PATH removed (REMOVE) or set to NEW."
-  (let ((step (car path)))
-    (cond
-     ((null path) (if remove value new))
-     ((vectorp value)
-      (if (cdr path)
-          (aset value step (plistspec-gptel--edit (aref value step) (cdr path) remove new))
-        (aset value step new))
-      value)
-     (t
-      (let ((key (intern (concat ":" step))))
-        (cond ((cdr path)
-               (plist-put value key (plistspec-gptel--edit (plist-get value key)
-                                                           (cdr path) remove new)))
-              (remove
-               (cl-loop for (k v) on value by #'cddr
-                        unless (eq k key) collect k and collect v))
-              (t (plist-put value key new))))))))
 
 (defvar plistspec-gptel--guarded (make-hash-table :test #'eq :weakness 'key)
   "The tool copies whose async function is already guarded.")
@@ -323,27 +299,6 @@ saw."
       (puthash new t plistspec-gptel--guarded)
       new)))
 
-(defun plistspec-gptel--set-slot (tool slot value)
-  "Set SLOT of the `gptel-tool' TOOL (a copy of the user's) to VALUE."
-  (aset tool (cl-struct-slot-offset 'gptel-tool slot) value))
-
-(defun plistspec-gptel--guard (function name)
-  "FUNCTION, an async tool's, made to answer its callback when it signals.
-NAME is the tool's name."
-  (lambda (callback &rest args)
-    (let ((answered nil))
-      (condition-case err
-          (apply function (lambda (&rest result)
-                            (setq answered t)
-                            (apply callback result))
-                 args)
-        (error
-         (unless answered
-           (message "plistspec: the async tool %s signalled: %s [PS703]"
-                    name (error-message-string err))
-           (funcall callback (format "Error: tool %s failed: %s"
-                                     name (error-message-string err)))))))))
-
 ;;;; The report
 
 ;;;###autoload
@@ -374,10 +329,10 @@ were left out and why, and the last blocked calls."
 (defun plistspec-gptel--rewrites (plan)
   "Every rewrite of PLAN's tools: [INDEX NAME POINTER CODE SEVERITY MESSAGE] each.
 Asked of plistspec again (it keeps them), to keep each request's answer small."
-  (or (plist-get (plistspec-gptel--ask `((kind . "lower")
-                                         (backend . ,(plistspec-gptel--plan-kind plan))
-                                         (rewrites . t))
-                                       (plistspec-gptel--plan-text plan))
+  (or (plist-get (plistspec-gptel--lower-ask (plistspec-gptel--plan-kind plan)
+                                             (plistspec-gptel--plan-text plan)
+                                             (plistspec-gptel--plan-contracts plan)
+                                             t)
                  :rewrites)
       []))
 

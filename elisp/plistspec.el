@@ -63,9 +63,10 @@
 ;; - plistspec-flymake.el: the Flymake backend;
 ;; - plistspec-commands.el: fixes and explanations;
 ;; - plistspec-json.el: the JSON of tools, tools from JSON;
-;; - plistspec-gptel-plan.el, plistspec-gptel.el: `plistspec-gptel-mode' (tools
-;;   lowered for each gptel request's backend, tool calls checked) and
-;;   `plistspec-gptel-report';
+;; - plistspec-gptel-contract.el, plistspec-gptel-plan.el,
+;;   plistspec-gptel-calls.el, plistspec-gptel.el: `plistspec-gptel-mode'
+;;   (tools lowered for each gptel request's backend, tool calls checked
+;;   against each tool's own contract) and `plistspec-gptel-report';
 ;; - plistspec-llm-plan.el, plistspec-llm-calls.el, plistspec-llm.el:
 ;;   `plistspec-llm-mode' (the same for ahyatt's llm: ellama, ekg...) and
 ;;   `plistspec-llm-report';
@@ -82,7 +83,9 @@
 (require 'plistspec-flymake)
 (require 'plistspec-commands)
 (require 'plistspec-json)
+(require 'plistspec-gptel-contract)
 (require 'plistspec-gptel-plan)
+(require 'plistspec-gptel-calls)
 (require 'plistspec-gptel)
 (require 'plistspec-llm-plan)
 (require 'plistspec-llm-calls)

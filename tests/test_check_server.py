@@ -173,12 +173,7 @@ def test_lower_and_call_requests() -> None:
     text = json.dumps(tools).encode()
     lower = json.dumps({"kind": "lower", "backend": "gemini", "length": len(text)}).encode()
     stream = lower + b"\n" + text
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "plistspec", "check", "--server"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env=ENV,
-    )
+    proc = _server()
     try:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(stream)
@@ -203,6 +198,67 @@ def test_lower_and_call_requests() -> None:
         head = json.loads(proc.stdout.readline())
         err = proc.stdout.read(head["stdout"] + head["stderr"])
         assert head["exit"] == 2 and b"bad lower request" in err
+    finally:
+        proc.stdin.close()  # type: ignore[union-attr]
+        assert proc.wait(timeout=60) == 0
+
+
+def _server() -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "plistspec", "check", "--server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=ENV,
+    )
+
+
+def _ask(proc: subprocess.Popen, head: dict, data: bytes) -> tuple[int, bytes]:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(head).encode() + b"\n" + data)
+    proc.stdin.flush()
+    reply = json.loads(proc.stdout.readline())
+    body = proc.stdout.read(reply["stdout"] + reply["stderr"])
+    return reply["exit"], body
+
+
+def test_contracts_files_and_a_backtracking_pattern(tmp_path) -> None:
+    """A ``lower`` request with the tools' contracts (the last ``contracts`` bytes), sent
+    through a ``file``; a call whose ``pattern`` backtracks is answered in bounded time,
+    as not checked in time."""
+    declared = {
+        "type": "object",
+        "properties": {
+            "s": {"type": "string", "pattern": "^(a+)+$"},
+            "o": {"type": "object", "properties": {"k": {"type": "integer"}}},
+        },
+        "required": ["s"],
+    }
+    # gptel's Gemini JSON lost nothing here, but the contract is what calls are judged by
+    wire = [{"functionDeclarations": [{"name": "m", "description": "d", "parameters": declared}]}]
+    closed = dict(declared, properties=dict(declared["properties"]))
+    closed["properties"]["o"] = dict(declared["properties"]["o"], additionalProperties=False)
+    text, contracts = json.dumps(wire).encode(), json.dumps([closed]).encode()
+    file = tmp_path / "req.json"
+    file.write_bytes(text + contracts)
+    proc = _server()
+    try:
+        head = {"kind": "lower", "backend": "gemini", "contracts": len(contracts)}
+        status, body = _ask(proc, {**head, "file": str(file), "length": 0}, b"")
+        assert status == 0, body
+        tool_id = json.loads(body)["sent"][0][2]
+        call = {"kind": "call", "id": tool_id, "emacs": False}
+        status, body = _ask(proc, {**call, "length": 14}, b'{"s": "aaaa"} ')
+        assert json.loads(body) == {"ok": True, "edits": []}
+        extra = b'{"s": "a", "o": {"k": 1, "x": 2}}'  # the contract closes o
+        status, body = _ask(proc, {**call, "length": len(extra)}, extra)
+        assert json.loads(body)["ok"] is False and "/o/x: unexpected" in json.loads(body)["message"]
+        slow = json.dumps({"s": "a" * 34 + "!"}).encode()
+        status, body = _ask(proc, {**call, "length": len(slow)}, slow)
+        got = json.loads(body)
+        assert got["ok"] is False and got["unchecked"] is True
+        assert "could not be checked in time" in got["message"]
+        status, body = _ask(proc, {**head, "file": "relative", "length": 0}, b"")
+        assert status == 2 and b"absolute path" in body
     finally:
         proc.stdin.close()  # type: ignore[union-attr]
         assert proc.wait(timeout=60) == 0

@@ -62,8 +62,30 @@ def preamble(deps: Path, executable: list[str] | None = None) -> str:
 (push {lisp(str(ROOT / "elisp"))} load-path)
 (require 'plistspec)
 (setq plistspec-executable (list {" ".join(lisp(x) for x in exe)}))
-(setq plistspec-gptel-wait 20)
+(setq plistspec-gptel-wait 60)
 """
+
+
+def many_tools(n: int, folder: Path) -> list[list[str]]:
+    """``n`` real MCP tools: the fixtures' tools/list payloads, copied under new names as
+    often as needed, written to ``folder``; the ``mcp`` argument of :func:`run_harness`."""
+    tools = []
+    for s in [*MCP_SERVERS, "fastmcp_pydantic"]:
+        name = f"mcp_{s}_server.json" if s in MCP_SERVERS else f"mcp_{s}.json"
+        data = json.loads((ROOT / "fixtures" / "json" / name).read_text())
+        tools.extend(data.get("result", data)["tools"])
+    out = [
+        dict(t, name=f"{t['name']}_{i // len(tools)}")
+        for i, t in zip(range(n), _cycle(tools), strict=False)
+    ]
+    file = folder / f"many_{n}.json"
+    file.write_text(json.dumps({"tools": out}))
+    return [["many", str(file), "mcp-many"]]
+
+
+def _cycle(xs: list[Any]) -> Any:
+    while True:
+        yield from xs
 
 
 def run_emacs(code: str, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -87,10 +109,12 @@ def run_harness(
     script: dict[int, list[Any]],
     executable: list[str] | None = None,
     before: str = "",
+    mcp: list[list[str]] | None = None,
     **extra: Any,
 ) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
     """(what Emacs reported, the requests the stub received, Emacs's stderr). ``before``
-    is Elisp run before the harness; ``extra`` goes into its configuration."""
+    is Elisp run before the harness; ``mcp``: more MCP servers, ``[SERVER, FILE,
+    CATEGORY]`` each; ``extra`` goes into its configuration."""
     deps = deps_or_skip()
     with tempfile.TemporaryDirectory() as tmp, StubProvider() as stub:
         stub.script = {k: json.loads(json.dumps(v)) for k, v in script.items()}
@@ -107,7 +131,8 @@ def run_harness(
                     "mcp": [
                         [s, str(ROOT / "fixtures" / "json" / f"mcp_{s}_server.json")]
                         for s in MCP_SERVERS
-                    ],
+                    ]
+                    + (mcp or []),
                 }
             )
         )

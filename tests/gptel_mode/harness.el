@@ -3,13 +3,15 @@
 ;; Loaded by test_gptel_mode.py into `emacs --batch' after the real gptel, mcp.el and
 ;; this checkout's plistspec package.  `harness-config' names a JSON file:
 ;;
-;;   {"host": "127.0.0.1:PORT", "mode": true, "mcp": [[SERVER, FILE], ...],
+;;   {"host": "127.0.0.1:PORT", "mode": true, "mcp": [[SERVER, FILE, CATEGORY?], ...],
 ;;    "scenarios": [{"id": N, "backend": PROTOCOL, "path": "request" | "send",
 ;;                   "tools": [NAME...] or null (all), "wait": SECONDS,
 ;;                   "kill_server": true (end plistspec's process before it),
-;;                   "force": true (`gptel-use-tools' is `force')}],
+;;                   "force": true (`gptel-use-tools' is `force'),
+;;                   "pause": SECONDS (to wait, running timers and processes, first)}],
 ;;    "reports": [PROTOCOL...] (`plistspec-gptel-report' for those backends),
 ;;    "dry_run": [PROTOCOL...] (the request data of a dry run, e.g. Bedrock's),
+;;    "extra_tools": true (the tools of `harness-register-extra' too),
 ;;    "out": FILE}
 ;;
 ;; Tools: every tool of the MCP tools/list files, registered by mcp.el's own conversion
@@ -46,8 +48,9 @@
     (push (list harness-scenario name (prin1-to-string args)) harness-calls)
     (run-at-time 0.01 nil callback (format "%s ran" name))))
 
-(defun harness-register-mcp (server file)
-  "Register the tools of the MCP tools/list FILE as mcp.el does, for SERVER."
+(defun harness-register-mcp (server file &optional category)
+  "Register the tools of the MCP tools/list FILE as mcp.el does, for SERVER.
+CATEGORY is the tools' category (default SERVER; mcp-hub's is \"mcp-SERVER\")."
   (let* ((data (with-temp-buffer
                  (insert-file-contents file)
                  ;; what jsonrpc.el hands mcp.el
@@ -59,7 +62,7 @@
       (let* ((name (plist-get tl :name))
              (spec (mcp-make-text-tool server name)))
         (apply #'gptel-make-tool
-               (append (list :function (harness-record name) :category server)
+               (append (list :function (harness-record name) :category (or category server))
                        spec))))))
 
 (cl-defmethod mcp--tools ((connection (head harness-stub)))
@@ -127,6 +130,48 @@
                                     :children (:type array
                                                :items (:$ref "#/properties/node")))))))
 
+(defun harness-register-extra ()
+  "Tools for the contract checks: declared closed objects, constraints lowering
+widens, a backtracking pattern, an async tool that signals from a timer."
+  (gptel-make-tool
+   :name "configure" :function (harness-record "configure") :category "extra"
+   :description "Configure"
+   :args (list '(:name "config" :type object
+                       :properties (:name (:type string)
+                                    :opts (:type object
+                                           :properties (:level (:type integer))
+                                           :additionalProperties :json-false))
+                       :required ["name"]
+                       :additionalProperties :json-false)))
+  (gptel-make-tool
+   :name "widened" :function (harness-record "widened") :category "extra"
+   :description "Constraints some backends cannot say"
+   :args (list '(:name "count" :type integer :enum [1 2 3] :optional t)
+               '(:name "ratio" :type number :exclusiveMinimum 0 :optional t)
+               '(:name "step" :type integer :multipleOf 5 :optional t)
+               '(:name "tags" :type array :items (:type string) :uniqueItems t :optional t)
+               '(:name "code" :type string :minLength 3 :optional t)
+               '(:name "mode" :type ["string" "null"] :enum ["a" "b" :null] :optional t)))
+  (gptel-make-tool
+   :name "matcher" :function (harness-record "matcher") :category "extra"
+   :description "A pattern that backtracks"
+   :args (list '(:name "s" :type string :pattern "^(a+)+$")))
+  (gptel-make-tool
+   :name "timer_boom" :async t :category "extra" :description "Fails later"
+   :function (lambda (_callback &rest args)
+               (push (list harness-scenario "timer_boom" (prin1-to-string args)) harness-calls)
+               (run-at-time 0.05 nil (lambda () (error "Later boom"))))
+   :args (list '(:name "x" :type string))))
+
+(defvar harness-ask-max 0.0 "The longest time one question to plistspec took.")
+(defvar harness-start-max 0.0 "The longest time starting a request took.")
+
+(defun harness-time-ask (orig &rest args)
+  "Time ORIG, `plistspec-gptel--ask', called with ARGS."
+  (let ((start (float-time)))
+    (prog1 (apply orig args)
+      (setq harness-ask-max (max harness-ask-max (- (float-time) start))))))
+
 (defun harness-backend (protocol host)
   "A gptel backend of PROTOCOL pointed at the stub on HOST."
   (pcase protocol
@@ -157,7 +202,12 @@
          (gptel-confirm-tool-calls nil)
          (gptel-tools (if names (mapcar #'gptel-get-tool names) (harness-all-tools)))
          (prompt (format "scenario-%s: go" id))
-         (ended nil))
+         (ended nil)
+         (start (float-time)))
+    (when-let ((pause (alist-get 'pause scenario)))
+      (let ((end (+ start pause)))
+        (while (< (float-time) end) (accept-process-output nil 0.05)))
+      (setq start (float-time)))
     (setq harness-scenario id)
     (if (equal (alist-get 'path scenario) "send")
         (with-current-buffer (get-buffer-create (format "*harness-%s*" id))
@@ -172,6 +222,7 @@
         :callback (lambda (response _info)
                     (cond ((stringp response) (setq ended "done"))
                           ((memq response '(nil abort)) (setq ended "error"))))))
+    (setq harness-start-max (max harness-start-max (- (float-time) start)))
     (let ((deadline (+ (float-time) wait)))
       (while (and (not ended) (< (float-time) deadline))
         ;; an error a tool signals where gptel does not catch it ends up here
@@ -208,10 +259,14 @@
          (results nil))
     (setq gptel--known-tools nil)
     (dolist (m (alist-get 'mcp config))
-      (harness-register-mcp (car m) (cadr m)))
+      (harness-register-mcp (car m) (cadr m) (nth 2 m)))
     (harness-register-handwritten)
+    (when (alist-get 'extra_tools config)
+      (harness-register-extra))
     (when (alist-get 'mode config)
       (plistspec-gptel-mode 1))
+    (when (fboundp 'plistspec-gptel--ask)
+      (advice-add 'plistspec-gptel--ask :around #'harness-time-ask))
     (dolist (scenario (alist-get 'scenarios config))
       (when (alist-get 'kill_server scenario)
         (maphash (lambda (_base proc) (delete-process proc)) plistspec--servers))
@@ -226,6 +281,8 @@
                                        (alist-get 'reports config))))
           (dry_runs . ,(vconcat (mapcar #'harness-dry-run (alist-get 'dry_run config))))
           (servers . ,(hash-table-count plistspec--servers))
+          (ask_max . ,harness-ask-max)
+          (start_max . ,harness-start-max)
           (blocked . ,(vconcat (and (boundp 'plistspec-gptel--blocked)
                                     (mapcar (lambda (b) (vector (nth 2 b) (nth 3 b)))
                                             (reverse plistspec-gptel--blocked)))))

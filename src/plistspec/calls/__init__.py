@@ -8,9 +8,12 @@ call made against a lowered schema back to the shape of the original one
 ``plistspec check --server`` answers Emacs with it; ``plistspec serve`` uses the same
 validation.
 
-Modules: :mod:`.problems` (a problem, the model's message), :mod:`.validate`
-(``jsonschema`` with the readings tool calls need), :mod:`.mapback` (schema-driven, from
-the original and the lowered schema), :mod:`.toolset`.
+Modules: :mod:`.judge` (one call judged against the tool's contract: mapped back, then
+checked; what a Python caller uses), :mod:`.problems` (a problem, the model's message),
+:mod:`.validate` (``jsonschema`` with the readings tool calls need), :mod:`.mapback`
+(schema-driven, from the original and the lowered schema), :mod:`.bounded` (one check's
+time bound), :mod:`.refs` (``$defs`` put back), :mod:`.elements` (gptel's JSON read
+element by element), :mod:`.toolset`.
 
 Layer 6 of docs/architecture.md (beside :mod:`plistspec.lint` and
 :mod:`plistspec.pipeline`): may import :mod:`plistspec.lowering`,
@@ -21,10 +24,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from plistspec.calls.judge import Verdict, judge
 from plistspec.calls.problems import Problem, message
 from plistspec.calls.validate import Checker, validate
 
-__all__ = ["Problem", "Checker", "validate", "message", "map_back"]
+__all__ = ["Problem", "Checker", "validate", "message", "map_back", "judge", "Verdict"]
 
 
 def map_back(original: Any, lowered: Any, arguments: Any, *, nil: bool = False) -> Any:

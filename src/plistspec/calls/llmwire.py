@@ -1,7 +1,7 @@
 """The run-time tool sets of ``plistspec-llm-mode``: what differs from gptel's.
 
-Owns: the ``llm-`` backends of a ``lower`` request (:func:`family`) and the judgement of
-a call of a tool lowered for one (:func:`declared_call`).
+Owns: the ``llm-`` backends of a ``lower`` request (:func:`family`); a call of a tool
+lowered for one is judged by :func:`plistspec.calls.judge.judge` like gptel's.
 
 ``plistspec-llm-mode`` (elisp/plistspec-llm.el) does not send what llm makes of a tool:
 llm drops most of each argument's keywords, writes ``"type": "nil"`` and cannot write
@@ -21,10 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.calls.mapback import apply_edits, edits
-from plistspec.calls.problems import Problem
 
-__all__ = ["PREFIX", "family", "declared_call"]
+__all__ = ["PREFIX", "family"]
 
 PREFIX = "llm-"
 
@@ -34,21 +32,3 @@ def family(backend: Any) -> tuple[Any, bool]:
     if isinstance(backend, str) and backend.startswith(PREFIX):
         return backend[len(PREFIX) :], True
     return backend, False
-
-
-def declared_call(
-    original: Any, schemas: tuple[Any, Any], args: Any, emacs: bool, first: list[Problem]
-) -> tuple[list[tuple], list[Problem]]:
-    """``(edits, problems)`` of a call ``args`` of a declared tool: the edits that map it
-    back from the lowered schema (the one the model saw) to the declared one, and what the
-    mapped-back call breaks in the declared one (nothing: it runs). ``original`` is the
-    declared schema's :class:`~plistspec.calls.validate.Checker`, ``schemas`` the
-    parameters schemas ``(declared, lowered)``, ``first`` the problems of ``args`` as sent."""
-    try:
-        changes = edits(schemas[0], schemas[1], args, nil=emacs)
-        back = apply_edits(args, changes)
-    except (KeyError, IndexError, TypeError):  # a shape edits cannot follow
-        changes, back = [], args
-    if not changes:
-        return [], first
-    return changes, original.problems(back, nil=emacs)

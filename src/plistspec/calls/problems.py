@@ -46,7 +46,19 @@ def pointer_of(parts: Any) -> str:
 
 
 def message(tool_name: str, problems: list[Problem], limit: int = 20) -> str:
-    """The tool result that tells a model why ``tool_name`` was not run."""
+    """The tool result that tells a model why ``tool_name`` was not run: arguments that
+    are not JSON (keyword ``json``) and a check that ran out of time (``timeout``) are
+    said as such, every other problem on its line."""
+    if len(problems) == 1 and problems[0].keyword == "json":
+        return (
+            f"Error: tool {tool_name} was not run: its arguments are not valid JSON "
+            f"({problems[0].got}). Call {tool_name} again with a JSON object of arguments."
+        )
+    if len(problems) == 1 and problems[0].keyword == "timeout":
+        return (
+            f"Error: tool {tool_name} was not run: its arguments could not be checked in "
+            f"time ({problems[0].got}). Call {tool_name} again with simpler values."
+        )
     n = len(problems)
     head = (
         f"Error: tool {tool_name} was not run: its arguments do not match its schema "

@@ -10,6 +10,8 @@ The rules are JSON Schema's (``jsonschema``, the schema's own ``$schema`` dialec
   type union with null) lets ``null`` through ``type`` and ``enum``;
 * a ``null`` for a top-level argument the schema does not require means "not given"
   (what strict-mode models send; gptel hands the function nil for both, llm ``:null``);
+  with ``absent_null=True`` a ``null`` for any property its object does not require
+  too (gptel reads JSON ``null`` as nil at every depth, so its function cannot tell);
 * ``nil=True``: the arguments come from Emacs, where JSON ``null`` and ``{}`` are both
   nil and come back as ``{}``: an empty object counts as ``null`` where only that fits.
 * an object closed with ``additionalProperties: false`` that declares its properties
@@ -21,7 +23,9 @@ The rules are JSON Schema's (``jsonschema``, the schema's own ``$schema`` dialec
 ``format`` is not checked (an annotation, as for gptel). A schema the validator cannot
 use (a ``$ref`` to nothing, a pattern Python cannot compile, an unknown type name) has
 no problems to report: :attr:`Checker.broken` says why, and the call goes through, as it
-would without plistspec.
+would without plistspec. One call's check is bounded in time
+(:mod:`plistspec.calls.bounded`): past the bound it is one problem of keyword
+``timeout`` (:data:`TIMEOUT`), never a pass and never a stall.
 """
 
 from __future__ import annotations
@@ -30,10 +34,13 @@ import copy
 from collections import deque
 from typing import Any
 
+from plistspec.calls.bounded import DEFAULT_SECONDS, TimedOut, time_bound
 from plistspec.calls.problems import Problem, pointer_of, shown
 from plistspec.core.jsontypes import is_json_type
 
-__all__ = ["Checker", "validate", "EMPTY_PARAMETERS"]
+__all__ = ["Checker", "validate", "EMPTY_PARAMETERS", "TIMEOUT"]
+
+TIMEOUT = "timeout"  # the keyword of the problem "could not be checked in time"
 
 # the parameters of a tool without arguments (gptel sends nothing, or null for Gemini)
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
@@ -107,15 +114,33 @@ class Checker:
         """No problem with ``arguments`` (a broken schema fits anything)."""
         return not self.problems(arguments, nil=nil)
 
-    def problems(self, arguments: Any, *, nil: bool = False) -> list[Problem]:
+    def problems(
+        self,
+        arguments: Any,
+        *,
+        nil: bool = False,
+        absent_null: bool = False,
+        seconds: float = DEFAULT_SECONDS,
+    ) -> list[Problem]:
         """Every problem of ``arguments`` (a JSON object), by JSON pointer. Arguments
-        nested deeper than the validator can follow are one problem, never a pass."""
+        nested deeper than the validator can follow are one problem, never a pass; so is
+        a check that runs past ``seconds`` (keyword :data:`TIMEOUT`)."""
         try:
-            return self._problems(arguments, nil)
+            with time_bound(seconds):
+                return self._problems(arguments, nil, absent_null)
         except TooDeep:
             return [Problem("", "arguments nested less deeply", "too deep to check", "depth")]
+        except TimedOut:
+            return [
+                Problem(
+                    "",
+                    f"arguments its schema can check within {seconds:g} s",
+                    "a check that ran longer (a pattern of the schema backtracks on them)",
+                    TIMEOUT,
+                )
+            ]
 
-    def _problems(self, arguments: Any, nil: bool) -> list[Problem]:
+    def _problems(self, arguments: Any, nil: bool, absent_null: bool = False) -> list[Problem]:
         if not isinstance(arguments, dict):
             if nil and arguments is None:
                 arguments = {}
@@ -127,6 +152,8 @@ class Checker:
         errors = self._forgive(arguments, errors, nil)
         if nil and errors:
             errors = self._as_null(arguments, errors)
+        if absent_null and errors:
+            errors = self._nulls_absent(arguments, errors, nil)
         out: list[Problem] = []
         seen: set[Problem] = set()
         for e in errors:
@@ -152,6 +179,27 @@ class Checker:
             out.append(e)
         return out
 
+    def _nulls_absent(self, arguments: dict, errors: list[Any], nil: bool) -> list[Any]:
+        """Drop the errors about a nested ``null`` (or Emacs's nil) whose property its
+        object does not require: the call read as if it were not given."""
+        paths = []
+        for e in errors:
+            p = tuple(e.absolute_path)
+            if len(p) > 1 and isinstance(p[-1], str) and _nilish(e.instance, nil):
+                if p not in paths:
+                    paths.append(p)
+        if not paths:
+            return errors
+        trial = _without(arguments, paths)
+        again = self._errors(trial) or []
+        needed = set()
+        for e in again:
+            if e.validator == "required" and isinstance(e.instance, dict):
+                base = tuple(e.absolute_path)
+                needed.update(base + (m,) for m in e.validator_value or () if m not in e.instance)
+        absent = [p for p in paths if p not in needed]
+        return [e for e in errors if not any(tuple(e.absolute_path)[: len(p)] == p for p in absent)]
+
     def _as_null(self, arguments: dict, errors: list[Any]) -> list[Any]:
         """Read each ``{}`` an error is about as ``null`` where that fits (Emacs's nil)."""
         paths = []
@@ -170,9 +218,11 @@ class Checker:
         return self._forgive(trial, self._errors(trial) or [], True)
 
 
-def validate(schema: Any, arguments: Any, *, nil: bool = False) -> list[Problem]:
+def validate(
+    schema: Any, arguments: Any, *, nil: bool = False, absent_null: bool = False
+) -> list[Problem]:
     """Every problem of ``arguments`` against the parameters ``schema`` (see the module)."""
-    return Checker(schema).problems(arguments, nil=nil)
+    return Checker(schema).problems(arguments, nil=nil, absent_null=absent_null)
 
 
 _ELSEWHERE = ("anyOf", "oneOf", "allOf", "$ref", "patternProperties", "if", "dependentSchemas")
@@ -195,13 +245,22 @@ def _nilish(v: Any, nil: bool) -> bool:
     return v is None or (nil and isinstance(v, dict) and not v)
 
 
+def _without(arguments: dict, paths: list[tuple]) -> dict:
+    return _edited(arguments, paths, lambda parent, key: parent.pop(key, None))
+
+
 def _with_nulls(arguments: dict, paths: list[tuple]) -> dict:
+    return _edited(arguments, paths, lambda parent, key: parent.__setitem__(key, None))
+
+
+def _edited(arguments: dict, paths: list[tuple], edit: Any) -> dict:
+    """A copy of ``arguments`` with ``edit(parent, key)`` done at each path."""
     out = copy.deepcopy(arguments)
     for p in paths:
         cur: Any = out
         for k in p[:-1]:
             cur = cur[k]
-        cur[p[-1]] = None
+        edit(cur, p[-1])
     return out
 
 

@@ -19,9 +19,19 @@ Framing (all counts are bytes, text is UTF-8; one request at a time, in order):
   - ``{"kind": "lower", "backend": KIND, "length": N}``: the N bytes are the JSON of the
     tools gptel was about to send to a backend of KIND (``openai``, ``ollama``,
     ``anthropic``, ``gemini``, ``bedrock``...); ``"rewrites": true`` adds every rewrite;
+    ``"contracts": M`` (0 < M <= N): the last M bytes are not part of the tools but a JSON
+    array of each tool's declared parameters schema, its contract (``null``: the
+    tool's own in the tools JSON), which its calls are checked against; ``"compact":
+    true`` (or ``"reset"``) answers with ``elements`` instead of ``tools`` (each sent
+    tool's entry, null when a compact answer gave that id before; ``wrap``: the key of
+    the object holding them, or null);
   - ``{"kind": "call", "id": ID, "emacs": BOOL, "length": N}``: the N bytes are the
     JSON arguments of one call of the tool ID of a lowered set (``emacs``: they were
     written by Emacs, where ``null`` and ``{}`` are both nil).
+
+  Any request may name a ``"file"`` (an absolute path) instead of sending its bytes:
+  then ``length`` is 0 and the file's whole content is the N bytes (a client that must
+  never block on a full pipe writes large data there; the client removes the file).
 
 * reply: one line of JSON ``{"exit": STATUS, "stdout": M, "stderr": K}`` then exactly M
   bytes of standard output and K bytes of standard error. For ``lower`` and ``call`` the
@@ -171,6 +181,12 @@ def serve(command: Any, r: BinaryIO | None = None, w: BinaryIO | None = None) ->
         data = _read_exactly(r, n)
         if data is None:
             return 0
+        if "file" in req:
+            try:
+                data = _read_file(req["file"], n)
+            except BadRequest as e:
+                _bad(w, str(e))
+                continue
         from plistspec.core.gcpause import paused
 
         with paused():
@@ -185,6 +201,30 @@ def serve(command: Any, r: BinaryIO | None = None, w: BinaryIO | None = None) ->
         _reply(w, status, out, err)
 
 
+def _read_file(path: Any, n: int) -> bytes:
+    """The content of the request's ``file`` (see the module)."""
+    if not isinstance(path, str) or not path.startswith("/") or n:
+        raise BadRequest('"file" must be an absolute path, with length 0')
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_LENGTH + 1)
+    except OSError as e:
+        raise BadRequest(f"cannot read {path}: {e.strerror}") from None
+    if len(data) > MAX_LENGTH:
+        raise BadRequest(f"{path} is over {MAX_LENGTH} bytes")
+    return data
+
+
+def _contracts(req: dict, data: bytes) -> tuple[bytes, str | None]:
+    """The tools' bytes and the contracts' text of a ``lower`` request's ``data``."""
+    m = req.get("contracts")
+    if m is None:
+        return data, None
+    if isinstance(m, bool) or not isinstance(m, int) or not 0 < m <= len(data):
+        raise ValueError('"contracts" must be an integer from 1 to the length of the data')
+    return data[:-m], data[-m:].decode("utf-8")
+
+
 def _bad(w: BinaryIO, why: str) -> None:
     _reply(w, 2, b"", f"plistspec check --server: bad request: {why}\n".encode())
 
@@ -193,8 +233,14 @@ def _answer(toolsets: Any, kind: str, req: dict, data: bytes) -> tuple[int, byte
     """A ``lower`` or ``call`` request answered: (status, JSON answer, message)."""
     try:
         if kind == "lower":
-            text = data.decode("utf-8")
-            answer = toolsets.lower(req.get("backend"), text, req.get("rewrites") is True)
+            tools, contracts = _contracts(req, data)
+            answer = toolsets.lower(
+                req.get("backend"),
+                tools.decode("utf-8"),
+                req.get("rewrites") is True,
+                contracts,
+                req.get("compact") if req.get("compact") in (True, "reset") else False,
+            )
         else:
             answer = toolsets.call(req.get("id"), data.decode("utf-8"), req.get("emacs") is True)
     except (ValueError, RecursionError) as e:
