@@ -162,7 +162,6 @@ def test_a_constraint_moved_into_the_description_is_still_enforced(
 
 
 @pytest.mark.parametrize("target,args,pointer", MOVED)
-@pytest.mark.xfail(strict=True, reason="calls/ fix lands with issue 27 §1")
 def test_the_modes_engine_enforces_a_moved_constraint_too(
     target: str, args: dict, pointer: str
 ) -> None:
@@ -184,7 +183,6 @@ def ts_call(ts: Toolsets, tool_id: str, args: Any) -> dict:
     return ts.call(tool_id, json.dumps(args))
 
 
-@pytest.mark.xfail(strict=True, reason="calls/ fix lands with issue 27 §1")
 def test_the_modes_engine_names_one_problem_for_one_wrong_value_on_responses() -> None:
     ts, tool_id = _lowered_by_the_mode(LEVEL, "openai-responses")
     assert {p[0] for p in ts_call(ts, tool_id, {"level": "two"})["problems"]} == {"/level"}
@@ -356,7 +354,6 @@ def test_a_schema_the_validator_cannot_use_lets_the_call_run_and_says_why() -> N
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="calls/ fix lands with issue 27 §1")
 def test_a_pattern_cannot_stall_the_checker() -> None:
     """Issue 27 §1: "^(a+)+$" against 34 a's and a "!" backtracks for hours in Python's
     re; one validation must be bounded (answered, checked or not, well within 15 s)."""

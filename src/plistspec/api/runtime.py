@@ -205,7 +205,7 @@ def check_call(tool: Any, target: str, arguments: Any) -> CallCheck:
     an OpenAI or Anthropic tool...). Raises :class:`ValueError` for an unknown target or
     a tool the target cannot carry (no model could have called it). The tool's lowering
     and compiled schema are cached by content: repeated calls cost the validation."""
-    from plistspec.calls import map_back
+    from plistspec.calls.judge import judge
 
     contract = _contract(tool, _known(target))
     args, problems = _parsed(arguments)
@@ -213,15 +213,13 @@ def check_call(tool: Any, target: str, arguments: Any) -> CallCheck:
         return _refused(contract.name, None, problems)
     if args is None:  # what some models send for a tool without arguments
         args = {}
-    mapped = args
-    if contract.lowered != contract.declared:
-        mapped = map_back(contract.declared, contract.lowered, args)
-    problems = contract.judge.problems(mapped)
-    if problems and mapped is not args and not contract.judge.problems(args):
-        mapped, problems = args, []  # the declared schema takes the call as sent
-    if problems:
-        return _refused(contract.name, args, problems)
-    return CallCheck(True, mapped, [], None, contract.name, contract.judge.broken)
+    # the run-time modes' own engine: mapped back, then judged by the declared schema
+    verdict = judge(
+        contract.name, contract.declared, contract.lowered, args, checker=contract.judge
+    )
+    if not verdict.ok:
+        return CallCheck(False, args, verdict.problems, verdict.message, contract.name)
+    return CallCheck(True, verdict.arguments, [], None, contract.name, contract.judge.broken)
 
 
 def _parsed(arguments: Any) -> tuple[Any, list[Problem]]:
