@@ -63,7 +63,7 @@ def test_arguments_that_are_not_json_are_explained(edges) -> None:
         assert ended[sid] == ["tools", "text"], (sid, out["ended"])
         assert "tool get_weather was not run" in _later(requests, sid), sid
     for sid in (0, 1, 2):
-        assert "invalid JSON" in _later(requests, sid), sid
+        assert "not valid JSON" in _later(requests, sid), sid
     for r in requests:  # the next request's conversation is one the provider accepts
         assert history_problems(r["body"], r["protocol"]) == [], r
     assert not any(c[0] in (0, 1, 2, 6) for c in out["calls"])
