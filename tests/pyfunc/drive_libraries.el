@@ -151,6 +151,9 @@
                 (ps-llm-call (aref run 1) (aref run 3) (aref run 2) cb)))
           (error (funcall cb (format "HARNESS-ERROR %S" e))))))
     (ps-wait (lambda () (cl-every #'identity results)))
-    (princ (json-serialize (vconcat (mapcar (lambda (r) (or r :null)) results))))))
+    ;; Emacs 30's json-serialize returns unibyte UTF-8: decoded, it prints as on 28
+    (princ (decode-coding-string
+            (json-serialize (vconcat (mapcar (lambda (r) (or r :null)) results)))
+            'utf-8))))
 
 ;;; drive_libraries.el ends here
