@@ -262,15 +262,30 @@ def assert_set_up_as_documented(report: str, tools: Path) -> None:
 
 @pytest.mark.emacs
 def test_readme_snippet_shows_diagnostics(emacs, tmp_path) -> None:
-    """The README's snippet, as written (the checkout's path filled in), the project trusted,
-    then visiting a broken tools file: Flymake shows plistspec's finding, found through the
-    project's .venv, without Emacs's own Elisp backends; a file without tools is left alone."""
+    """The README's snippet, as written (with the directory `plistspec emacs-path` prints, this
+    checkout's elisp/ for its editable install), the project trusted, then visiting a broken
+    tools file: Flymake shows plistspec's finding, found through the project's .venv, without
+    Emacs's own Elisp backends; a file without tools is left alone."""
+    import subprocess
+
     snippet = readme_snippet()
     assert "/path/to/plistspec/elisp" in snippet and "(global-plistspec-mode)" in snippet
+    printed = subprocess.run(
+        [sys.executable, "-m", "plistspec", "emacs-path"],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert printed == str(ELISP)
+    line = subprocess.run(
+        [sys.executable, "-m", "plistspec", "emacs-path", "--load-path"],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout  # fmt: skip
+    assert line.strip() == snippet.splitlines()[0].split(";")[0].strip().replace(
+        "/path/to/plistspec/elisp", printed
+    )
     tools = make_project(tmp_path)
     out = tmp_path / "report.txt"
     code = (
-        snippet.replace("/path/to/plistspec", str(ROOT))
+        snippet.replace("/path/to/plistspec/elisp", printed)
         + trusting(tools.parents[1], tmp_path / "trusted.eld")
         + VISIT_AND_REPORT.format(tools=lisp_string(str(tools)), out=lisp_string(str(out)))
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -35,15 +36,62 @@ def _clone(dest: Path) -> Path:
     return dest
 
 
+README_URL = "https://github.com/plistspec/plistspec"
+
+
+def _readme_package_vc_form() -> str:
+    """The README's package-vc-install form (the Emacs-package route)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## In Emacs\n", 1)[1].split("\n## ", 1)[0]
+    (form,) = re.findall(r"^ *(\(package-vc-install .*\))$", section, re.M)
+    assert f':url "{README_URL}"' in form and ':lisp-dir "elisp"' in form, form
+    assert "M-x plistspec-install-cli" in section
+    return form
+
+
+def _package_vc_install(emacs, clone: Path, elpa: Path, env: dict) -> str:
+    """Install the package as the README says, from a git repository of ``clone`` (Emacs
+    29+); return the Elisp that makes a new Emacs load it as an installed package."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-C", str(clone)]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "clone"]):
+        subprocess.run(git + args, check=True, capture_output=True, timeout=120)
+    form = _readme_package_vc_form().replace(README_URL, str(clone))
+    setup = (
+        f"(require 'package)\n(setq package-user-dir {lisp_string(str(elpa))}"
+        " package-archives nil)\n(package-initialize)\n"
+    )
+    proc = subprocess.run(
+        [emacs.exe, "--batch", "-Q", "--eval", f"(progn {setup} {form})"],
+        capture_output=True,
+        env=env,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    assert (elpa / "plistspec" / "elisp" / "plistspec.el").is_file()
+    return setup
+
+
 def test_install_cli_from_the_package_repository(emacs, tmp_path: Path) -> None:
-    clone = _clone(tmp_path / "elpa-plistspec")
+    clone = _clone(tmp_path / "repo")
     home = tmp_path / "emacs.d"
     tools = tmp_path / "tools"
     tools.mkdir()
     report = tmp_path / "report.json"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["PATH"] = "/usr/bin:/bin"  # no plistspec there, and Debian's python3
+    has_vc = subprocess.run(
+        [emacs.exe, "--batch", "-Q", "--eval", "(princ (fboundp 'package-vc-install))"],
+        capture_output=True, text=True, timeout=60,
+    ).stdout  # fmt: skip
+    if has_vc == "t":  # Emacs 29+: the README's package-vc-install, from a local repository
+        load = _package_vc_install(emacs, clone, tmp_path / "elpa", env)
+        clone = tmp_path / "elpa" / "plistspec"
+    else:  # Emacs 28 has no package-vc: the same files, the package's directory on load-path
+        _readme_package_vc_form()
+        load = f"(add-to-list 'load-path {lisp_string(str(clone / 'elisp'))})\n"
     code = f"""
 (setq user-emacs-directory {lisp_string(str(home) + "/")})
-(add-to-list 'load-path {lisp_string(str(clone / "elisp"))})
+{load}
 (require 'plistspec)
 (require 'plistspec-bridge)
 (require 'json)
@@ -71,8 +119,6 @@ def test_install_cli_from_the_package_repository(emacs, tmp_path: Path) -> None:
 """
     script = tmp_path / "install.el"
     script.write_text(code, encoding="utf-8")
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    env["PATH"] = "/usr/bin:/bin"  # no plistspec there, and Debian's python3
     proc = subprocess.run(
         [emacs.exe, "--batch", "-Q", "-l", str(script)],
         capture_output=True,
