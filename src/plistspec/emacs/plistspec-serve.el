@@ -687,11 +687,15 @@ symbols their name, plists/alists/hash tables objects, lists/vectors arrays."
 A string is text, anything else JSON."
   (if (stringp value)
       (list :status "ok" :kind "text" :text (plistspec-serve--text value))
+    ;; decoded: Emacs 30's json-serialize returns unibyte UTF-8, which the reply's own
+    ;; json-serialize refuses (28 returns a multibyte string, which decoding leaves as is)
     (list :status "ok" :kind "json"
-          :text (condition-case nil
-                    (json-serialize (plistspec-serve--jsonable value 0)
-                                    :null-object :null :false-object :json-false)
-                  (error (json-serialize (plistspec-serve--text (prin1-to-string value))))))))
+          :text (decode-coding-string
+                 (condition-case nil
+                     (json-serialize (plistspec-serve--jsonable value 0)
+                                     :null-object :null :false-object :json-false)
+                   (error (json-serialize (plistspec-serve--text (prin1-to-string value)))))
+                 'utf-8))))
 
 (defun plistspec-serve--error (err)
   "The reply for signal ERR raised by a tool."
