@@ -135,7 +135,7 @@ After `plistspec-trust-project' it is the one that runs."
       (should-not (plistspec-trusted-p venv)))))
 
 (ert-deftest plistspec-trust-emacs-trusted-content ()
-  "Where Emacs has `trusted-content-p', its `trusted-content' is obeyed, by true name."
+  "Where Emacs has `trusted-content-p', its `trusted-content' is obeyed, on the project's place."
   (unless (fboundp 'trusted-content-p)
     (ert-skip "this Emacs has no `trusted-content-p' (Emacs 30, or 28/29 with the CVE-2024-53920 fix)"))
   (plistspec-trust-tests--in-repo (root _marker _tools)

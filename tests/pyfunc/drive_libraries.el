@@ -26,6 +26,12 @@
 (require 'plz-media-type)
 (require 'plz-event-source)
 
+;; The Python that runs the tools, named: the one running the tests (first on PATH, see
+;; tests/conftest.py), never a .venv the bridge would find above the fixtures (one in the
+;; clone need not have plistspec).
+(defvar plistspec-bridge-python)
+(setq plistspec-bridge-python (executable-find "python3"))
+
 (defvar ps-tools nil "The tool objects the generated file made.")
 
 (defun ps-load-tools (file)
