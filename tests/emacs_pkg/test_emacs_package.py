@@ -358,3 +358,21 @@ def test_show_json_prompt_shows_its_default(emacs) -> None:
     assert "Format (default openai): " in out
     data = json.loads(out.split("\nJSON ", 1)[1])
     assert data[0]["type"] == "function" and data[0]["function"]["name"] == "get_weather"
+
+
+@pytest.mark.emacs
+def test_checkdoc_clean(emacs) -> None:
+    """checkdoc, as a MELPA reviewer runs it, finds nothing in any shipped file (the serve
+    half included), on this Emacs."""
+    import subprocess
+
+    shipped = PACKAGE_FILES + LIBRARIES + [ELISP / "plistspec-serve.el"]
+    forms = " ".join(f"(checkdoc-file {lisp_string(p.name)})" for p in shipped)
+    proc = subprocess.run(
+        [emacs.exe, "--batch", "-Q", "--eval", f"(progn (require 'checkdoc) {forms})"],
+        cwd=ELISP, capture_output=True, timeout=300,
+    )  # fmt: skip
+    out = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+    assert proc.returncode == 0, out
+    found = re.findall(r"^plistspec[^:\s]*\.el:\d+: .*$", out, re.M)
+    assert not found, "\n".join(found)
