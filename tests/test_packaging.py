@@ -204,3 +204,22 @@ def test_wheel_in_a_fresh_venv_gives_the_emacs_package(
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
     # the tool ran in the fresh venv's Python (python3 on PATH there), with the wheel's plistspec
     assert out == f"Oslo:{venv} ok", out
+
+
+def test_emacs_path_of_a_checkout_and_without_the_package(monkeypatch) -> None:
+    """In a checkout (editable install), the directory is elisp/; an install without the
+    Emacs package says what is missing, exit 1, no traceback."""
+    from click.testing import CliRunner
+
+    import plistspec.emacs.package_files as package_files
+    from plistspec.cli import main
+
+    run = CliRunner().invoke(main, ["emacs-path"])
+    assert run.exit_code == 0 and run.output == f"{ROOT / 'elisp'}\n", run.output
+    run = CliRunner().invoke(main, ["emacs-path", "--load-path"])
+    assert run.output == f'(add-to-list \'load-path "{ROOT / "elisp"}")\n', run.output
+    monkeypatch.setattr(package_files, "_REQUIRED", ("plistspec.el", "not-shipped.el"))
+    run = CliRunner().invoke(main, ["emacs-path"])
+    assert run.exit_code == 1, run.output
+    assert "this plistspec has no Emacs package: not-shipped.el missing in" in run.output
+    assert "Traceback" not in run.output
