@@ -27,19 +27,30 @@
 ;;   :bridge       `worker' (default) or `process'
 ;;   :timeout      seconds (default `plistspec-bridge-timeout')
 ;;   :python       the interpreter (default `plistspec-bridge-python', else
-;;                 the nearest .venv above the root, else python3)
+;;                 the nearest .venv above the root within its project or
+;;                 home, else the one M-x plistspec-install-cli made, else
+;;                 python3)
 ;;
 ;; `worker' keeps one "python -P -m plistspec worker" per module (started on
 ;; first use, restarted when the module's file changes or the worker dies,
 ;; ended with Emacs); `process' runs one "python -P -m plistspec call" per
 ;; call.  A call that takes longer than its timeout is stopped and the tool
 ;; returns an "Error:" line, as it does whenever anything else fails: the
-;; model always gets one line it can act on, never a Lisp error.
+;; model always gets one line it can act on, never a Lisp error.  An error
+;; of the Python itself says which Python ran and why that one.
+;;
+;; A .venv is looked for from the root up to the root's project (project.el),
+;; else up to the home directory, else in the root alone; a .venv whose
+;; folders are writable by others, or owned by another user than you or
+;; root, is passed over (another user could have planted it).
 
 ;;; Code:
 
 (require 'seq)
 (require 'subr-x)
+(require 'plistspec-custom)
+
+(declare-function project-root "project" (project))
 
 (defgroup plistspec-bridge nil
   "Running the Python tools written by plistspec from-py."
@@ -54,8 +65,10 @@ nil: no limit.  A tool written with \"from-py --timeout\" has its own."
 (defcustom plistspec-bridge-python nil
   "The Python that runs the tools written by plistspec from-py.
 It needs plistspec installed.  nil: the nearest .venv/bin/python
-above the tools' root directory, else python3 on variable `exec-path'.
-A tool written with \"from-py --python PY\" runs PY."
+above the tools' root directory within its project (or the home
+directory), else the Python of \\[plistspec-install-cli], else python3
+on variable `exec-path'.  A tool written with \"from-py --python PY\"
+runs PY."
   :type '(choice (const :tag "Find it" nil) (string :tag "Program")))
 
 (defconst plistspec-bridge--venv-pythons '(".venv/bin/python" ".venv/Scripts/python.exe")
@@ -82,19 +95,103 @@ A tool written with \"from-py --python PY\" runs PY."
              (plist-get spec :root)))
     (file-name-as-directory (expand-file-name root))))
 
-(defun plistspec-bridge--python (spec root)
-  "Return the Python that runs SPEC's tool, whose module is imported from ROOT."
-  (or (plist-get spec :python)
-      plistspec-bridge-python
-      (let (found)
-        (locate-dominating-file
-         root (lambda (dir)
-                (setq found (seq-find #'file-executable-p
-                                      (mapcar (lambda (p) (expand-file-name p dir))
-                                              plistspec-bridge--venv-pythons)))))
+(defun plistspec-bridge--unsafe (file)
+  "Why FILE may not be trusted to hold a Python, or nil when it may.
+It may not when another user than you or root owns it, or others
+may write it (group write counts only for a group not your own)."
+  (let* ((attrs (file-attributes file 'integer))
+         (uid (file-attribute-user-id attrs))
+         (modes (or (file-attribute-modes attrs) "")))
+    (cond ((null attrs) "it is gone")
+          ((not (memql uid (list 0 (user-uid))))
+           (format "%s is owned by another user (uid %s)" file uid))
+          ((eq (aref modes 0) ?l) nil)  ; a link's own modes mean nothing
+          ((or (eq (aref modes 8) ?w)
+               (and (eq (aref modes 5) ?w)
+                    (not (eql (file-attribute-group-id attrs) (group-gid)))))
+           (format "%s is writable by others (%s)" file modes)))))
+
+(defun plistspec-bridge--search-top (root)
+  "Return the last directory to look for a .venv in from ROOT, or nil.
+ROOT's project root (project.el), else the home directory when ROOT
+is inside it, else nil: no such bound, the search then stops below
+the first directory others may write (e.g. the temporary folder)."
+  (let ((project (ignore-errors (project-current nil root)))
+        (home (file-name-as-directory (expand-file-name "~"))))
+    (cond (project (file-name-as-directory (expand-file-name (project-root project))))
+          ((string-prefix-p home root) home))))
+
+(defun plistspec-bridge--venv-python (root)
+  "(PYTHON . WHY) of the nearest safe .venv from ROOT up to its project, or nil.
+WHY says where it was found, and which .venv was passed over and why;
+PYTHON is nil when a .venv was found but passed over."
+  (let ((top (plistspec-bridge--search-top root))
+        (dir (file-name-as-directory root))
+        (notes nil)
         found)
-      (executable-find "python3")
-      "python3"))
+    (while dir
+      (let ((bad (plistspec-bridge--unsafe (directory-file-name dir))))
+        (if bad
+            (setq notes (cons (concat "the search stopped: " bad) notes)
+                  dir nil)
+          (dolist (rel plistspec-bridge--venv-pythons)
+            (let ((python (expand-file-name rel dir)))
+              (when (and (not found) (file-executable-p python))
+                (let ((bad (seq-some #'plistspec-bridge--unsafe
+                                     (list (expand-file-name ".venv" dir)
+                                           (directory-file-name (file-name-directory python))
+                                           python))))
+                  (if bad
+                      (push (concat "passed over " python ": " bad) notes)
+                    (setq found python))))))
+          (setq dir (and (not found) (not (equal dir top))
+                         (let ((up (file-name-directory (directory-file-name dir))))
+                           (and (not (equal up dir)) up)))))))
+    (cond (found
+           (cons found (concat "the nearest .venv above the module folder"
+                               (if top (concat ", up to " (abbreviate-file-name top)) "")
+                               (if notes (concat "; " (string-join (nreverse notes) "; ")) ""))))
+          (notes (cons nil (string-join (nreverse notes) "; "))))))
+
+(defun plistspec-bridge--python (spec root)
+  "Return (PYTHON . WHY): the Python to run SPEC's tool, its module in ROOT.
+WHY says why that Python was taken, for error messages."
+  (let ((installed (expand-file-name "bin/python" plistspec-cli-directory))
+        (venv nil))
+    (cond ((plist-get spec :python)
+           (cons (plist-get spec :python) "the tool's own (from-py --python)"))
+          (plistspec-bridge-python
+           (cons plistspec-bridge-python "the option plistspec-bridge-python"))
+          ((car (setq venv (plistspec-bridge--venv-python root))) venv)
+          ((file-executable-p installed)
+           (cons installed (concat "the Python M-x plistspec-install-cli made (no .venv above "
+                                   "the module folder"
+                                   (if venv (concat "; " (cdr venv)) "") ")")))
+          (t (cons (or (executable-find "python3") "python3")
+                   (concat "python3 on exec-path (no .venv above the module folder, "
+                           "no M-x plistspec-install-cli"
+                           (if venv (concat "; " (cdr venv)) "") ")"))))))
+
+(defun plistspec-bridge--why-not (err)
+  "Why a process could not be started, from ERR, in the same words on every Emacs.
+Emacs 30 signals a file error (\"Doing vfork\") where 28 starts the
+process and reports exit 127."
+  (if (memq 'file-error (get (car err) 'error-conditions))
+      "the program, or the interpreter its first line names, is missing"
+    (error-message-string err)))
+
+(defun plistspec-bridge--which (run)
+  "The words saying which Python RUN used and why, for an error line."
+  (concat " [Python: " (nth 0 run) ", " (nth 5 run) "]"))
+
+(defun plistspec-bridge--hint (text)
+  "Return what to do if TEXT, what a Python said, means it lacks plistspec.
+Else return \"\"."
+  (if (string-match-p "No module named '?plistspec\\_>" text)
+      (concat " -- that Python has no plistspec: set plistspec-bridge-python to a Python "
+              "that has it (M-x plistspec-install-cli makes one), install plistspec into it, "
+              "or write the file again with from-py --python PYTHON")
+    ""))
 
 (defun plistspec-bridge--json (spec args)
   "ARGS (an alist, nil values included) as JSON text for SPEC's library."
@@ -104,19 +201,20 @@ A tool written with \"from-py --python PY\" runs PY."
      (json-serialize args :null-object :null :false-object :json-false))
    'utf-8))
 
-(defun plistspec-bridge--result (target status output)
-  "The tool's text from OUTPUT of a \"plistspec call\" for TARGET.
+(defun plistspec-bridge--result (run status output)
+  "The tool's text from OUTPUT of a \"plistspec call\" for RUN.
 STATUS is the exit status of that call."
   (if (or (eql status 0) (and (memql status '(1 2 3)) (string-prefix-p "Error:" output)))
       output
-    (let ((lines (split-string (string-trim output) "\n" t)))
+    (let* ((lines (split-string (string-trim output) "\n" t))
+           (last (if lines (car (last lines)) "no output")))
       (plistspec-bridge--error
-       target "failed (exit " (format "%s" status) "): "
-       (if lines (car (last lines)) "no output")))))
+       (nth 3 run) "failed (exit " (format "%s" status) "): " last
+       (plistspec-bridge--hint last) (plistspec-bridge--which run)))))
 
 (defun plistspec-bridge--spawn (run json callback)
   "Run one \"plistspec call\" for RUN with JSON on its input.
-RUN is (PYTHON ROOT MODULE-FILE TARGET DIALECT).  CALLBACK gets the
+RUN is (PYTHON ROOT MODULE-FILE TARGET DIALECT WHY).  CALLBACK gets the
 tool's text.  Return (STOP . PROCESS): STOP, a function of one
 argument (why), stops the call."
   (let* ((target (nth 3 run))
@@ -143,14 +241,15 @@ argument (why), stops the call."
                      (funcall finish
                               (condition-case err
                                   (plistspec-bridge--result
-                                   target (process-exit-status p)
+                                   run (process-exit-status p)
                                    (with-current-buffer buf (buffer-string)))
                                 (error (plistspec-bridge--error
                                         target "failed: " (error-message-string err)))))))))
           (process-send-string proc json)
           (process-send-eof proc))
       (error (funcall finish (plistspec-bridge--error
-                              target "could not be started: " (error-message-string err)))))
+                              target "could not be started: " (plistspec-bridge--why-not err)
+                              (plistspec-bridge--which run)))))
     (cons (lambda (why)
             (unless done
               (funcall finish (plistspec-bridge--error target why))
@@ -190,19 +289,22 @@ An unfinished line is kept in pieces (joined once complete: linear in its size).
   "When worker PROC has ended (EVENT), each call waiting on it gets an error."
   (unless (process-live-p proc)
     (let ((pending (process-get proc 'plistspec-pending))
-          (noise (process-get proc 'plistspec-noise)))
+          (noise (process-get proc 'plistspec-noise))
+          (run (process-get proc 'plistspec-run)))
       (process-put proc 'plistspec-pending (make-hash-table))
       (maphash (lambda (_id entry)
                  (with-demoted-errors "plistspec bridge: %S"
                    (funcall (cdr entry)
                             (plistspec-bridge--error
                              (car entry) "stopped: its worker ended (" (string-trim event) ")"
-                             (if noise (concat ": " noise) "")))))
+                             (if noise (concat ": " noise (plistspec-bridge--hint noise)) "")
+                             (if run (plistspec-bridge--which run) "")))))
                pending))))
 
 (defun plistspec-bridge--worker (run)
-  "The live worker of RUN's module (RUN: PYTHON ROOT MODULE-FILE TARGET DIALECT).
-Started on first use, restarted when it died or its module's file changed."
+  "The live worker of RUN's module.
+RUN is (PYTHON ROOT MODULE-FILE TARGET DIALECT WHY).  Started on first
+use, restarted when it died or its module's file changed."
   (let* ((key (list (nth 0 run) (nth 1 run) (nth 2 run)))
          (file (nth 2 run))
          (mtime (and file (file-attribute-modification-time (file-attributes file))))
@@ -226,6 +328,7 @@ Started on first use, restarted when it died or its module's file changed."
                     :sentinel #'plistspec-bridge--sentinel)))
         (process-put proc 'plistspec-pending (make-hash-table))
         (process-put proc 'plistspec-partial nil)
+        (process-put proc 'plistspec-run run)
         (puthash key (cons proc mtime) plistspec-bridge--workers)
         proc))))
 
@@ -247,7 +350,8 @@ function of one argument (why), stops the call (and the busy worker)."
                          (json-serialize (vector id target (nth 4 run))) 'utf-8)
                         "\t" json "\n")))
       (error (funcall finish (plistspec-bridge--error
-                              target "could not be started: " (error-message-string err)))))
+                              target "could not be started: " (plistspec-bridge--why-not err)
+                              (plistspec-bridge--which run)))))
     (cons (lambda (why)
             (unless done
               (when proc (remhash id (process-get proc 'plistspec-pending)))
@@ -256,23 +360,28 @@ function of one argument (why), stops the call (and the busy worker)."
               (when (and proc (process-live-p proc)) (delete-process proc))))
           proc)))
 
-(defun plistspec-bridge--runnable (python)
-  "PYTHON, when it names a program that can be run; else signal an error saying so."
+(defun plistspec-bridge--runnable (python why)
+  "PYTHON, when it names a program that can be run; else signal an error saying so.
+WHY says why that Python was taken."
   (if (if (file-name-directory python)
           (file-executable-p python)
         (executable-find python))
       python
-    (error "No Python program %s: set plistspec-bridge-python" python)))
+    (error "No Python program %s (%s): set plistspec-bridge-python, or M-x \
+plistspec-install-cli makes one" python why)))
 
 (defun plistspec-bridge--run (spec)
-  "(PYTHON ROOT MODULE-FILE TARGET DIALECT) of SPEC, every path resolved now."
+  "(PYTHON ROOT MODULE-FILE TARGET DIALECT WHY) of SPEC, every path resolved now.
+WHY says why that Python was taken."
   (let* ((root (plistspec-bridge--root spec))
-         (file (plist-get spec :module-file)))
-    (list (plistspec-bridge--runnable (plistspec-bridge--python spec root))
+         (file (plist-get spec :module-file))
+         (python (plistspec-bridge--python spec root)))
+    (list (plistspec-bridge--runnable (car python) (cdr python))
           root
           (and file (expand-file-name file root))
           (plist-get spec :target)
-          (or (plist-get spec :dialect) "gptel"))))
+          (or (plist-get spec :dialect) "gptel")
+          (cdr python))))
 
 (defun plistspec-bridge-call (spec args &optional callback)
   "Call the Python tool of SPEC with ARGS (an alist of every argument, nil too).

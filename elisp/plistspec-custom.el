@@ -31,8 +31,9 @@
 A string names the program; a list is a program and its first
 arguments, e.g. (\"python3\" \"-m\" \"plistspec\").  When nil,
 `plistspec-command' looks for the project's .venv/bin/plistspec (run
-only in a project you trust, see `plistspec-trust-project'), then
-plistspec on variable `exec-path', then runs `plistspec-python' with
+only in a project you trust, see `plistspec-trust-project'), then the
+one \\[plistspec-install-cli] installed (`plistspec-cli-directory'),
+then plistspec on variable `exec-path', then runs `plistspec-python' with
 \"-m plistspec\" if that Python can import plistspec.
 A relative name with a directory part is taken from the visited
 file's directory, so it too runs only in a trusted project."
@@ -47,6 +48,15 @@ file's directory, so it too runs only in a trusted project."
 It runs with -P, so nothing of the visited file's directory is imported."
   :type 'string)
 (put 'plistspec-python 'risky-local-variable t)
+
+(defcustom plistspec-cli-directory (locate-user-emacs-file "plistspec/venv")
+  "The private virtual environment \\[plistspec-install-cli] installs plistspec in.
+When its bin/plistspec exists, Emacs runs it (unless the project's own
+program or `plistspec-executable' comes first), and the Python tools
+written by \"plistspec from-py\" run its bin/python when no .venv is
+found for them."
+  :type 'directory)
+(put 'plistspec-cli-directory 'risky-local-variable t)
 
 (defcustom plistspec-trusted-projects nil
   "Directories whose own plistspec program (.venv/bin/plistspec) may run.

@@ -70,13 +70,18 @@ A NAME with a directory part is taken relative to `default-directory'."
         (and (file-executable-p file) (not (file-directory-p file)) file))
     (plistspec--executable-find name)))
 
-(defun plistspec--untrusted (program)
-  "Say once that PROGRAM, a program of an untrusted project, is not run."
+(defun plistspec--untrusted-message (program why)
+  "Why PROGRAM, a project's own program, is not run: WHY, and what to do."
+  (format "not running %s, %s%s" (abbreviate-file-name program) why
+          (if (string-prefix-p "the project" why)
+              (substitute-command-keys " (\\[plistspec-trust-project] trusts it)")
+            "")))
+
+(defun plistspec--untrusted (program why)
+  "Say once that PROGRAM, a project's own program, is not run, and WHY."
   (unless (member program plistspec--untrusted-said)
     (push program plistspec--untrusted-said)
-    (message "plistspec: not running %s, the project is not trusted (%s)"
-             (abbreviate-file-name program)
-             (substitute-command-keys "\\[plistspec-trust-project] trusts it"))))
+    (message "plistspec: %s" (plistspec--untrusted-message program why))))
 
 (defun plistspec--venv-program (dir)
   "The plistspec program of the .venv in DIR, or nil."
@@ -122,48 +127,67 @@ DIR's project (or there is no project); else the project root's."
 Such a name is taken from the visited file's directory."
   (and (file-name-directory name) (not (file-name-absolute-p name))))
 
+(defun plistspec--installed-program ()
+  "The plistspec that \\[plistspec-install-cli] installed, or nil."
+  (let ((file (expand-file-name "bin/plistspec" plistspec-cli-directory)))
+    (and (file-executable-p file) (not (file-directory-p file)) file)))
+
+(defun plistspec--not-found (venv why python)
+  "The message saying plistspec was found nowhere.
+VENV is the project's program not run (or nil), WHY the reason, and
+PYTHON the `plistspec-python' found (or nil)."
+  (format "plistspec was not found: %s, none installed by M-x plistspec-install-cli, none \
+on exec-path, and %s.  M-x plistspec-install-cli installs it for Emacs (in %s); or \
+install it where Emacs finds it (pip install plistspec, then make sure Emacs's exec-path has \
+its bin directory), or set `plistspec-executable'"
+          (if venv
+              (plistspec--untrusted-message venv why)
+            "no .venv/bin/plistspec in the project")
+          (if python
+              (format "%s cannot import plistspec" python)
+            (format "no %s" plistspec-python))
+          (abbreviate-file-name plistspec-cli-directory)))
+
 (defun plistspec-command ()
   "Return the command line (PROGRAM ARG...) running plistspec from this buffer.
 Use `plistspec-executable' when set; else the project's
 .venv/bin/plistspec when you trust the project (see
-`plistspec-trust-project'); else plistspec on variable `exec-path';
-else `plistspec-python' -P -m plistspec when it can import plistspec.
-Signal `plistspec-unavailable' with the reason when none can run."
+`plistspec-trust-project'); else the plistspec that
+\\[plistspec-install-cli] installed; else plistspec on variable
+`exec-path'; else `plistspec-python' -P -m plistspec when it can
+import plistspec.  Signal `plistspec-unavailable' with the reason
+when none can run."
   (let ((default-directory (plistspec--directory)))
     (pcase plistspec-executable
       ((or (and (pred stringp) program (let args nil))
            `(,(and (pred stringp) program) . ,args))
-       (let ((file (plistspec--program program)))
+       (let ((file (plistspec--program program))
+             why)
          (unless file
            (signal 'plistspec-unavailable
                    (list (format "plistspec-executable names %s, which is not an executable \
 program (see M-x customize-variable RET plistspec-executable)" program))))
-         (when (and (plistspec--local-program-p program) (not (plistspec-trusted-p file)))
+         (when (and (plistspec--local-program-p program)
+                    (setq why (plistspec-untrusted-reason file)))
            (signal 'plistspec-unavailable
                    (list (format "plistspec-executable names %s, a program of this \
-project, which is not trusted (M-x plistspec-trust-project trusts it)" file))))
+project: %s" file (plistspec--untrusted-message file why)))))
          (cons file args)))
       ('nil
-       (let ((venv (plistspec--find-venv-program default-directory))
-             found python)
-         (cond ((and venv (plistspec-trusted-p venv))
+       (let* ((venv (plistspec--find-venv-program default-directory))
+              (why (and venv (plistspec-untrusted-reason venv)))
+              found python)
+         (cond ((and venv (not why))
                 (list venv))
-               ((progn (when venv (plistspec--untrusted venv))
-                       (setq found (plistspec--executable-find "plistspec")))
+               ((progn (when venv (plistspec--untrusted venv why))
+                       (setq found (or (plistspec--installed-program)
+                                       (plistspec--executable-find "plistspec"))))
                 (list found))
                ((and (setq python (plistspec--executable-find plistspec-python))
                      (plistspec--python-can-import-p python))
                 (list python "-P" "-m" "plistspec"))
                (t (signal 'plistspec-unavailable
-                          (list (format "plistspec was not found: %s, none on exec-path, and \
-%s; install it (pip install plistspec) or set `plistspec-executable'"
-                                        (if venv
-                                            (format "the project's %s is not run because the \
-project is not trusted (M-x plistspec-trust-project trusts it)" venv)
-                                          "no .venv/bin/plistspec in the project")
-                                        (if python
-                                            (format "%s cannot import plistspec" python)
-                                          (format "no %s" plistspec-python)))))))))
+                          (list (plistspec--not-found venv why python)))))))
       (_ (signal 'plistspec-unavailable
                  (list (format "plistspec-executable is %S, neither nil, a string nor a list \
 of strings" plistspec-executable)))))))
@@ -210,15 +234,17 @@ Stop them after TIMEOUT seconds with a `user-error'."
               (setcdr (cddr run) (list (make-pipe-process
                                         :name "plistspec-stderr" :buffer (nth 2 run)
                                         :noquery t :sentinel #'ignore)))
-              (setcar run (condition-case e
+              (setcar run (condition-case nil
                               (make-process :name "plistspec" :buffer (nth 1 run)
                                             :stderr (nth 3 run) :command command
                                             :connection-type 'pipe :coding 'utf-8-unix
                                             :noquery t :sentinel #'ignore)
+                            ;; Emacs 30 says so here ("Doing vfork"), 28 with exit 127:
+                            ;; the user reads the same explanation from both
                             (file-error
                              (signal 'plistspec-unavailable
-                                     (list (format "cannot run %s: %s" (car command)
-                                                   (error-message-string e)))))))
+                                     (list (plistspec--failure (list (car command))
+                                                               '(127 "" "")))))))
               ;; A program that exits at once closes the pipe: its status says why.
               (ignore-errors
                 (when input (process-send-string (car run) input))
@@ -273,13 +299,17 @@ Return (EXIT STDOUT STDERR).
 Signal `plistspec-unavailable' when it cannot run at all."
   (car (plistspec--call-all (list args) input)))
 
+(defconst plistspec--cannot-start
+  "it could not be started: is the program, or the interpreter its first line names, missing?"
+  "Why a program failed that never started (exit 127, or Emacs could not start it).")
+
 (defun plistspec--failure (command result)
   "Why COMMAND failed, from its RESULT (EXIT STDOUT STDERR), in one message."
   (let ((exit (nth 0 result))
         (err (string-trim (nth 2 result))))
     (format "%s failed (%s)%s" (mapconcat #'identity command " ")
             (pcase exit
-              (127 "exit 127: it could not be started; is its Python interpreter missing?")
+              (127 plistspec--cannot-start)
               ;; what Emacs says when the program closed its input at once
               (256 "it could not be started, or closed its input at once")
               (_ (format "exit %s" exit)))

@@ -162,10 +162,11 @@ answers instead of a new process for each check."
 
 (defun plistspec--flymake-one-shot (base report-fn)
   "Check the buffer with a new \"plistspec check\" run by BASE; report to REPORT-FN."
-  (condition-case e
+  (condition-case nil
       (plistspec--flymake-start base report-fn)
+    ;; Emacs 30 signals here ("Doing vfork") where 28 reports exit 127: one explanation
     (file-error
-     (let ((reason (format "cannot run %s: %s" (car base) (error-message-string e))))
+     (let ((reason (plistspec--failure (list (car base)) '(127 "" ""))))
        (plistspec--problem (cons 'failed base) reason)
        (funcall report-fn :panic :explanation reason)))))
 

@@ -22,9 +22,12 @@
 ;; Emacs has it (`trusted-content-p': Emacs 30, and Emacs 28/29 builds with
 ;; the fix for CVE-2024-53920).  Never by default.
 ;;
-;; Trust is decided on the program's true name (symbolic links resolved),
-;; as `trusted-content-p' does: a link inside a trusted directory that
-;; leads elsewhere is not trusted.  `plistspec-trust-change-hook' runs
+;; Trust is decided on the place the program was found: the project that
+;; holds the .venv (its directory's true name), never on where a link leads.
+;; A program that is a link leading out of its own project never runs: an
+;; untrusted repository's .venv/bin/plistspec linking to a trusted
+;; project's program would otherwise run that program in the untrusted
+;; repository's directory.  `plistspec-trust-change-hook' runs
 ;; after the user trusts or distrusts a project.
 
 ;;; Code:
@@ -72,25 +75,61 @@
   (file-name-as-directory (file-truename (expand-file-name dir))))
 
 (defun plistspec--emacs-trusts-p (file)
-  "Non-nil when Emacs's `trusted-content' trusts FILE (an absolute true name).
+  "Non-nil when Emacs's `trusted-content' trusts FILE (an absolute file name).
 Asks `trusted-content-p' where Emacs has it, as for a buffer visiting FILE."
   (and (fboundp 'trusted-content-p)
        (with-temp-buffer
          (setq buffer-file-truename (abbreviate-file-name file))
          (funcall #'trusted-content-p))))
 
-(defun plistspec-trusted-p (file)
-  "Non-nil when the user trusts FILE, a program plistspec may run.
-That is when FILE's true name is inside a directory of
-`plistspec-trusted-projects' or of those `plistspec-trust-project'
-remembered, or when `trusted-content-p' trusts it."
-  (let ((true (file-truename (expand-file-name file))))
-    (or (seq-some (lambda (dir)
-                    (and (stringp dir)
-                         (string-prefix-p (plistspec--true-directory dir) true)))
-                  (append plistspec-trusted-projects plistspec--session-trusted
-                          (plistspec--remembered-projects)))
-        (plistspec--emacs-trusts-p true))))
+(defun plistspec--program-project (file)
+  "The project FILE, a program, was found in, as a directory name.
+That is the directory holding the .venv FILE is in (.venv/bin/NAME or
+.venv/Scripts/NAME), else FILE's own directory.  Its name is taken as
+found: no link in it is resolved."
+  (let ((file (expand-file-name file)))
+    (file-name-as-directory
+     (if (string-match "/\\.venv/\\(?:bin\\|Scripts\\)/[^/]+\\'" file)
+         (substring file 0 (match-beginning 0))
+       (file-name-directory file)))))
+
+(defun plistspec--inside-p (file dir)
+  "Non-nil when the absolute FILE is DIR (a directory name) or inside it."
+  (string-prefix-p dir (file-name-as-directory file)))
+
+(defun plistspec-untrusted-reason (file &optional project)
+  "Why FILE, a program found in PROJECT, may not run; nil when it may.
+PROJECT is the directory FILE was found in (by default, the one
+holding its .venv, see `plistspec--program-project').  Trust is
+decided on PROJECT, the place the program was found: it runs when
+PROJECT is inside a directory of `plistspec-trusted-projects' or of
+those `plistspec-trust-project' remembered, or when `trusted-content-p'
+trusts it.  A program that is a link leading out of PROJECT never
+runs, whatever PROJECT is: the link would borrow another project's
+trust to run with PROJECT's files."
+  (let* ((file (expand-file-name file))
+         (place (file-name-as-directory
+                 (expand-file-name (or project (plistspec--program-project file)))))
+         (project (plistspec--true-directory place))
+         (true (file-truename file))
+         ;; the program's name as found, below PROJECT's true name
+         (found (concat project (file-relative-name file place))))
+    (cond ((not (plistspec--inside-p true project))
+           (format "it is a link leading out of its project %s (to %s)"
+                   (abbreviate-file-name project) (abbreviate-file-name true)))
+          ((or (seq-some (lambda (dir)
+                           (and (stringp dir)
+                                (plistspec--inside-p project (plistspec--true-directory dir))))
+                         (append plistspec-trusted-projects plistspec--session-trusted
+                                 (plistspec--remembered-projects)))
+               (plistspec--emacs-trusts-p found))
+           nil)
+          (t "the project is not trusted"))))
+
+(defun plistspec-trusted-p (file &optional project)
+  "Non-nil when the user trusts FILE, a program found in PROJECT, to run.
+See `plistspec-untrusted-reason', which says why not."
+  (not (plistspec-untrusted-reason file project)))
 
 (defun plistspec--write-trust-file (dirs)
   "Remember DIRS in `plistspec-trusted-projects-file'."

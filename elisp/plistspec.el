@@ -51,14 +51,18 @@
 ;; The program is found as `plistspec-command' says: `plistspec-executable' when
 ;; set, else the project's .venv/bin/plistspec when you trust the project
 ;; (`plistspec-trust-project'; visiting a file never runs a program of an
-;; untrusted project), else plistspec on `exec-path', else "python3 -P -m
-;; plistspec" when that Python can import it.
+;; untrusted project), else the one M-x plistspec-install-cli installed,
+;; else plistspec on `exec-path', else "python3 -P -m plistspec" when that
+;; Python can import it.  Without plistspec installed anywhere, M-x
+;; plistspec-install-cli installs it for Emacs.
 ;;
 ;; The package is in these files, each requiring only those above it:
 ;; - plistspec-custom.el: the customization group and user options;
 ;; - plistspec-trust.el: which projects' own programs may run;
 ;; - plistspec-exec.el: finding and running the program, telling the user
 ;;   when it cannot run;
+;; - plistspec-install.el: `plistspec-install-cli', the program installed
+;;   for Emacs in a virtual environment of its own;
 ;; - plistspec-server.el: the client of "plistspec check --server";
 ;; - plistspec-flymake.el: the Flymake backend;
 ;; - plistspec-commands.el: fixes and explanations;
@@ -79,6 +83,7 @@
 (require 'plistspec-custom)
 (require 'plistspec-trust)
 (require 'plistspec-exec)
+(require 'plistspec-install)
 (require 'plistspec-server)
 (require 'plistspec-flymake)
 (require 'plistspec-commands)

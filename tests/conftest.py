@@ -36,6 +36,51 @@ if os.environ.get("PATH", "").split(os.pathsep)[:1] != [_bin]:
     os.environ["PATH"] = _bin + os.pathsep + os.environ.get("PATH", "")
 
 
+def _transportable(text: str) -> str:
+    """``text`` with every lone surrogate escaped (``\\udcc3``): what a test read from a
+    program with ``surrogateescape`` (Emacs printing raw bytes) can hold, and what
+    pytest-xdist cannot send from its worker (it crashes the whole run, INTERNALERROR)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failure message holding lone surrogates becomes a safe one before it leaves the
+    worker: the failure is reported (escaped), the run goes on."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.longrepr is not None and not _encodable(str(report.longrepr)):
+        report.longrepr = _transportable(str(report.longrepr))
+    report.sections = [
+        (_transportable(title), _transportable(body)) for title, body in report.sections
+    ]
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that takes the ``emacs`` fixture (itself or through another fixture) is
+    marked ``emacs``: ``-m emacs`` selects the tests that start Emacs (.ci/run runs them a
+    second time on Emacs 30). Tests that start Emacs otherwise carry the mark themselves."""
+    for item in items:
+        if "emacs" in getattr(item, "fixturenames", ()) and not item.get_closest_marker("emacs"):
+            item.add_marker(pytest.mark.emacs)
+
+
+def pytest_runtest_setup(item):
+    """Tell the processes a test starts whether the test is marked ``emacs``
+    (``PLISTSPEC_TEST_MARKED_EMACS``): .ci/emacs-guard/emacs, the ``emacs`` CI puts first
+    on PATH, records a test that starts Emacs without the mark (it would be left out of
+    the Emacs 30 pass)."""
+    os.environ["PLISTSPEC_TEST_MARKED_EMACS"] = "1" if item.get_closest_marker("emacs") else "0"
+
+
 @pytest.fixture(scope="session")
 def emacs() -> Emacs:
     exe = shutil.which("emacs")

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -134,10 +135,15 @@ OTHER_LISP = """;;; other.el --- Not tools  -*- lexical-binding: t; -*-
 
 
 def readme_snippet() -> str:
-    """The Elisp block of the README's "In Emacs" section."""
+    """The Elisp block of the README's "In Emacs" section for pip users (the one putting the
+    directory `plistspec emacs-path` prints on load-path)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("\n## In Emacs\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```elisp\n(.*?)```", section, re.S)
+    blocks = [
+        textwrap.dedent(b)
+        for b in re.findall(r"```elisp\n(.*?)```", section, re.S)
+        if "load-path" in b
+    ]
     assert len(blocks) == 1, blocks
     return blocks[0]
 

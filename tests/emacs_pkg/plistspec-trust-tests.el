@@ -38,6 +38,7 @@ this checkout's plistspec (as bin/plistspec) is on `exec-path'."
                 (exec-path (list bin))
                 (vc-handled-backends nil)  ; VC would run git, which is not on this exec-path
                 (plistspec-executable nil)
+                (plistspec-cli-directory (expand-file-name "no-cli/" tmp))
                 (plistspec--python-checked nil)
                 (plistspec--warned nil))
            (make-directory (expand-file-name ".git" ,root) t)
@@ -134,7 +135,7 @@ After `plistspec-trust-project' it is the one that runs."
       (should-not (plistspec-trusted-p venv)))))
 
 (ert-deftest plistspec-trust-emacs-trusted-content ()
-  "Where Emacs has `trusted-content-p', its `trusted-content' is obeyed, by true name."
+  "Where Emacs has `trusted-content-p', its `trusted-content' is obeyed, on the project's place."
   (unless (fboundp 'trusted-content-p)
     (ert-skip "this Emacs has no `trusted-content-p' (Emacs 30, or 28/29 with the CVE-2024-53920 fix)"))
   (plistspec-trust-tests--in-repo (root _marker _tools)
@@ -154,6 +155,62 @@ After `plistspec-trust-project' it is the one that runs."
           (should-not (plistspec-trusted-p (expand-file-name "bin/plistspec" link))))
         (let ((plistspec-trusted-projects (list trusted)))
           (should-not (plistspec-trusted-p (expand-file-name "bin/plistspec" link))))))))
+
+;; Issue 31 #1: trust is decided on the place the program was found, never on a link's target.
+(ert-deftest plistspec-trust-link-out-of-the-project-never-runs ()
+  "An untrusted project's .venv/bin/plistspec linking into a trusted project never runs.
+The trusted project's program would run with the untrusted project as
+its working directory (pytest there would load the untrusted conftest.py)."
+  (plistspec-trust-tests--in-repo (root marker tools)
+    (let* ((trusted (file-name-as-directory (expand-file-name "trusted" tmp)))
+           (target (expand-file-name ".venv/bin/pytest" trusted))
+           (venv (expand-file-name ".venv/bin/plistspec" root)))
+      (plistspec-user-tests--script
+       target (format "echo linked >> %s\necho '[]'" (shell-quote-argument marker)))
+      (delete-file venv)
+      ;; as the audit planted it: a relative link out of the repository
+      (make-symbolic-link "../../../trusted/.venv/bin/pytest" venv)
+      (should (equal (file-truename venv) target))
+      (plistspec-trust-project trusted)
+      (should (plistspec-trusted-p target))
+      (should-not (plistspec-trusted-p venv))
+      (should (string-match-p "link leading out of its project"
+                              (plistspec-untrusted-reason venv)))
+      (with-current-buffer (find-file-noselect tools)
+        (unwind-protect
+            (progn
+              ;; the checks run the plistspec on exec-path, never the link
+              (should (equal (plistspec-command) (list (expand-file-name "plistspec" bin))))
+              (plistspec-mode 1)
+              (should (member "PS301" (plistspec-trust-tests--findings)))
+              (plistspec-mode -1)
+              ;; the user was told once, and why
+              (should (member venv plistspec--untrusted-said))
+              ;; trusting the repository too: a link out of it still never runs
+              (plistspec-trust-project root)
+              (should-not (plistspec-trusted-p venv))
+              (should (equal (plistspec-command) (list (expand-file-name "plistspec" bin))))
+              ;; with no other plistspec, the refusal says why
+              (let* ((exec-path nil)
+                     (plistspec-python "no-such-python")
+                     (err (should-error (plistspec-command) :type 'plistspec-unavailable)))
+                (should (string-match-p "link leading out of its project" (cadr err)))
+                (should (string-match-p "M-x plistspec-install-cli" (cadr err))))
+              (should-not (file-exists-p marker)))
+          (kill-buffer)))
+      ;; Emacs's own `trusted-content' trusting the target changes nothing either
+      (when (fboundp 'trusted-content-p)
+        (let ((trusted-content (list (abbreviate-file-name trusted))))
+          (should-not (plistspec-trusted-p venv))))
+      ;; a link that stays inside its own project is the project's program
+      (plistspec-user-tests--real-plistspec (expand-file-name "tools/plistspec" root))
+      (delete-file venv)
+      (make-symbolic-link "../../tools/plistspec" venv)
+      (should (plistspec-trusted-p venv))
+      (with-current-buffer (find-file-noselect tools)
+        (unwind-protect
+            (should (equal (plistspec-command) (list venv)))
+          (kill-buffer))))))
 
 (ert-deftest plistspec-trust-python-imports-nothing-of-the-directory ()
   "A plistspec.py beside the visited file never runs instead of plistspec.

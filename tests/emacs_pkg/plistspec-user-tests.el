@@ -45,6 +45,8 @@
   "Run BODY trusting only DIRS: no remembered project, no `trusted-content'."
   (declare (indent 1))
   `(let ((plistspec-trusted-projects ,dirs)
+         ;; never the plistspec M-x plistspec-install-cli installed for the user
+         (plistspec-cli-directory "/nonexistent/plistspec-cli/")
          (plistspec-trusted-projects-file nil)
          (plistspec--session-trusted nil)
          (plistspec--untrusted-said nil)
@@ -78,7 +80,7 @@
 ;;;; Finding the program
 
 (ert-deftest plistspec-user-discovery-order ()
-  "`plistspec-executable', then the trusted project's .venv, then PATH, then python3 -m."
+  "`plistspec-executable', the trusted project's .venv, the installed one, PATH, python3 -m."
   (plistspec-user-tests--in-dir tmp
    (plistspec-user-tests--trusting (list (expand-file-name "proj/" tmp))
     (let* ((proj (expand-file-name "proj/" tmp))
@@ -120,15 +122,22 @@
           (should (string-match-p "not an executable"
                                   (cadr (should-error (plistspec-command)
                                                       :type 'plistspec-unavailable)))))
-        ;; 3. without a .venv: PATH (the .venv above the project does not count)
-        (delete-directory (expand-file-name ".venv" proj) t)
+        ;; the one M-x plistspec-install-cli installed comes after the project's
+        (let* ((plistspec-cli-directory (expand-file-name "cli/" tmp))
+               (cli (plistspec-user-tests--script
+                     (expand-file-name "bin/plistspec" plistspec-cli-directory) "echo cli")))
+          (should (equal (plistspec-command) (list venv)))
+          (delete-directory (expand-file-name ".venv" proj) t)
+          ;; 3. without a .venv: the installed one, before PATH
+          (should (equal (plistspec-command) (list cli))))
+        ;; 4. without it: PATH (the .venv above the project does not count)
         (should (equal (plistspec-command) (list (expand-file-name "plistspec" bin))))
-        ;; 4. without either: python3 -P -m plistspec, when it imports plistspec
+        ;; 5. without any: python3 -P -m plistspec, when it imports plistspec
         (let ((exec-path (list py)))
           (should (equal (plistspec-command)
                          (list (expand-file-name "python3" py) "-P" "-m" "plistspec")))
           (should (string-match-p "version" (nth 1 (plistspec--call '("--version"))))))
-        ;; 5. a python3 that cannot import it: none, and the error says why
+        ;; 6. a python3 that cannot import it: none, and the error says why
         (let* ((exec-path (list nopy))
                (err (should-error (plistspec-command) :type 'plistspec-unavailable)))
           (should (string-match-p "cannot import plistspec" (cadr err)))
@@ -175,7 +184,9 @@
               ;; a warning, once, that says what to do
               (let ((warnings (with-current-buffer "*Warnings*" (buffer-string))))
                 (should (string-match-p "plistspec was not found" warnings))
-                (should (string-match-p "pip install plistspec" warnings)))
+                (should (string-match-p "pip install plistspec" warnings))
+                ;; what works from Emacs alone
+                (should (string-match-p "M-x plistspec-install-cli installs it" warnings)))
               (let ((n 0) (start 0) (text (with-current-buffer "*Warnings*" (buffer-string))))
                 (while (string-match "Warning (plistspec)" text start)
                   (setq n (1+ n) start (match-end 0)))

@@ -35,6 +35,7 @@ PACKAGE_FILES = [
     ELISP / "plistspec-custom.el",
     ELISP / "plistspec-trust.el",
     ELISP / "plistspec-exec.el",
+    ELISP / "plistspec-install.el",
     ELISP / "plistspec-server.el",
     ELISP / "plistspec-flymake.el",
     ELISP / "plistspec-commands.el",
@@ -55,6 +56,7 @@ COMMANDS = {
     "plistspec-mode",
     "global-plistspec-mode",
     "plistspec-show-problem",
+    "plistspec-install-cli",
     "plistspec-restart-server",
     "plistspec-trust-project",
     "plistspec-distrust-project",
@@ -268,15 +270,30 @@ def assert_set_up_as_documented(report: str, tools: Path) -> None:
 
 @pytest.mark.emacs
 def test_readme_snippet_shows_diagnostics(emacs, tmp_path) -> None:
-    """The README's snippet, as written (the checkout's path filled in), the project trusted,
-    then visiting a broken tools file: Flymake shows plistspec's finding, found through the
-    project's .venv, without Emacs's own Elisp backends; a file without tools is left alone."""
+    """The README's snippet, as written (with the directory `plistspec emacs-path` prints, this
+    checkout's elisp/ for its editable install), the project trusted, then visiting a broken
+    tools file: Flymake shows plistspec's finding, found through the project's .venv, without
+    Emacs's own Elisp backends; a file without tools is left alone."""
+    import subprocess
+
     snippet = readme_snippet()
     assert "/path/to/plistspec/elisp" in snippet and "(global-plistspec-mode)" in snippet
+    printed = subprocess.run(
+        [sys.executable, "-m", "plistspec", "emacs-path"],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert printed == str(ELISP)
+    line = subprocess.run(
+        [sys.executable, "-m", "plistspec", "emacs-path", "--load-path"],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout  # fmt: skip
+    assert line.strip() == snippet.splitlines()[0].split(";")[0].strip().replace(
+        "/path/to/plistspec/elisp", printed
+    )
     tools = make_project(tmp_path)
     out = tmp_path / "report.txt"
     code = (
-        snippet.replace("/path/to/plistspec", str(ROOT))
+        snippet.replace("/path/to/plistspec/elisp", printed)
         + trusting(tools.parents[1], tmp_path / "trusted.eld")
         + VISIT_AND_REPORT.format(tools=lisp_string(str(tools)), out=lisp_string(str(out)))
     )
@@ -349,3 +366,21 @@ def test_show_json_prompt_shows_its_default(emacs) -> None:
     assert "Format (default openai): " in out
     data = json.loads(out.split("\nJSON ", 1)[1])
     assert data[0]["type"] == "function" and data[0]["function"]["name"] == "get_weather"
+
+
+@pytest.mark.emacs
+def test_checkdoc_clean(emacs) -> None:
+    """checkdoc, as a MELPA reviewer runs it, finds nothing in any shipped file (the serve
+    half included), on this Emacs."""
+    import subprocess
+
+    shipped = PACKAGE_FILES + LIBRARIES + [ELISP / "plistspec-serve.el"]
+    forms = " ".join(f"(checkdoc-file {lisp_string(p.name)})" for p in shipped)
+    proc = subprocess.run(
+        [emacs.exe, "--batch", "-Q", "--eval", f"(progn (require 'checkdoc) {forms})"],
+        cwd=ELISP, capture_output=True, timeout=300,
+    )  # fmt: skip
+    out = (proc.stdout + proc.stderr).decode("utf-8", "replace")
+    assert proc.returncode == 0, out
+    found = re.findall(r"^plistspec[^:\s]*\.el:\d+: .*$", out, re.M)
+    assert not found, "\n".join(found)

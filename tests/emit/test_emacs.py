@@ -59,10 +59,13 @@ GPTEL_DRIVER = r"""
            (fn (plist-get spec :function))
            (err (condition-case e (progn (apply fn (make-list (length args) nil)) "no error")
                   (user-error (cadr e)))))
-      (princ (json-serialize
-              (list :name (plist-get spec :name) :description (plist-get spec :description)
-                    :args (vconcat (mapcar #'ps-arg args)) :err err)
-              :null-object :null :false-object :json-false))
+      ;; Emacs 30's json-serialize returns unibyte UTF-8: decoded, it prints the same on 28
+      (princ (decode-coding-string
+              (json-serialize
+               (list :name (plist-get spec :name) :description (plist-get spec :description)
+                     :args (vconcat (mapcar #'ps-arg args)) :err err)
+               :null-object :null :false-object :json-false)
+              'utf-8))
       (terpri))))
 """
 

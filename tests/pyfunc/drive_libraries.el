@@ -26,6 +26,12 @@
 (require 'plz-media-type)
 (require 'plz-event-source)
 
+;; The Python that runs the tools, named: the one running the tests (first on PATH, see
+;; tests/conftest.py), never a .venv the bridge would find above the fixtures (one in the
+;; clone need not have plistspec).
+(defvar plistspec-bridge-python)
+(setq plistspec-bridge-python (executable-find "python3"))
+
 (defvar ps-tools nil "The tool objects the generated file made.")
 
 (defun ps-load-tools (file)
@@ -151,6 +157,9 @@
                 (ps-llm-call (aref run 1) (aref run 3) (aref run 2) cb)))
           (error (funcall cb (format "HARNESS-ERROR %S" e))))))
     (ps-wait (lambda () (cl-every #'identity results)))
-    (princ (json-serialize (vconcat (mapcar (lambda (r) (or r :null)) results))))))
+    ;; Emacs 30's json-serialize returns unibyte UTF-8: decoded, it prints as on 28
+    (princ (decode-coding-string
+            (json-serialize (vconcat (mapcar (lambda (r) (or r :null)) results)))
+            'utf-8))))
 
 ;;; drive_libraries.el ends here

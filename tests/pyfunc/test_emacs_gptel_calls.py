@@ -164,9 +164,12 @@ def _program(deps, path, runs):
         elisp_deps_preamble(deps)
         + f"(load {print_string(str(DRIVER))} nil t)\n"
         + f"(ps-load-tools {print_string(str(path))})\n"
-        + "(princ (json-serialize (vconcat (mapcar (lambda (tool) (vector (gptel-tool-name tool)"
+        # Emacs 30's json-serialize returns unibyte UTF-8: decoded, it prints as on 28
+        + "(princ (decode-coding-string (json-serialize (vconcat (mapcar (lambda (tool)"
+        " (vector (gptel-tool-name tool)"
         " (if (gptel-tool-async tool) t :json-false) (length (gptel-tool-args tool))))"
-        " ps-tools)) :false-object :json-false))\n(terpri)\n" + f"(ps-run-all (vector {vec}))\n"
+        " ps-tools)) :false-object :json-false) 'utf-8))\n(terpri)\n"
+        + f"(ps-run-all (vector {vec}))\n"
     )
 
 

@@ -78,11 +78,12 @@ def test_tools_file_in_emacs(emacs, elisp_deps_dir, tmp_path, pytools, is_async)
             prog.append(f"(aset results {i} (apply {fn} (list {args})))")
     prog.append(
         "(while (seq-some #'null results) (accept-process-output nil 0.05))"
-        "(princ (json-serialize (vector results"
+        # Emacs 30's json-serialize returns unibyte UTF-8: decoded, it prints as on 28
+        "(princ (decode-coding-string (json-serialize (vector results"
         " (vconcat (mapcar (lambda (p) (vector (gptel-tool-name p)"
         " (if (gptel-tool-async p) t :json-false)"
         " (vconcat (mapcar (lambda (a) (vector (plist-get a :name) (if (plist-get a :optional) t :json-false)))"
-        " (gptel-tool-args p))))) ps-tools))) :false-object :json-false))"
+        " (gptel-tool-args p))))) ps-tools))) :false-object :json-false) 'utf-8))"
     )
     results, shapes = json.loads(emacs.run("\n".join(prog)))
     for (name, args, want), got in zip(calls, results, strict=True):

@@ -162,7 +162,8 @@ def test_which_python_runs_the_tools(emacs, elisp_deps_dir, tmp_path) -> None:
     got = _call(emacs, elisp_deps_dir, dots / "emacs", setup, llm=True)
     assert got == (
         "Error: the Python tool weather:get_weather could not be started: No Python program "
-        "/nonexistent/python: set plistspec-bridge-python"
+        "/nonexistent/python (the option plistspec-bridge-python): set plistspec-bridge-python, "
+        "or M-x plistspec-install-cli makes one"
     )
 
 

@@ -159,11 +159,14 @@ def direct_results(emacs, deps: Path, calls: list[tuple[str, dict]]) -> list[dic
 (dolist (c (list """
         + items
         + """))
-  (princ (condition-case err
-             (let ((v (direct--call (car c) (cdr c))))
-               (json-serialize (list :ok t :string (if (stringp v) t :false)
-                                     :text (if (stringp v) v (prin1-to-string v)))))
-           (error (json-serialize (list :ok :false :text (error-message-string err))))))
+  ;; Emacs 30's json-serialize returns unibyte UTF-8: decoded, it prints as on 28
+  (princ (decode-coding-string
+          (condition-case err
+              (let ((v (direct--call (car c) (cdr c))))
+                (json-serialize (list :ok t :string (if (stringp v) t :false)
+                                      :text (if (stringp v) v (prin1-to-string v)))))
+            (error (json-serialize (list :ok :false :text (error-message-string err)))))
+          'utf-8))
   (terpri))
 """
     )

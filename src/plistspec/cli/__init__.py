@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fmt": ("plistspec.cli.fmt_cmd", "fmt_cmd"),
     "explain": ("plistspec.cli.explain_cmd", "explain_cmd"),
     "serve": ("plistspec.cli.serve_cmd", "serve_cmd"),
+    "emacs-path": ("plistspec.cli.emacs_path_cmd", "emacs_path_cmd"),
 }
 
 

@@ -175,11 +175,11 @@ Recording never makes the constructor fail."
     tool))
 
 (defun plistspec-serve--gptel-stand-in (&rest slots)
-  "plistspec's stand-in for `gptel-make-tool' (gptel is not installed): SLOTS."
+  "Stand in for `gptel-make-tool' (gptel is not installed), made of SLOTS."
   (cons 'plistspec-gptel-tool slots))
 
 (defun plistspec-serve--llm-stand-in (&rest slots)
-  "plistspec's stand-in for `llm-make-tool' (llm is not installed): SLOTS."
+  "Stand in for `llm-make-tool' (llm is not installed), made of SLOTS."
   (cons 'plistspec-llm-tool slots))
 
 (defun plistspec-serve-install-shims ()
@@ -235,7 +235,7 @@ INCLUDE are its slots; strings lose their text properties."
                           (llm-tool-async tool) nil nil nil))
 
 (defun plistspec-serve--slots (tool)
-  "The slot values of TOOL whose identity says it is unchanged, as a list."
+  "Return TOOL's slot values, as a list: the same objects while it is unchanged."
   (cond ((and (fboundp 'gptel-tool-p) (gptel-tool-p tool))
          (list (gptel-tool-name tool) (gptel-tool-description tool) (gptel-tool-args tool)
                (gptel-tool-function tool) (gptel-tool-async tool) (gptel-tool-category tool)
@@ -266,7 +266,7 @@ send the same JSON, and the symbol is what a tools file says."
         (t args)))
 
 (defun plistspec-serve--form (entry)
-  "The constructor call that makes ENTRY, as text `read' gives back.
+  "Return the constructor call that would make ENTRY, as text `read' gives back.
 A closure is written as nil: it has no printed form worth reading."
   (let* ((fn (plist-get entry :function))
          (gptel (eq (plist-get entry :dialect) 'gptel))
@@ -367,7 +367,7 @@ category first."
          (if (listp v) (if (proper-list-p v) v nil) (append v nil)))))))
 
 (defun plistspec-serve--marks (source &optional against)
-  "The objects whose identity says SOURCE's tools are unchanged.
+  "Return the objects that stay the same while SOURCE's tools are unchanged.
 Without AGAINST, a vector of them; with AGAINST (such a vector), non-nil
 if they are still the same objects in the same order.  The registry
 variables, each category cell and the head of its tools, each tool cell
@@ -655,7 +655,7 @@ symbols their name, plists/alists/hash tables objects, lists/vectors arrays."
           ((memq v '(:json-false :false)) :json-false)
           ((stringp v) (plistspec-serve--text v))
           ((integerp v) v)
-          ((floatp v) (if (or (isnan v) (memq v '(1.0e+INF -1.0e+INF))) (format "%S" v) v))
+          ((floatp v) (if (or (isnan v) (memql v '(1.0e+INF -1.0e+INF))) (format "%S" v) v))
           ((symbolp v) (plistspec-serve--text (symbol-name v)))
           ((vectorp v) (vconcat (mapcar (lambda (x) (plistspec-serve--jsonable x d)) v)))
           ((hash-table-p v)
@@ -687,11 +687,15 @@ symbols their name, plists/alists/hash tables objects, lists/vectors arrays."
 A string is text, anything else JSON."
   (if (stringp value)
       (list :status "ok" :kind "text" :text (plistspec-serve--text value))
+    ;; decoded: Emacs 30's json-serialize returns unibyte UTF-8, which the reply's own
+    ;; json-serialize refuses (28 returns a multibyte string, which decoding leaves as is)
     (list :status "ok" :kind "json"
-          :text (condition-case nil
-                    (json-serialize (plistspec-serve--jsonable value 0)
-                                    :null-object :null :false-object :json-false)
-                  (error (json-serialize (plistspec-serve--text (prin1-to-string value))))))))
+          :text (decode-coding-string
+                 (condition-case nil
+                     (json-serialize (plistspec-serve--jsonable value 0)
+                                     :null-object :null :false-object :json-false)
+                   (error (json-serialize (plistspec-serve--text (prin1-to-string value)))))
+                 'utf-8))))
 
 (defun plistspec-serve--error (err)
   "The reply for signal ERR raised by a tool."
