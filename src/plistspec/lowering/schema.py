@@ -33,7 +33,7 @@ from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.leaves import SCALARS, leaf_tests
 from plistspec.lowering.nodes import rewrite_node
 from plistspec.lowering.nulls import null_union
-from plistspec.lowering.rules import Rules
+from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.shape import shape, type_names
 
 __all__ = ["Change", "lower_schema", "defs_home"]
@@ -88,7 +88,7 @@ def lower_schema(
         return empty, [], [], []  # a tool without arguments: nothing to walk
     moved = False
     if "definitions" in params:
-        params, moved = defs_home(params, rules)
+        params, moved = defs_home(params, rules, strict)
     ctx = Ctx(rules, strict, params, budget=_PROBE)
     if moved:
         ctx.add("", "PS412", LOSSLESS, "definitions moved into $defs (and every $ref to them)")
@@ -370,10 +370,16 @@ def _json_list(t: list) -> bool:
     return True
 
 
-def defs_home(params: dict, rules: Rules) -> tuple[dict, bool]:
+def defs_home(params: dict, rules: Rules, strict: bool = False) -> tuple[dict, bool]:
     """Draft-07 ``definitions`` moved into ``$defs`` (and every ``$ref`` to them rewritten)
-    for a target that keeps references but not ``definitions``."""
-    if not isinstance(params.get("definitions"), dict) or rules.allowed("definitions", True):
+    for a target that keeps references but not ``definitions``, or (``strict``) whose
+    strict mode resolves references into ``$defs`` only (OpenAI)."""
+    if not isinstance(params.get("definitions"), dict):
+        return params, False
+    if strict and rules.strict is not None:
+        if ref_target_ok("#/definitions/", rules.strict):
+            return params, False
+    elif rules.allowed("definitions", True):
         return params, False
     if not rules.allowed("$defs", True) or rules.ref_mode == "inline":
         return params, False
