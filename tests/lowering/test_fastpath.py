@@ -45,6 +45,9 @@ _LEAVES = st.sampled_from(
         {"type": "string", "pattern": "^(?=a)"},
         {"type": "string", "pattern": "^[a-z]+$", "minLength": 1},
         {"type": "string", "default": "x", "title": "T"},
+        {"type": "boolean", "default": False, "description": "Flag."},
+        {"type": ["number", "null"], "default": 1.5, "examples": [2], "deprecated": True},
+        {"type": "string", "enum": ["a", "b"], "default": "c", "readOnly": True},
         {"type": "string", "format": 3},
         {"type": ["string", "null"], "format": "uri"},
         {"type": "string", "enum": ["a", "b"], "default": "a", "examples": ["a"]},
@@ -81,6 +84,8 @@ def objects(draw) -> dict[str, Any]:
         node["additionalProperties"] = draw(st.sampled_from([False, False, True, {}]))
     if draw(st.integers(0, 4)) == 0:
         node[draw(st.sampled_from(["title", "$schema", "nullable", "minProperties"]))] = 1
+    if draw(st.integers(0, 4)) == 0:  # metadata the fast path removes where refused
+        node[draw(st.sampled_from(["title", "$schema", "$id", "$comment"]))] = "x"
     return node
 
 
@@ -102,6 +107,7 @@ def _both(schema: Any, target: str, strict: bool, monkeypatch) -> tuple[Any, Any
     with monkeypatch.context() as m:
         m.setattr(walk, "object_node", lambda *a: None)
         m.setattr(walk, "empty_root", lambda *a: None)
+        m.setattr(walk, "annotated_leaf", lambda *a: None)
         m.setattr(leaves, "LEAF_EXTRA", frozenset())
         general = _lower(schema, target, strict)
     return fast, general
@@ -252,3 +258,45 @@ def test_a_tool_without_arguments_fast_and_general_agree(target, schema, monkeyp
     for strict in _modes(target):
         fast, general = _both(schema, target, strict, monkeypatch)
         assert fast == general, (target, strict, schema)
+
+
+def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
+    """A FastMCP root (``$schema``, ``title``) and its optional arguments with ``default``
+    take the short cuts on strict OpenAI (the agreement tests above hold them equal to
+    the general path; this holds that they run)."""
+    taken = {"object": 0, "annotated": 0}
+    real_obj, real_ann = walk.object_node, walk.annotated_leaf
+
+    def obj(*a):
+        got = real_obj(*a)
+        taken["object"] += got is not None
+        return got
+
+    def ann(*a):
+        got = real_ann(*a)
+        taken["annotated"] += got is not None
+        return got
+
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "title": "searchArguments",
+        "properties": {
+            "query": {"type": "string", "title": "Query"},
+            "limit": {"type": "integer", "default": 10, "title": "Limit"},
+        },
+        "required": ["query"],
+    }
+    walk.object_node, walk.annotated_leaf = obj, ann
+    try:
+        lowered, changes, _, viol = walk.lower_schema(schema, rules("openai-strict"), True)
+    finally:
+        walk.object_node, walk.annotated_leaf = real_obj, real_ann
+    assert taken == {"object": 1, "annotated": 1}, taken
+    assert "$schema" not in lowered and not viol
+    assert lowered["properties"]["limit"] == {
+        "type": ["integer", "null"],
+        "title": "Limit",
+        "description": "(default: 10)",
+    }
+    assert [c[1] for c in changes] == ["PS422", "PS425", "PS429", "PS419"]

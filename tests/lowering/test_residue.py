@@ -267,3 +267,21 @@ def test_the_checker_refuses_a_strict_reference_outside_defs() -> None:
         }
         found = schema_violations(schema, "openai-strict", strict=True)
         assert any("definitions only" in m for _, m in found), (ref, found)
+
+
+def test_moving_definitions_never_changes_the_input() -> None:
+    """``definitions`` moved into ``$defs`` rewrites references in new containers only
+    (the move used to rewrite those of the input's own ``$defs`` in place)."""
+    params = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A"}, "b": {"$ref": "#/definitions/B"}},
+        "required": ["a", "b"],
+        "$defs": {"A": {"type": "array", "items": {"$ref": "#/definitions/B"}}},
+        "definitions": {"B": {"type": "string"}},
+    }
+    before = copy.deepcopy(params)
+    out, diags = lower_tools([_tool(params)], "openai-strict")
+    assert params == before
+    assert out[0]["metadata"]["lowered"]["strict"]
+    assert all(r.startswith("#/$defs/") for r in _refs(out[0]["parameters"]))
+    assert set(out[0]["parameters"]["$defs"]) == {"A", "B"}

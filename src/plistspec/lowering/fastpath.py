@@ -23,15 +23,23 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsontypes import only_strings
+from plistspec.core.jsonutil import brief
 from plistspec.lowering.check import check_node, count_properties
-from plistspec.lowering.context import Ctx
+from plistspec.lowering.context import LOSSLESS, Ctx
 from plistspec.lowering.rules import Rules
 from plistspec.lowering.strict import close_object
 
-__all__ = ["object_node", "empty_root", "FLAT_KEYS"]
+__all__ = ["object_node", "empty_root", "annotated_leaf", "FLAT_KEYS"]
 
 #: the keywords of the node this path takes (``type`` and ``properties`` always there)
-FLAT_KEYS = frozenset(("type", "properties", "required", "description", "additionalProperties"))
+FLAT_KEYS = frozenset(
+    ("type", "properties", "required", "description", "additionalProperties", "title")
+)
+#: metadata this path also takes: kept where the target takes it, else removed as the
+#: general path removes it (:func:`plistspec.lowering.nodes.rewrite_node`'s keyword step:
+#: PS429, after strict mode closed the object) (FastMCP's roots carry ``$schema``)
+META_KEYS = frozenset(("$schema", "$id", "$comment"))
+_TAKEN = FLAT_KEYS | META_KEYS
 _AP = frozenset(("additionalProperties",))
 #: keywords of a property that make :func:`plistspec.lowering.objects.object_rules` look
 #: closer at the parent (a recursive ``$ref`` in a required property, for Gemini)
@@ -41,12 +49,17 @@ _NULLABLE = ["object", "null"]
 _EMPTY_KEYS = frozenset(("type", "properties"))
 
 
-def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | None:
+def object_node(
+    node: dict, p: Any, root: bool, depth: int, ctx: Ctx, origin: Any = None
+) -> dict | None:
     """``node`` (a dict with ``properties``, not inside an inlined definition) lowered, its
     rewrites recorded and its checks made, as the general path would at ``depth``; None
-    when it is not the node this path takes (nothing is recorded then)."""
+    when it is not the node this path takes (nothing is recorded then). ``origin``: the
+    input node, where ``node`` is a copy without its metadata (:func:`_with_meta`)."""
     if not node.keys() <= FLAT_KEYS:
-        return None
+        if not node.keys() <= _TAKEN:
+            return None
+        return _with_meta(node, p, root, depth, ctx)
     t = node["type"] if "type" in node else None
     if t != "object" and (root or t != _NULLABLE or ctx.rules.type_list == "nullable"):
         return None  # (the root must be an object; Gemini rewrites a type list)
@@ -88,7 +101,7 @@ def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | 
     new = dict(node)
     if s is None:
         return new
-    close_object(new, p, ctx, node)
+    close_object(new, p, ctx, node if origin is None else origin)
     if (s["closed_objects"] and new.get("additionalProperties") is not False) or (
         s["all_required"] and new.get("required") != list(new["properties"])
     ):  # not what close_object leaves: the checks say what is wrong
@@ -96,6 +109,59 @@ def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | 
         return new
     count_properties(props, depth, ctx.stats)
     return new
+
+
+def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | None:
+    """:func:`object_node` for a node that also holds :data:`META_KEYS`: those the target
+    refuses are removed (after the object's own step, with the general path's PS429)."""
+    allowed = ctx.allowed_root if root else ctx.allowed_node
+    gone = [k for k in node if k in META_KEYS and allowed is not None and k not in allowed]
+    if not gone:
+        return None  # (kept, so not FLAT_KEYS: the general path)
+    rest = {k: v for k, v in node.items() if k not in gone}
+    if not rest.keys() <= FLAT_KEYS:
+        return None
+    new = object_node(rest, p, root, depth, ctx, node)
+    if new is None:
+        return None
+    for k in gone:
+        ctx.add(
+            p,
+            "PS429",
+            LOSSLESS,
+            f"removed {k} ({ctx.rules.name} does not take it; it does not constrain the value)",
+            node,
+        )
+    return new
+
+
+#: annotations a leaf may carry that a target refusing them has said in the description
+#: (the general path's keyword step, PS419): FastMCP's ``default`` on every optional
+#: argument, which strict modes and Gemini refuse
+ANNOTATIONS = frozenset(("default", "examples", "example", "deprecated", "readOnly", "writeOnly"))
+
+
+def annotated_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
+    """A leaf (``leaf``, the walk's test) but for annotations of :data:`ANNOTATIONS` the
+    target refuses: a copy without them, each said in the description and reported
+    (PS419), as the general path would (same order, same words); None for any other
+    node (nothing recorded then). Not the root, not inside an inlined definition."""
+    allowed = ctx.allowed_node
+    if allowed is None:
+        return None
+    gone = None
+    for k in node:
+        if k in ANNOTATIONS and k not in allowed:
+            gone = [k] if gone is None else [*gone, k]
+    if gone is None or not ctx.rules.annotations.issuperset(gone):
+        return None
+    rest = {k: v for k, v in node.items() if k not in gone}
+    if not leaf(rest):
+        return None
+    for k in gone:
+        ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
+        ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
+    return rest
 
 
 def empty_root(params: dict, rules: Rules) -> dict | None:

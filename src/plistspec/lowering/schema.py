@@ -28,7 +28,8 @@ from plistspec.core.jsontypes import JSON_TYPES
 from plistspec.core.jsonutil import ROOT, Ptr, brief
 from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
-from plistspec.lowering.fastpath import empty_root, object_node
+from plistspec.lowering.fastpath import ANNOTATIONS as _ANNOTATIONS
+from plistspec.lowering.fastpath import annotated_leaf, empty_root, object_node
 from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.leaves import SCALARS, leaf_tests
 from plistspec.lowering.nodes import rewrite_node
@@ -140,6 +141,16 @@ def lower_schema(
                 continue  # additionalProperties: true/false is the keyword's own value
         ctx.dedupe = inlined
         ctx.mode = mode
+        if (
+            not root
+            and not inlined
+            and at is None
+            and type(node) is dict
+            and not _ANNOTATIONS.isdisjoint(node)
+            and (new := annotated_leaf(node, p, ctx, leaf)) is not None
+        ):  # a leaf but for an annotation the target refuses (FastMCP's default)
+            cont[key] = new
+            continue
         if (
             not inlined
             and at is None
@@ -386,19 +397,63 @@ def defs_home(params: dict, rules: Rules, strict: bool = False) -> tuple[dict, b
     defs = dict(params.get("$defs") or {})
     if set(defs) & set(params["definitions"]):
         return params, False
-    from plistspec.core.jsonutil import jcopy
+    try:
+        out = {k: _rehome(v) for k, v in params.items()}
+    except RecursionError:  # nested deeper than Python recurses: copied, then rewritten
+        from plistspec.core.jsonutil import jcopy
 
-    out = jcopy(params)
-    defs.update(out.pop("definitions"))
-    out["$defs"] = defs
+        out = _rehome_deep(jcopy(params))
+    moved = out.pop("definitions")
+    out["$defs"] = {**(out.get("$defs") or {}), **moved}
+    return out, True
+
+
+_OLD = "#/definitions/"
+
+
+def _rehome(v: Any) -> Any:
+    """``v`` with every ``$ref`` into ``#/definitions/`` pointing into ``#/$defs/``: the
+    containers on the way to one are new, the rest is ``v``'s own (never changed)."""
+    t = type(v)
+    if t is dict:
+        out = None
+        r = v.get("$ref")
+        if type(r) is str and r.startswith(_OLD):
+            out = dict(v)
+            out["$ref"] = "#/$defs/" + r[len(_OLD) :]
+        for k, x in v.items():
+            tx = type(x)
+            if tx is dict or tx is list:
+                y = _rehome(x)
+                if y is not x:
+                    if out is None:
+                        out = dict(v)
+                    out[k] = y
+        return v if out is None else out
+    if t is list:
+        new = None
+        for i, x in enumerate(v):
+            tx = type(x)
+            if tx is dict or tx is list:
+                y = _rehome(x)
+                if y is not x:
+                    if new is None:
+                        new = list(v)
+                    new[i] = y
+        return v if new is None else new
+    return v
+
+
+def _rehome_deep(out: Any) -> Any:
+    """:func:`_rehome` in place on a copy, without recursion."""
     work = [out]
     while work:
         n = work.pop()
         if isinstance(n, dict):
             r = n.get("$ref")
-            if isinstance(r, str) and r.startswith("#/definitions/"):
-                n["$ref"] = "#/$defs/" + r[len("#/definitions/") :]
+            if isinstance(r, str) and r.startswith(_OLD):
+                n["$ref"] = "#/$defs/" + r[len(_OLD) :]
             work.extend(n.values())
         elif isinstance(n, list):
             work.extend(n)
-    return out, True
+    return out
