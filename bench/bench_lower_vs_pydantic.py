@@ -2,7 +2,7 @@
 
 Numbers, not pass/fail (issue 20's goal: plistspec at least as fast as pydantic-ai on
 every target, with its validation and diagnostics on). Both lower the same real tools,
-in three sets (``--inputs``, default all three, each timed alone and together):
+in sets (``--inputs``, default ``fixtures,gptel,mcp``, each timed alone and together):
 
 ``fixtures``
     every tool of ``fixtures/json`` (MCP servers with their nested schemas, provider
@@ -13,12 +13,18 @@ in three sets (``--inputs``, default all three, each timed alone and together):
     (plistspec's own ``to-json -t openai`` path, the JSON gptel 0.9.9.5 sends: closed
     objects, ``required`` lists), read back as tool JSON, and the MCP tools of
     ``fixtures/json`` again: what ``check --server`` lowers for ``plistspec-gptel-mode``;
-``semantics``
+``mcp``
+    the MCP tools of ``fixtures/json`` alone (FastMCP/pydantic models with ``$defs``,
+    ``default`` on every optional argument, draft-07 ``definitions``, recursion): the
+    share of a real tool set where the rate is lowest;
+``semantics`` (only when named)
     the JSON the real gptel produced for the Elisp forms of
-    ``fixtures/semantics/cases.json`` (recorded in Emacs; a corpus of every shape an
-    ``:args`` list takes).
+    ``fixtures/semantics/cases.json`` (recorded in Emacs): not real tools but a table of
+    every odd shape an ``:args`` list takes (``:type "float"``, ``:optional {}``...),
+    where most of the work is rewriting and reporting, and pydantic-ai gives up early
+    on a fifth of them (an exception, timed as it happens).
 
-In ``gptel`` and ``semantics`` both sides lower the same JSON. Runs are interleaved
+In ``gptel``, ``mcp`` and ``semantics`` both sides lower the same JSON. Runs are interleaved
 (plistspec, pydantic-ai, plistspec, ...) and the minimum of each is kept, so a noisy
 neighbour costs both alike.
 
@@ -45,7 +51,7 @@ ollama, mcp-*       InlineDefsJsonSchemaTransformer (pydantic-ai has none of its
 ==================  =====================================================
 
     python bench/bench_lower_vs_pydantic.py [--runs N] [--targets gemini,openai-strict]
-        [--inputs fixtures,gptel,semantics]
+        [--inputs fixtures,gptel,mcp,semantics]
 
 Needs the test extras (``pydantic-ai-slim``; ``anthropic`` for the Anthropic rows).
 """
@@ -97,10 +103,7 @@ def gptel_tools() -> list[dict[str, Any]]:
         sent = plistspec.to_json(path.read_text(encoding="utf-8"), "openai", str(path))
         found, _ = raw_tools(sent.value)
         tools += [t for t in found if isinstance(t.get("parameters"), dict)]
-    for path in sorted((ROOT / "fixtures" / "json").glob("**/mcp_*.json")):
-        found, _ = raw_tools(json.loads(path.read_text(encoding="utf-8")))
-        tools += [t for t in found if isinstance(t.get("parameters"), dict)]
-    return tools
+    return tools + mcp_tools()
 
 
 def semantics_tools() -> list[dict[str, Any]]:
@@ -115,7 +118,22 @@ def semantics_tools() -> list[dict[str, Any]]:
     return tools
 
 
-INPUTS = {"fixtures": real_tools, "gptel": gptel_tools, "semantics": semantics_tools}
+def mcp_tools() -> list[dict[str, Any]]:
+    """The ``mcp`` set: the tools of the MCP ``tools/list`` payloads of fixtures/json."""
+    tools: list[dict[str, Any]] = []
+    for path in sorted((ROOT / "fixtures" / "json").glob("**/mcp_*.json")):
+        found, _ = raw_tools(json.loads(path.read_text(encoding="utf-8")))
+        tools += [t for t in found if isinstance(t.get("parameters"), dict)]
+    return tools
+
+
+INPUTS = {
+    "fixtures": real_tools,
+    "gptel": gptel_tools,
+    "mcp": mcp_tools,
+    "semantics": semantics_tools,
+}
+DEFAULT_INPUTS = "fixtures,gptel,mcp"
 
 
 def transformer(target: str):
@@ -175,7 +193,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--targets", default=",".join(TARGETS))
-    ap.add_argument("--inputs", default=",".join(INPUTS))
+    ap.add_argument("--inputs", default=DEFAULT_INPUTS)
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     targets = [t for t in args.targets.split(",") if t]

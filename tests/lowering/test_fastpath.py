@@ -55,6 +55,10 @@ _LEAVES = st.sampled_from(
         {"type": "integer", "exclusiveMinimum": 0, "nullable": True},
         {"type": "object"},
         {"$ref": "#/$defs/X"},
+        {"$ref": "#/definitions/X"},
+        {"$ref": "#/$defs/Nothing"},
+        {"$ref": "#"},
+        {"$ref": "https://example.com/x"},
         {"anyOf": [{"type": "string"}, {"type": "null"}]},
         {},
         True,
@@ -86,6 +90,9 @@ def objects(draw) -> dict[str, Any]:
         node[draw(st.sampled_from(["title", "$schema", "nullable", "minProperties"]))] = 1
     if draw(st.integers(0, 4)) == 0:  # metadata the fast path removes where refused
         node[draw(st.sampled_from(["title", "$schema", "$id", "$comment"]))] = "x"
+    if draw(st.integers(0, 3)) == 0:  # definitions beside (the root keeps them, or not)
+        key = draw(st.sampled_from(["$defs", "definitions"]))
+        node[key] = {"X": draw(_LEAVES), "Y": {"$ref": f"#/{key}/X"}}
     return node
 
 
@@ -108,6 +115,7 @@ def _both(schema: Any, target: str, strict: bool, monkeypatch) -> tuple[Any, Any
         m.setattr(walk, "object_node", lambda *a: None)
         m.setattr(walk, "empty_root", lambda *a: None)
         m.setattr(walk, "annotated_leaf", lambda *a: None)
+        m.setattr(walk, "ref_leaf", lambda *a: None)
         m.setattr(leaves, "LEAF_EXTRA", frozenset())
         general = _lower(schema, target, strict)
     return fast, general
@@ -261,11 +269,11 @@ def test_a_tool_without_arguments_fast_and_general_agree(target, schema, monkeyp
 
 
 def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
-    """A FastMCP root (``$schema``, ``title``) and its optional arguments with ``default``
-    take the short cuts on strict OpenAI (the agreement tests above hold them equal to
+    """A FastMCP root (``$schema``, ``title``, ``$defs``), its optional arguments with
+    ``default`` and its references take the short cuts on strict OpenAI (the agreement tests above hold them equal to
     the general path; this holds that they run)."""
-    taken = {"object": 0, "annotated": 0}
-    real_obj, real_ann = walk.object_node, walk.annotated_leaf
+    taken = {"object": 0, "annotated": 0, "ref": 0}
+    real_obj, real_ann, real_ref = walk.object_node, walk.annotated_leaf, walk.ref_leaf
 
     def obj(*a):
         got = real_obj(*a)
@@ -277,26 +285,34 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
         taken["annotated"] += got is not None
         return got
 
+    def ref(*a):
+        got = real_ref(*a)
+        taken["ref"] += got is not None
+        return got
+
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"Sort": {"type": "string", "enum": ["new", "old"]}},
         "type": "object",
         "title": "searchArguments",
         "properties": {
             "query": {"type": "string", "title": "Query"},
             "limit": {"type": "integer", "default": 10, "title": "Limit"},
+            "sort": {"$ref": "#/$defs/Sort"},
         },
         "required": ["query"],
     }
-    walk.object_node, walk.annotated_leaf = obj, ann
+    walk.object_node, walk.annotated_leaf, walk.ref_leaf = obj, ann, ref
     try:
         lowered, changes, _, viol = walk.lower_schema(schema, rules("openai-strict"), True)
     finally:
-        walk.object_node, walk.annotated_leaf = real_obj, real_ann
-    assert taken == {"object": 1, "annotated": 1}, taken
+        walk.object_node, walk.annotated_leaf, walk.ref_leaf = real_obj, real_ann, real_ref
+    assert taken == {"object": 1, "annotated": 1, "ref": 1}, taken
     assert "$schema" not in lowered and not viol
     assert lowered["properties"]["limit"] == {
         "type": ["integer", "null"],
         "title": "Limit",
         "description": "(default: 10)",
     }
-    assert [c[1] for c in changes] == ["PS422", "PS425", "PS429", "PS419"]
+    assert lowered["properties"]["sort"] == {"anyOf": [{"$ref": "#/$defs/Sort"}, {"type": "null"}]}
+    assert [c[1] for c in changes] == ["PS422", "PS425", "PS425", "PS429", "PS419"]

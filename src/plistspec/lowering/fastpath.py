@@ -23,13 +23,13 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsontypes import only_strings
-from plistspec.core.jsonutil import brief
+from plistspec.core.jsonutil import brief, resolve_pointer
 from plistspec.lowering.check import check_node, count_properties
 from plistspec.lowering.context import LOSSLESS, Ctx
-from plistspec.lowering.rules import Rules
+from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.strict import close_object
 
-__all__ = ["object_node", "empty_root", "annotated_leaf", "FLAT_KEYS"]
+__all__ = ["object_node", "empty_root", "annotated_leaf", "ref_leaf", "FLAT_KEYS"]
 
 #: the keywords of the node this path takes (``type`` and ``properties`` always there)
 FLAT_KEYS = frozenset(
@@ -39,7 +39,11 @@ FLAT_KEYS = frozenset(
 #: general path removes it (:func:`plistspec.lowering.nodes.rewrite_node`'s keyword step:
 #: PS429, after strict mode closed the object) (FastMCP's roots carry ``$schema``)
 META_KEYS = frozenset(("$schema", "$id", "$comment"))
-_TAKEN = FLAT_KEYS | META_KEYS
+#: definitions this path also takes at the root, where the target keeps references (the
+#: walk goes on into them as it does on the general path)
+DEFS_KEYS = frozenset(("$defs", "definitions"))
+_TAKEN = FLAT_KEYS | META_KEYS | DEFS_KEYS
+_FLAT_DEFS = FLAT_KEYS | DEFS_KEYS
 _AP = frozenset(("additionalProperties",))
 #: keywords of a property that make :func:`plistspec.lowering.objects.object_rules` look
 #: closer at the parent (a recursive ``$ref`` in a required property, for Gemini)
@@ -57,9 +61,12 @@ def object_node(
     when it is not the node this path takes (nothing is recorded then). ``origin``: the
     input node, where ``node`` is a copy without its metadata (:func:`_with_meta`)."""
     if not node.keys() <= FLAT_KEYS:
-        if not node.keys() <= _TAKEN:
+        if not node.keys() <= _TAKEN or (
+            not DEFS_KEYS.isdisjoint(node) and (not root or ctx.inline_all)
+        ):
             return None
-        return _with_meta(node, p, root, depth, ctx)
+        if not node.keys() <= _FLAT_DEFS:
+            return _with_meta(node, p, root, depth, ctx)
     t = node["type"] if "type" in node else None
     if t != "object" and (root or t != _NULLABLE or ctx.rules.type_list == "nullable"):
         return None  # (the root must be an object; Gemini rewrites a type list)
@@ -119,7 +126,7 @@ def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | N
     if not gone:
         return None  # (kept, so not FLAT_KEYS: the general path)
     rest = {k: v for k, v in node.items() if k not in gone}
-    if not rest.keys() <= FLAT_KEYS:
+    if not rest.keys() <= _FLAT_DEFS:
         return None
     new = object_node(rest, p, root, depth, ctx, node)
     if new is None:
@@ -162,6 +169,24 @@ def annotated_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
         ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
         ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
     return rest
+
+
+def ref_leaf(node: dict, p: Any, ctx: Ctx) -> dict | None:
+    """``{"$ref": R}`` kept as it is, as the general path keeps it: the target keeps
+    references (not Gemini's or Ollama's inlining), ``R`` is local, points at something
+    and, in strict mode, into where strict mode resolves and recursion is allowed; the
+    check the general path makes of it is recorded (``ctx.refs``, which :func:`plistspec.
+    lowering.check.finish` resolves in the lowered schema). None for any other node."""
+    ref = node["$ref"]
+    if type(ref) is not str or not ref.startswith("#") or ctx.inline_all:
+        return None
+    s = ctx.strict
+    if s is not None and (not s["recursion"] or not ref_target_ok(ref, s)):
+        return None
+    if not resolve_pointer(ctx.original, ref)[0]:
+        return None
+    ctx.refs.append((p, ref))
+    return {"$ref": ref}
 
 
 def empty_root(params: dict, rules: Rules) -> dict | None:

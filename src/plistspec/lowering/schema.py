@@ -29,7 +29,7 @@ from plistspec.core.jsonutil import ROOT, Ptr, brief
 from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
 from plistspec.lowering.fastpath import ANNOTATIONS as _ANNOTATIONS
-from plistspec.lowering.fastpath import annotated_leaf, empty_root, object_node
+from plistspec.lowering.fastpath import annotated_leaf, empty_root, object_node, ref_leaf
 from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.leaves import SCALARS, leaf_tests
 from plistspec.lowering.nodes import rewrite_node
@@ -149,6 +149,16 @@ def lower_schema(
             and not _ANNOTATIONS.isdisjoint(node)
             and (new := annotated_leaf(node, p, ctx, leaf)) is not None
         ):  # a leaf but for an annotation the target refuses (FastMCP's default)
+            cont[key] = new
+            continue
+        if (
+            not inlined
+            and at is None
+            and type(node) is dict
+            and len(node) == 1
+            and "$ref" in node
+            and (new := ref_leaf(node, p, ctx)) is not None
+        ):  # a reference the target keeps as it is
             cont[key] = new
             continue
         if (
