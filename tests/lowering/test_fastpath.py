@@ -60,6 +60,11 @@ _LEAVES = st.sampled_from(
         {"$ref": "#"},
         {"$ref": "https://example.com/x"},
         {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "T"},
+        {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": "n"},
+        {"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}], "examples": ["a"]},
+        {"anyOf": [{"type": "string", "format": "bogus"}, {"type": "null"}]},
+        {"anyOf": [], "description": 3},
         {},
         True,
         "not a schema",
@@ -116,6 +121,7 @@ def _both(schema: Any, target: str, strict: bool, monkeypatch) -> tuple[Any, Any
         m.setattr(walk, "empty_root", lambda *a: None)
         m.setattr(walk, "annotated_leaf", lambda *a: None)
         m.setattr(walk, "ref_leaf", lambda *a: None)
+        m.setattr(walk, "union_leaf", lambda *a: None)
         m.setattr(leaves, "LEAF_EXTRA", frozenset())
         general = _lower(schema, target, strict)
     return fast, general
@@ -270,10 +276,12 @@ def test_a_tool_without_arguments_fast_and_general_agree(target, schema, monkeyp
 
 def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
     """A FastMCP root (``$schema``, ``title``, ``$defs``), its optional arguments with
-    ``default`` and its references take the short cuts on strict OpenAI (the agreement tests above hold them equal to
+    ``default`` (a leaf, an ``anyOf [T, null]``) and its references take the short cuts
+    on strict OpenAI (the agreement tests above hold them equal to
     the general path; this holds that they run)."""
-    taken = {"object": 0, "annotated": 0, "ref": 0}
+    taken = {"object": 0, "annotated": 0, "ref": 0, "union": 0}
     real_obj, real_ann, real_ref = walk.object_node, walk.annotated_leaf, walk.ref_leaf
+    real_union = walk.union_leaf
 
     def obj(*a):
         got = real_obj(*a)
@@ -290,6 +298,11 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
         taken["ref"] += got is not None
         return got
 
+    def union(*a):
+        got = real_union(*a)
+        taken["union"] += got is not None
+        return got
+
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$defs": {"Sort": {"type": "string", "enum": ["new", "old"]}},
@@ -299,15 +312,18 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
             "query": {"type": "string", "title": "Query"},
             "limit": {"type": "integer", "default": 10, "title": "Limit"},
             "sort": {"$ref": "#/$defs/Sort"},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
         },
         "required": ["query"],
     }
     walk.object_node, walk.annotated_leaf, walk.ref_leaf = obj, ann, ref
+    walk.union_leaf = union
     try:
         lowered, changes, _, viol = walk.lower_schema(schema, rules("openai-strict"), True)
     finally:
         walk.object_node, walk.annotated_leaf, walk.ref_leaf = real_obj, real_ann, real_ref
-    assert taken == {"object": 1, "annotated": 1, "ref": 1}, taken
+        walk.union_leaf = real_union
+    assert taken == {"object": 1, "annotated": 1, "ref": 1, "union": 1}, taken
     assert "$schema" not in lowered and not viol
     assert lowered["properties"]["limit"] == {
         "type": ["integer", "null"],
@@ -315,4 +331,5 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
         "description": "(default: 10)",
     }
     assert lowered["properties"]["sort"] == {"anyOf": [{"$ref": "#/$defs/Sort"}, {"type": "null"}]}
-    assert [c[1] for c in changes] == ["PS422", "PS425", "PS425", "PS429", "PS419"]
+    assert lowered["properties"]["note"]["description"] == "(default: null)"
+    assert [c[1] for c in changes] == ["PS422", *["PS425"] * 3, "PS429", "PS419", "PS419"]

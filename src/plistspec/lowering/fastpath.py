@@ -29,7 +29,7 @@ from plistspec.lowering.context import LOSSLESS, Ctx
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.strict import close_object
 
-__all__ = ["object_node", "empty_root", "annotated_leaf", "ref_leaf", "FLAT_KEYS"]
+__all__ = ["object_node", "empty_root", "annotated_leaf", "ref_leaf", "union_leaf", "FLAT_KEYS"]
 
 #: the keywords of the node this path takes (``type`` and ``properties`` always there)
 FLAT_KEYS = frozenset(
@@ -168,6 +168,42 @@ def annotated_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
     for k in gone:
         ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
         ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
+    return rest
+
+
+def union_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
+    """``{"anyOf": [LEAF, ..., {"type": "null"}], "description": D, "title": T}``, an
+    optional argument as pydantic writes it, with annotations of :data:`ANNOTATIONS` the
+    target refuses said in the description (PS419, as the general path says them): a
+    copy, its members copied as the walk copies leaves. Only where the target takes type
+    lists and ``anyOf`` beside those keywords (not Gemini, whose null unions are
+    rewritten); members with an ``enum`` are left to the general path (its counts).
+    None for any other node (nothing recorded then)."""
+    members = node["anyOf"]
+    if type(members) is not list or not members:
+        return None
+    allowed = ctx.allowed_node
+    gone = None
+    for k in node:
+        if k == "anyOf" or k == "title" or (k == "description" and type(node[k]) is str):
+            if allowed is not None and k not in allowed:
+                return None
+            continue
+        if k in ANNOTATIONS and allowed is not None and k not in allowed:
+            gone = [k] if gone is None else [*gone, k]
+            continue
+        return None
+    if gone is not None and not ctx.rules.annotations.issuperset(gone):
+        return None
+    for m in members:
+        if type(m) is not dict or "enum" in m or not leaf(m):
+            return None
+    rest = {k: v for k, v in node.items() if gone is None or k not in gone}
+    rest["anyOf"] = [dict(m) for m in members]
+    if gone is not None:
+        for k in gone:
+            ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
+            ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
     return rest
 
 

@@ -29,7 +29,13 @@ from plistspec.core.jsonutil import ROOT, Ptr, brief
 from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
 from plistspec.lowering.fastpath import ANNOTATIONS as _ANNOTATIONS
-from plistspec.lowering.fastpath import annotated_leaf, empty_root, object_node, ref_leaf
+from plistspec.lowering.fastpath import (
+    annotated_leaf,
+    empty_root,
+    object_node,
+    ref_leaf,
+    union_leaf,
+)
 from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.leaves import SCALARS, leaf_tests
 from plistspec.lowering.nodes import rewrite_node
@@ -159,6 +165,17 @@ def lower_schema(
             and "$ref" in node
             and (new := ref_leaf(node, p, ctx)) is not None
         ):  # a reference the target keeps as it is
+            cont[key] = new
+            continue
+        if (
+            lists_ok
+            and not root
+            and not inlined
+            and at is None
+            and type(node) is dict
+            and "anyOf" in node
+            and (new := union_leaf(node, p, ctx, leaf)) is not None
+        ):  # an optional argument as pydantic writes it: anyOf [T, null]
             cont[key] = new
             continue
         if (
