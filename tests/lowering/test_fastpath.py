@@ -279,29 +279,17 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
     ``default`` (a leaf, an ``anyOf [T, null]``) and its references take the short cuts
     on strict OpenAI (the agreement tests above hold them equal to
     the general path; this holds that they run)."""
-    taken = {"object": 0, "annotated": 0, "ref": 0, "union": 0}
-    real_obj, real_ann, real_ref = walk.object_node, walk.annotated_leaf, walk.ref_leaf
-    real_union = walk.union_leaf
+    short_cuts = ("object_node", "annotated_leaf", "ref_leaf", "union_leaf")
+    real = {name: getattr(walk, name) for name in short_cuts}
+    taken = dict.fromkeys(short_cuts, 0)
 
-    def obj(*a):
-        got = real_obj(*a)
-        taken["object"] += got is not None
-        return got
+    def spy(name: str):
+        def call(*a):
+            got = real[name](*a)
+            taken[name] += got is not None
+            return got
 
-    def ann(*a):
-        got = real_ann(*a)
-        taken["annotated"] += got is not None
-        return got
-
-    def ref(*a):
-        got = real_ref(*a)
-        taken["ref"] += got is not None
-        return got
-
-    def union(*a):
-        got = real_union(*a)
-        taken["union"] += got is not None
-        return got
+        return call
 
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -316,14 +304,14 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
         },
         "required": ["query"],
     }
-    walk.object_node, walk.annotated_leaf, walk.ref_leaf = obj, ann, ref
-    walk.union_leaf = union
+    for name in short_cuts:
+        setattr(walk, name, spy(name))
     try:
         lowered, changes, _, viol = walk.lower_schema(schema, rules("openai-strict"), True)
     finally:
-        walk.object_node, walk.annotated_leaf, walk.ref_leaf = real_obj, real_ann, real_ref
-        walk.union_leaf = real_union
-    assert taken == {"object": 1, "annotated": 1, "ref": 1, "union": 1}, taken
+        for name in short_cuts:
+            setattr(walk, name, real[name])
+    assert taken == dict.fromkeys(short_cuts, 1), taken
     assert "$schema" not in lowered and not viol
     assert lowered["properties"]["limit"] == {
         "type": ["integer", "null"],

@@ -147,37 +147,20 @@ def lower_schema(
                 continue  # additionalProperties: true/false is the keyword's own value
         ctx.dedupe = inlined
         ctx.mode = mode
-        if (
-            not root
-            and not inlined
-            and at is None
-            and type(node) is dict
-            and not _ANNOTATIONS.isdisjoint(node)
-            and (new := annotated_leaf(node, p, ctx, leaf)) is not None
-        ):  # a leaf but for an annotation the target refuses (FastMCP's default)
-            cont[key] = new
-            continue
-        if (
-            not inlined
-            and at is None
-            and type(node) is dict
-            and len(node) == 1
-            and "$ref" in node
-            and (new := ref_leaf(node, p, ctx)) is not None
-        ):  # a reference the target keeps as it is
-            cont[key] = new
-            continue
-        if (
-            lists_ok
-            and not root
-            and not inlined
-            and at is None
-            and type(node) is dict
-            and "anyOf" in node
-            and (new := union_leaf(node, p, ctx, leaf)) is not None
-        ):  # an optional argument as pydantic writes it: anyOf [T, null]
-            cont[key] = new
-            continue
+        if not root and not inlined and at is None and type(node) is dict:
+            # the leaves with one rewrite, or none, in one step (plistspec.lowering.fastpath):
+            # a leaf but for an annotation the target refuses (FastMCP's default), a
+            # reference the target keeps, pydantic's optional argument anyOf [T, null]
+            new = None
+            if not _ANNOTATIONS.isdisjoint(node):
+                new = annotated_leaf(node, p, ctx, leaf)
+            if new is None and len(node) == 1 and "$ref" in node:
+                new = ref_leaf(node, p, ctx)
+            if new is None and lists_ok and "anyOf" in node:
+                new = union_leaf(node, p, ctx, leaf)
+            if new is not None:
+                cont[key] = new
+                continue
         if (
             not inlined
             and at is None
@@ -442,33 +425,26 @@ def _rehome(v: Any) -> Any:
     """``v`` with every ``$ref`` into ``#/definitions/`` pointing into ``#/$defs/``: the
     containers on the way to one are new, the rest is ``v``'s own (never changed)."""
     t = type(v)
+    out: Any = None
     if t is dict:
-        out = None
         r = v.get("$ref")
         if type(r) is str and r.startswith(_OLD):
             out = dict(v)
             out["$ref"] = "#/$defs/" + r[len(_OLD) :]
-        for k, x in v.items():
-            tx = type(x)
-            if tx is dict or tx is list:
-                y = _rehome(x)
-                if y is not x:
-                    if out is None:
-                        out = dict(v)
-                    out[k] = y
-        return v if out is None else out
-    if t is list:
-        new = None
-        for i, x in enumerate(v):
-            tx = type(x)
-            if tx is dict or tx is list:
-                y = _rehome(x)
-                if y is not x:
-                    if new is None:
-                        new = list(v)
-                    new[i] = y
-        return v if new is None else new
-    return v
+        pairs: Any = v.items()
+    elif t is list:
+        pairs = enumerate(v)
+    else:
+        return v
+    for k, x in pairs:
+        tx = type(x)
+        if tx is dict or tx is list:
+            y = _rehome(x)
+            if y is not x:
+                if out is None:
+                    out = dict(v) if t is dict else list(v)
+                out[k] = y
+    return v if out is None else out
 
 
 def _rehome_deep(out: Any) -> Any:
