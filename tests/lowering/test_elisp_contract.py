@@ -81,8 +81,10 @@ def _near(diff: str, pointer: str) -> bool:
 def _parts(tool: dict[str, Any]) -> dict[str, Any]:
     meta = tool.get("metadata") or {}
     params = tool.get("parameters")
-    if (meta.get("lowered") or {}).get("no_parameters") or meta.get("sent_null_parameters"):
-        params = None
+    if (meta.get("lowered") or {}).get("no_parameters"):
+        params = None  # sent without parameters
+    elif meta.get("sent_null_parameters"):
+        params = "null"  # gptel's parameters: null (Gemini), which lowering leaves out
     return {"parameters": params, "description": tool.get("description"), "name": tool["name"]}
 
 

@@ -45,6 +45,9 @@ _LEAVES = st.sampled_from(
         {"type": "string", "pattern": "^(?=a)"},
         {"type": "string", "pattern": "^[a-z]+$", "minLength": 1},
         {"type": "string", "default": "x", "title": "T"},
+        {"type": "boolean", "default": False, "description": "Flag."},
+        {"type": ["number", "null"], "default": 1.5, "examples": [2], "deprecated": True},
+        {"type": "string", "enum": ["a", "b"], "default": "c", "readOnly": True},
         {"type": "string", "format": 3},
         {"type": ["string", "null"], "format": "uri"},
         {"type": "string", "enum": ["a", "b"], "default": "a", "examples": ["a"]},
@@ -52,7 +55,16 @@ _LEAVES = st.sampled_from(
         {"type": "integer", "exclusiveMinimum": 0, "nullable": True},
         {"type": "object"},
         {"$ref": "#/$defs/X"},
+        {"$ref": "#/definitions/X"},
+        {"$ref": "#/$defs/Nothing"},
+        {"$ref": "#"},
+        {"$ref": "https://example.com/x"},
         {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "T"},
+        {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": "n"},
+        {"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}], "examples": ["a"]},
+        {"anyOf": [{"type": "string", "format": "bogus"}, {"type": "null"}]},
+        {"anyOf": [], "description": 3},
         {},
         True,
         "not a schema",
@@ -81,6 +93,11 @@ def objects(draw) -> dict[str, Any]:
         node["additionalProperties"] = draw(st.sampled_from([False, False, True, {}]))
     if draw(st.integers(0, 4)) == 0:
         node[draw(st.sampled_from(["title", "$schema", "nullable", "minProperties"]))] = 1
+    if draw(st.integers(0, 4)) == 0:  # metadata the fast path removes where refused
+        node[draw(st.sampled_from(["title", "$schema", "$id", "$comment"]))] = "x"
+    if draw(st.integers(0, 3)) == 0:  # definitions beside (the root keeps them, or not)
+        key = draw(st.sampled_from(["$defs", "definitions"]))
+        node[key] = {"X": draw(_LEAVES), "Y": {"$ref": f"#/{key}/X"}}
     return node
 
 
@@ -102,6 +119,9 @@ def _both(schema: Any, target: str, strict: bool, monkeypatch) -> tuple[Any, Any
     with monkeypatch.context() as m:
         m.setattr(walk, "object_node", lambda *a: None)
         m.setattr(walk, "empty_root", lambda *a: None)
+        m.setattr(walk, "annotated_leaf", lambda *a: None)
+        m.setattr(walk, "ref_leaf", lambda *a: None)
+        m.setattr(walk, "union_leaf", lambda *a: None)
         m.setattr(leaves, "LEAF_EXTRA", frozenset())
         general = _lower(schema, target, strict)
     return fast, general
@@ -252,3 +272,52 @@ def test_a_tool_without_arguments_fast_and_general_agree(target, schema, monkeyp
     for strict in _modes(target):
         fast, general = _both(schema, target, strict, monkeypatch)
         assert fast == general, (target, strict, schema)
+
+
+def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
+    """A FastMCP root (``$schema``, ``title``, ``$defs``), its optional arguments with
+    ``default`` (a leaf, an ``anyOf [T, null]``) and its references take the short cuts
+    on strict OpenAI (the agreement tests above hold them equal to
+    the general path; this holds that they run)."""
+    short_cuts = ("object_node", "annotated_leaf", "ref_leaf", "union_leaf")
+    real = {name: getattr(walk, name) for name in short_cuts}
+    taken = dict.fromkeys(short_cuts, 0)
+
+    def spy(name: str):
+        def call(*a):
+            got = real[name](*a)
+            taken[name] += got is not None
+            return got
+
+        return call
+
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"Sort": {"type": "string", "enum": ["new", "old"]}},
+        "type": "object",
+        "title": "searchArguments",
+        "properties": {
+            "query": {"type": "string", "title": "Query"},
+            "limit": {"type": "integer", "default": 10, "title": "Limit"},
+            "sort": {"$ref": "#/$defs/Sort"},
+            "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        },
+        "required": ["query"],
+    }
+    for name in short_cuts:
+        setattr(walk, name, spy(name))
+    try:
+        lowered, changes, _, viol = walk.lower_schema(schema, rules("openai-strict"), True)
+    finally:
+        for name in short_cuts:
+            setattr(walk, name, real[name])
+    assert taken == dict.fromkeys(short_cuts, 1), taken
+    assert "$schema" not in lowered and not viol
+    assert lowered["properties"]["limit"] == {
+        "type": ["integer", "null"],
+        "title": "Limit",
+        "description": "(default: 10)",
+    }
+    assert lowered["properties"]["sort"] == {"anyOf": [{"$ref": "#/$defs/Sort"}, {"type": "null"}]}
+    assert lowered["properties"]["note"]["description"] == "(default: null)"
+    assert [c[1] for c in changes] == ["PS422", *["PS425"] * 3, "PS429", "PS419", "PS419"]

@@ -9,8 +9,9 @@ not the IR, so the output is that JSON plus only the rewrites the diagnostics na
 :mod:`~plistspec.emit_json.mcp` for MCP entries) and what lowering adds to it: the
 ``strict`` flag (OpenAI Chat and Anthropic: ``true`` only when the tool qualified, else
 absent; Responses: always explicit), ``parametersJsonSchema`` for the Gemini JSON Schema
-variant, no ``parameters`` for a Gemini tool without arguments (gptel's ``null`` kept
-as it sends it), and llm's ``function_declarations`` wrapper when every tool is llm's.
+variant, no ``parameters``/``parametersJsonSchema`` for a Gemini tool without arguments
+(gptel's ``parameters: null`` left out too: ``parametersJsonSchema: null`` would be the
+schema ``null``, and the JSON read back must lower to the same JSON), and llm's ``function_declarations`` wrapper when every tool is llm's.
 """
 
 from __future__ import annotations
@@ -119,9 +120,7 @@ def _target_json(tools: list[dict[str, Any]], target: str, owned: bool) -> Any:
             head["description"] = tool["description"]
         params = tool.get("parameters")
         if wire == "gemini":
-            if meta.get("sent_null_parameters"):
-                head[field] = None
-            elif not low.get("no_parameters"):
+            if not low.get("no_parameters"):  # (gptel's null is left out too: PS435)
                 head[field] = copy_json(params)
             entries.append(head)
             continue

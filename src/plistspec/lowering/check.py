@@ -17,12 +17,15 @@ from typing import Any
 from plistspec.core.jsontypes import JSON_TYPES, only_strings
 from plistspec.core.jsonutil import ptr, resolve_pointer
 from plistspec.lowering.context import Ctx
+from plistspec.lowering.rules import ref_target_ok
 from plistspec.lowering.strict import enum_violations as _strict_enum
 from plistspec.lowering.strict import value_violations
 
 __all__ = ["check_node", "finish", "count_properties"]
 
 _SKIP = frozenset(("description", "title"))
+#: the keywords Gemini's ``parameters`` takes only on a schema typed ``object``
+_GEMINI_OBJECT_KEYS = ("properties", "required", "minProperties", "maxProperties")
 
 
 def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
@@ -90,12 +93,10 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
         if r.items_required and "array" in types and "items" not in node:
             if "prefixItems" not in node:
                 out.append((p, f"{r.name} rejects an array schema without items"))
-        if r.object_keywords_only and "object" not in types:
-            for k in ("properties", "required"):
-                if k in node:
-                    out.append(
-                        (ptr(p, k), f"{r.name} refuses {k} on a schema that is not an object")
-                    )
+    if r.object_keywords_only and (types is None or "object" not in types):
+        for k in _GEMINI_OBJECT_KEYS:
+            if k in node:
+                out.append((ptr(p, k), f"{r.name} refuses {k} on a schema not typed object"))
     if not r.anyof_with_type and t is not None and "anyOf" in node:
         out.append((p, f"{r.name} refuses type beside anyOf"))
     f = node.get("format")
@@ -177,7 +178,7 @@ def _ref(node: dict, p: Any, ctx: Ctx) -> None:
         out.append((ptr(p, "$ref"), f"the $ref {ref!r} is not local"))
         return
     ctx.refs.append((p, ref))
-    if s is not None and not ref.startswith(s["ref_targets"]):
+    if s is not None and not ref_target_ok(ref, s):
         out.append((ptr(p, "$ref"), f"strict mode resolves $ref into definitions only: {ref}"))
     if r.ref_mode == "inline-siblings" and any(k != "$ref" and not k.startswith("$") for k in node):
         out.append((p, f"{r.name} refuses keywords beside $ref"))

@@ -108,8 +108,17 @@ class Ctx:
         # that widens the node narrows the schema), 2 inside oneOf or if (either way)
         self.mode = 0
 
-    def add(self, pointer: Any, code: str, effect: str, message: str, origin: Any = None) -> None:
-        """Record a rewrite (info when lossless, else a warning), once per input node."""
+    def add(
+        self,
+        pointer: Any,
+        code: str,
+        effect: str,
+        message: str,
+        origin: Any = None,
+        warn: bool = False,
+    ) -> None:
+        """Record a rewrite (info when lossless, else a warning; a warning either way with
+        ``warn``: a guess at what the author meant), once per input node."""
         if self.dedupe and origin is not None and self._seen_before(code, origin, message):
             return
         if self.mode and effect != LOSSLESS:
@@ -117,7 +126,13 @@ class Ctx:
         self.changes.append(
             _new(
                 Change,
-                (pointer, code, "info" if effect == LOSSLESS else "warning", message, effect),
+                (
+                    pointer,
+                    code,
+                    "info" if effect == LOSSLESS and not warn else "warning",
+                    message,
+                    effect,
+                ),
             )
         )
 

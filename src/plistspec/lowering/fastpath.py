@@ -23,15 +23,27 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsontypes import only_strings
+from plistspec.core.jsonutil import brief, resolve_pointer
 from plistspec.lowering.check import check_node, count_properties
-from plistspec.lowering.context import Ctx
-from plistspec.lowering.rules import Rules
+from plistspec.lowering.context import LOSSLESS, Ctx
+from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.strict import close_object
 
-__all__ = ["object_node", "empty_root", "FLAT_KEYS"]
+__all__ = ["object_node", "empty_root", "annotated_leaf", "ref_leaf", "union_leaf", "FLAT_KEYS"]
 
 #: the keywords of the node this path takes (``type`` and ``properties`` always there)
-FLAT_KEYS = frozenset(("type", "properties", "required", "description", "additionalProperties"))
+FLAT_KEYS = frozenset(
+    ("type", "properties", "required", "description", "additionalProperties", "title")
+)
+#: metadata this path also takes: kept where the target takes it, else removed as the
+#: general path removes it (:func:`plistspec.lowering.nodes.rewrite_node`'s keyword step:
+#: PS429, after strict mode closed the object) (FastMCP's roots carry ``$schema``)
+META_KEYS = frozenset(("$schema", "$id", "$comment"))
+#: definitions this path also takes at the root, where the target keeps references (the
+#: walk goes on into them as it does on the general path)
+DEFS_KEYS = frozenset(("$defs", "definitions"))
+_TAKEN = FLAT_KEYS | META_KEYS | DEFS_KEYS
+_FLAT_DEFS = FLAT_KEYS | DEFS_KEYS
 _AP = frozenset(("additionalProperties",))
 #: keywords of a property that make :func:`plistspec.lowering.objects.object_rules` look
 #: closer at the parent (a recursive ``$ref`` in a required property, for Gemini)
@@ -41,12 +53,20 @@ _NULLABLE = ["object", "null"]
 _EMPTY_KEYS = frozenset(("type", "properties"))
 
 
-def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | None:
+def object_node(
+    node: dict, p: Any, root: bool, depth: int, ctx: Ctx, origin: Any = None
+) -> dict | None:
     """``node`` (a dict with ``properties``, not inside an inlined definition) lowered, its
     rewrites recorded and its checks made, as the general path would at ``depth``; None
-    when it is not the node this path takes (nothing is recorded then)."""
+    when it is not the node this path takes (nothing is recorded then). ``origin``: the
+    input node, where ``node`` is a copy without its metadata (:func:`_with_meta`)."""
     if not node.keys() <= FLAT_KEYS:
-        return None
+        if not node.keys() <= _TAKEN or (
+            not DEFS_KEYS.isdisjoint(node) and (not root or ctx.inline_all)
+        ):
+            return None
+        if not node.keys() <= _FLAT_DEFS:
+            return _with_meta(node, p, root, depth, ctx)
     t = node["type"] if "type" in node else None
     if t != "object" and (root or t != _NULLABLE or ctx.rules.type_list == "nullable"):
         return None  # (the root must be an object; Gemini rewrites a type list)
@@ -88,7 +108,7 @@ def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | 
     new = dict(node)
     if s is None:
         return new
-    close_object(new, p, ctx, node)
+    close_object(new, p, ctx, node if origin is None else origin)
     if (s["closed_objects"] and new.get("additionalProperties") is not False) or (
         s["all_required"] and new.get("required") != list(new["properties"])
     ):  # not what close_object leaves: the checks say what is wrong
@@ -96,6 +116,113 @@ def object_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | 
         return new
     count_properties(props, depth, ctx.stats)
     return new
+
+
+def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | None:
+    """:func:`object_node` for a node that also holds :data:`META_KEYS`: those the target
+    refuses are removed (after the object's own step, with the general path's PS429)."""
+    allowed = ctx.allowed_root if root else ctx.allowed_node
+    gone = [k for k in node if k in META_KEYS and allowed is not None and k not in allowed]
+    if not gone:
+        return None  # (kept, so not FLAT_KEYS: the general path)
+    rest = {k: v for k, v in node.items() if k not in gone}
+    if not rest.keys() <= _FLAT_DEFS:
+        return None
+    new = object_node(rest, p, root, depth, ctx, node)
+    if new is None:
+        return None
+    for k in gone:
+        ctx.add(
+            p,
+            "PS429",
+            LOSSLESS,
+            f"removed {k} ({ctx.rules.name} does not take it; it does not constrain the value)",
+            node,
+        )
+    return new
+
+
+#: annotations a leaf may carry that a target refusing them has said in the description
+#: (the general path's keyword step, PS419): FastMCP's ``default`` on every optional
+#: argument, which strict modes and Gemini refuse
+ANNOTATIONS = frozenset(("default", "examples", "example", "deprecated", "readOnly", "writeOnly"))
+
+
+def annotated_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
+    """A leaf (``leaf``, the walk's test) but for annotations of :data:`ANNOTATIONS` the
+    target refuses: a copy without them, each said in the description and reported
+    (PS419), as the general path would (same order, same words); None for any other
+    node (nothing recorded then). Not the root, not inside an inlined definition."""
+    allowed = ctx.allowed_node
+    if allowed is None:
+        return None
+    gone = None
+    for k in node:
+        if k in ANNOTATIONS and k not in allowed:
+            gone = [k] if gone is None else [*gone, k]
+    if gone is None or not ctx.rules.annotations.issuperset(gone):
+        return None
+    rest = {k: v for k, v in node.items() if k not in gone}
+    if not leaf(rest):
+        return None
+    for k in gone:
+        ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
+        ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
+    return rest
+
+
+def union_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
+    """``{"anyOf": [LEAF, ..., {"type": "null"}], "description": D, "title": T}``, an
+    optional argument as pydantic writes it, with annotations of :data:`ANNOTATIONS` the
+    target refuses said in the description (PS419, as the general path says them): a
+    copy, its members copied as the walk copies leaves. Only where the target takes type
+    lists and ``anyOf`` beside those keywords (not Gemini, whose null unions are
+    rewritten); members with an ``enum`` are left to the general path (its counts).
+    None for any other node (nothing recorded then)."""
+    members = node["anyOf"]
+    if type(members) is not list or not members:
+        return None
+    allowed = ctx.allowed_node
+    gone = None
+    for k in node:
+        if k == "anyOf" or k == "title" or (k == "description" and type(node[k]) is str):
+            if allowed is not None and k not in allowed:
+                return None
+            continue
+        if k in ANNOTATIONS and allowed is not None and k not in allowed:
+            gone = [k] if gone is None else [*gone, k]
+            continue
+        return None
+    if gone is not None and not ctx.rules.annotations.issuperset(gone):
+        return None
+    for m in members:
+        if type(m) is not dict or "enum" in m or not leaf(m):
+            return None
+    rest = {k: v for k, v in node.items() if gone is None or k not in gone}
+    rest["anyOf"] = [dict(m) for m in members]
+    if gone is not None:
+        for k in gone:
+            ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
+            ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
+    return rest
+
+
+def ref_leaf(node: dict, p: Any, ctx: Ctx) -> dict | None:
+    """``{"$ref": R}`` kept as it is, as the general path keeps it: the target keeps
+    references (not Gemini's or Ollama's inlining), ``R`` is local, points at something
+    and, in strict mode, into where strict mode resolves and recursion is allowed; the
+    check the general path makes of it is recorded (``ctx.refs``, which :func:`plistspec.
+    lowering.check.finish` resolves in the lowered schema). None for any other node."""
+    ref = node["$ref"]
+    if type(ref) is not str or not ref.startswith("#") or ctx.inline_all:
+        return None
+    s = ctx.strict
+    if s is not None and (not s["recursion"] or not ref_target_ok(ref, s)):
+        return None
+    if not resolve_pointer(ctx.original, ref)[0]:
+        return None
+    ctx.refs.append((p, ref))
+    return {"$ref": ref}
 
 
 def empty_root(params: dict, rules: Rules) -> dict | None:

@@ -18,6 +18,7 @@ from typing import Any
 from plistspec.core.jsonutil import ROOT, Ptr, add_note, brief, resolve_pointer
 from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 from plistspec.lowering.merge import flatten_union, merge_all
+from plistspec.lowering.rules import ref_target_ok
 from plistspec.lowering.shape import shape
 
 __all__ = ["settle", "graph", "pointer_of", "check_size"]
@@ -84,7 +85,7 @@ def _must_inline(node: dict, ref: str, ctx: Ctx) -> bool:
         for k in node:
             if k != "$ref" and (s is not None and not s["ref_siblings"] or not k.startswith("$")):
                 return True
-    if s is not None and not ref.startswith(s["ref_targets"]):
+    if s is not None and not ref_target_ok(ref, s):
         return True  # strict mode resolves references into definitions only
     return False
 
@@ -95,9 +96,17 @@ def _ref(
     """``(node, the ref made active, home, look again, origin)``."""
     ref = node["$ref"]
     siblings = {k: v for k, v in node.items() if k != "$ref"}
-    if not ref.startswith("#"):
-        ctx.error(p, "PS413", f"the $ref {brief(ref)} is not local: it cannot be resolved", origin)
+    if not ref.startswith("#"):  # never fetched (MCP: MUST NOT): loosened, loudly
         ctx.block(p, f"the $ref {ref} is not local")
+        add_note(siblings, f"a value of {ref}")
+        ctx.add(
+            p,
+            "PS413",
+            WIDENS,
+            f"the $ref {brief(ref)} is not local (it is never fetched): removed, so the "
+            "schema takes any value (said in the description)",
+            origin,
+        )
         return siblings, None, home, True, origin
     found, target = resolve_pointer(ctx.original, ref)
     if not found:

@@ -17,7 +17,12 @@ from typing import Any
 from plistspec.core.jsonutil import add_note, brief, jeq, types_of
 from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Ctx
 from plistspec.lowering.nulls import nullability
-from plistspec.lowering.objects import free_form_object, object_rules
+from plistspec.lowering.objects import (
+    OBJECT_KEYWORDS,
+    free_form_object,
+    object_keywords_into_members,
+    object_rules,
+)
 from plistspec.lowering.strict import strict_node
 
 __all__ = ["rewrite_node", "value_type"]
@@ -29,6 +34,7 @@ _META = frozenset(
 )
 _DEFS = ("$defs", "definitions")
 _KEEP_FALSE = frozenset(("additionalProperties",))
+_OBJECT_KEYS = frozenset(OBJECT_KEYWORDS)
 
 
 def rewrite_node(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: Any) -> None:
@@ -48,6 +54,13 @@ def rewrite_node(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
         _enum(node, p, ctx, origin)
     if not r.anyof_with_type and "anyOf" in node and "type" in node:
         _anyof_type(node, p, ctx, origin)
+    if (
+        r.object_keywords_only
+        and "anyOf" in node
+        and node.get("type") != "object"
+        and not _OBJECT_KEYS.isdisjoint(node)
+    ):
+        object_keywords_into_members(node, p, ctx, origin)
     if "properties" in node or "required" in node:
         object_rules(node, p, root, home, ctx, origin)
     if ctx.strict is not None:
@@ -73,7 +86,7 @@ def rewrite_node(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: An
     if (r.type_required and t is None and "anyOf" not in node) or (
         r.object_keywords_only
         and t != "object"  # (an object keeps its object keywords)
-        and ("properties" in node or "required" in node)
+        and not _OBJECT_KEYS.isdisjoint(node)
     ):
         _node_type(node, p, root, ctx, origin)
     if r.free_form_objects == "error" and not root and node.get("type") == "object":
@@ -373,7 +386,7 @@ def _node_type(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
     r = ctx.rules
     t = types_of(node)
     if r.object_keywords_only and t is not None and "object" not in t:
-        for k in ("properties", "required"):
+        for k in OBJECT_KEYWORDS:
             if k in node:
                 del node[k]
                 ctx.add(
@@ -381,9 +394,13 @@ def _node_type(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any) -> None:
                 )
     if not r.type_required or "type" in node or "anyOf" in node:
         return
-    if "properties" in node:
+    if not _OBJECT_KEYS.isdisjoint(node):
         node["type"] = "object"
-        why = "object (it has properties)"
+        why = (
+            "object (it has object keywords)"
+            if "properties" not in node
+            else "object (it has properties)"
+        )
     elif "items" in node:
         node["type"] = "array"
         why = "array (it has items)"

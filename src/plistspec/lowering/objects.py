@@ -5,7 +5,9 @@ Owns: :func:`object_rules` (a draft-3 boolean ``required`` on a property, which 
 name in ``required`` that ``properties`` lacks, which Gemini refuses and strict mode
 cannot satisfy, added as a property taking any value, lossless; for
 ``gemini-jsonschema``, a required property holding a recursive ``$ref`` made optional,
-since Gemini unrolls recursion only through optional properties) and
+since Gemini unrolls recursion only through optional properties),
+:func:`object_keywords_into_members` (Gemini takes ``properties``/``required`` only on a
+node typed ``object``: beside an ``anyOf`` they go into its object members) and
 :func:`free_form_object` (Gemini's ``parameters`` cannot say "any properties": an object
 without properties arrives empty, which is reported).
 """
@@ -14,11 +16,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from plistspec.core.jsonutil import ptr, resolve_pointer
+from plistspec.core.jsonutil import brief, ptr, resolve_pointer, types_of
 from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Ctx
 from plistspec.lowering.inline import graph
+from plistspec.lowering.merge import merge_all
 
-__all__ = ["object_rules", "free_form_object"]
+__all__ = ["object_rules", "free_form_object", "object_keywords_into_members", "OBJECT_KEYWORDS"]
+
+#: the keywords that constrain objects only, and that Gemini takes only on a node typed
+#: ``object`` ("required only allowed on OBJECT")
+OBJECT_KEYWORDS = (
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "additionalProperties",
+    "propertyOrdering",
+)
 
 
 def object_rules(node: dict, p: Any, root: bool, home: Any, ctx: Ctx, origin: Any) -> None:
@@ -125,6 +139,75 @@ def _recursive_required(
             "unrolls recursion only through optional properties)",
             origin,
         )
+
+
+def object_keywords_into_members(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
+    """``{anyOf: [A, B], properties: P, required: R}`` (no ``type``, or one that is not
+    ``object``: Gemini moved it into the members) → ``{anyOf: [A∧P∧R, B]}``: the object
+    keywords constrain only the members that are objects, so they are written into
+    each member typed ``object`` and left out of the others (exact). A member whose type
+    is not known here (a ``$ref``, a union, no type) could be an object: the keywords
+    are then said in the description instead (the schema accepts more)."""
+    keys = [k for k in OBJECT_KEYWORDS if k in node]
+    base = {k: node.pop(k) for k in keys}
+    members = node["anyOf"]
+    t = types_of(node)
+    if t is not None and "object" not in t:
+        members = None  # the node's own type excludes objects: the keywords say nothing
+    elif type(members) is list:
+        original = members
+        members = list(members)
+        for i, m in enumerate(members):
+            mt = types_of(m) if type(m) is dict else None
+            if mt is not None and "object" not in mt:
+                continue  # no object matches the member: nothing to add
+            if mt != ["object"] or not _OBJECT_MEMBER.isdisjoint(m):
+                members = None
+                break
+            merged, losses = merge_all(base, [m])
+            if losses:
+                members = None
+                break
+            merged["type"] = "object"
+            members[i] = merged
+    else:
+        members = None
+    if members is not None:
+        into = any(m is not o for m, o in zip(members, original, strict=True))
+        node["anyOf"] = members
+        how = "written into each object member of anyOf" if into else "removed (no value it"
+        how += "" if into else " takes is an object)"
+        ctx.add(
+            p,
+            "PS436",
+            LOSSLESS,
+            f"{', '.join(keys)} {how} ({ctx.rules.name} takes object keywords only on a "
+            "schema typed object)",
+            origin,
+        )
+        return
+    if t is not None and "object" not in t:
+        ctx.add(
+            p,
+            "PS436",
+            LOSSLESS,
+            f"{', '.join(keys)} removed (the schema is typed {brief(node['type'])}: they "
+            "constrain only objects)",
+            origin,
+        )
+        return
+    ctx.note(node, False, "if an object: " + ", ".join(f"{k}: {brief(base[k], 200)}" for k in keys))
+    ctx.add(
+        p,
+        "PS421",
+        WIDENS,
+        f"{', '.join(keys)} beside anyOf moved into the description ({ctx.rules.name} takes "
+        "object keywords only on a schema typed object)",
+        origin,
+    )
+
+
+_OBJECT_MEMBER = frozenset(("$ref", "anyOf", "oneOf", "allOf", "not"))
 
 
 def free_form_object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from plistspec.core.grammars import grammar_path
 
-__all__ = ["Rules", "rules", "targets", "canonical", "table", "grammar_dir"]
+__all__ = ["Rules", "rules", "targets", "canonical", "table", "grammar_dir", "ref_target_ok"]
 
 
 def grammar_dir() -> Path:
@@ -147,5 +147,16 @@ def rules(target: str) -> Rules:
         strict = dict(table()["strict"][flavor])
         strict["reject"] = list(strict["reject"]) + list(strict.get("avoid", ()))
         strict["keywords_set"] = frozenset(strict["keywords"])
-        strict["ref_targets"] = tuple(strict.get("ref_targets") or ())
+        targets = strict.get("ref_targets") or ()
+        # an entry ending in "/" is a prefix (a definition under it), any other one the
+        # whole reference ("#": the root, for recursion)
+        strict["ref_targets"] = tuple(x for x in targets if x.endswith("/"))
+        strict["ref_exact"] = frozenset(x for x in targets if not x.endswith("/"))
     return Rules(name, merged, strict)
+
+
+def ref_target_ok(ref: str, strict: dict[str, Any]) -> bool:
+    """Whether strict mode ``strict`` resolves the local ``$ref`` ``ref`` as it is (a
+    definition under one of its ``ref_targets`` prefixes, or the root ``#`` where listed);
+    any other reference is inlined by the walk, or the tool is sent non-strict."""
+    return ref in strict["ref_exact"] or ref.startswith(strict["ref_targets"])

@@ -28,12 +28,19 @@ from plistspec.core.jsontypes import JSON_TYPES
 from plistspec.core.jsonutil import ROOT, Ptr, brief
 from plistspec.lowering.check import check_node, finish
 from plistspec.lowering.context import LOSSLESS, Change, Ctx
-from plistspec.lowering.fastpath import empty_root, object_node
+from plistspec.lowering.fastpath import ANNOTATIONS as _ANNOTATIONS
+from plistspec.lowering.fastpath import (
+    annotated_leaf,
+    empty_root,
+    object_node,
+    ref_leaf,
+    union_leaf,
+)
 from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.leaves import SCALARS, leaf_tests
 from plistspec.lowering.nodes import rewrite_node
 from plistspec.lowering.nulls import null_union
-from plistspec.lowering.rules import Rules
+from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.shape import shape, type_names
 
 __all__ = ["Change", "lower_schema", "defs_home"]
@@ -88,7 +95,7 @@ def lower_schema(
         return empty, [], [], []  # a tool without arguments: nothing to walk
     moved = False
     if "definitions" in params:
-        params, moved = defs_home(params, rules)
+        params, moved = defs_home(params, rules, strict)
     ctx = Ctx(rules, strict, params, budget=_PROBE)
     if moved:
         ctx.add("", "PS412", LOSSLESS, "definitions moved into $defs (and every $ref to them)")
@@ -140,6 +147,20 @@ def lower_schema(
                 continue  # additionalProperties: true/false is the keyword's own value
         ctx.dedupe = inlined
         ctx.mode = mode
+        if not root and not inlined and at is None and type(node) is dict:
+            # the leaves with one rewrite, or none, in one step (plistspec.lowering.fastpath):
+            # a leaf but for an annotation the target refuses (FastMCP's default), a
+            # reference the target keeps, pydantic's optional argument anyOf [T, null]
+            new = None
+            if not _ANNOTATIONS.isdisjoint(node):
+                new = annotated_leaf(node, p, ctx, leaf)
+            if new is None and len(node) == 1 and "$ref" in node:
+                new = ref_leaf(node, p, ctx)
+            if new is None and lists_ok and "anyOf" in node:
+                new = union_leaf(node, p, ctx, leaf)
+            if new is not None:
+                cont[key] = new
+                continue
         if (
             not inlined
             and at is None
@@ -370,29 +391,72 @@ def _json_list(t: list) -> bool:
     return True
 
 
-def defs_home(params: dict, rules: Rules) -> tuple[dict, bool]:
+def defs_home(params: dict, rules: Rules, strict: bool = False) -> tuple[dict, bool]:
     """Draft-07 ``definitions`` moved into ``$defs`` (and every ``$ref`` to them rewritten)
-    for a target that keeps references but not ``definitions``."""
-    if not isinstance(params.get("definitions"), dict) or rules.allowed("definitions", True):
+    for a target that keeps references but not ``definitions``, or (``strict``) whose
+    strict mode resolves references into ``$defs`` only (OpenAI)."""
+    if not isinstance(params.get("definitions"), dict):
+        return params, False
+    if strict and rules.strict is not None:
+        if ref_target_ok("#/definitions/", rules.strict):
+            return params, False
+    elif rules.allowed("definitions", True):
         return params, False
     if not rules.allowed("$defs", True) or rules.ref_mode == "inline":
         return params, False
     defs = dict(params.get("$defs") or {})
     if set(defs) & set(params["definitions"]):
         return params, False
-    from plistspec.core.jsonutil import jcopy
+    try:
+        out = {k: _rehome(v) for k, v in params.items()}
+    except RecursionError:  # nested deeper than Python recurses: copied, then rewritten
+        from plistspec.core.jsonutil import jcopy
 
-    out = jcopy(params)
-    defs.update(out.pop("definitions"))
-    out["$defs"] = defs
+        out = _rehome_deep(jcopy(params))
+    moved = out.pop("definitions")
+    out["$defs"] = {**(out.get("$defs") or {}), **moved}
+    return out, True
+
+
+_OLD = "#/definitions/"
+
+
+def _rehome(v: Any) -> Any:
+    """``v`` with every ``$ref`` into ``#/definitions/`` pointing into ``#/$defs/``: the
+    containers on the way to one are new, the rest is ``v``'s own (never changed)."""
+    t = type(v)
+    out: Any = None
+    if t is dict:
+        r = v.get("$ref")
+        if type(r) is str and r.startswith(_OLD):
+            out = dict(v)
+            out["$ref"] = "#/$defs/" + r[len(_OLD) :]
+        pairs: Any = v.items()
+    elif t is list:
+        pairs = enumerate(v)
+    else:
+        return v
+    for k, x in pairs:
+        tx = type(x)
+        if tx is dict or tx is list:
+            y = _rehome(x)
+            if y is not x:
+                if out is None:
+                    out = dict(v) if t is dict else list(v)
+                out[k] = y
+    return v if out is None else out
+
+
+def _rehome_deep(out: Any) -> Any:
+    """:func:`_rehome` in place on a copy, without recursion."""
     work = [out]
     while work:
         n = work.pop()
         if isinstance(n, dict):
             r = n.get("$ref")
-            if isinstance(r, str) and r.startswith("#/definitions/"):
-                n["$ref"] = "#/$defs/" + r[len("#/definitions/") :]
+            if isinstance(r, str) and r.startswith(_OLD):
+                n["$ref"] = "#/$defs/" + r[len(_OLD) :]
             work.extend(n.values())
         elif isinstance(n, list):
             work.extend(n)
-    return out, True
+    return out

@@ -7,7 +7,10 @@ Owns: :func:`shape` (a keyword whose value is not what JSON Schema says, e.g. ``
 ``properties`` is removed, since it means nothing there: inside ``properties`` the parent
 has already moved it, :mod:`plistspec.lowering.objects`) and :func:`type_names`
 (Gemini's upper-case names lower-cased; ``"nil"`` and ``"any"``, what an Elisp
-``:type nil`` or a hand-written "any" sends, removed: no JSON type has that name).
+``:type nil`` or a hand-written "any" sends, removed: no JSON type has that name; the
+names of :data:`TYPE_ALIASES` that real MCP servers publish, ``"double"``, ``"int"``,
+``"long"``, ``"bool"``..., which every provider refuses with a 400, read as the JSON type
+they name, with a warning).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from plistspec.core.jsontypes import JSON_TYPES, only_strings
 from plistspec.core.jsonutil import brief
 from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 
-__all__ = ["shape", "type_names", "NO_TYPE_NAMES"]
+__all__ = ["shape", "type_names", "NO_TYPE_NAMES", "TYPE_ALIASES"]
 
 _SHAPES: dict[str, tuple[type, ...]] = {
     "properties": (dict,),
@@ -52,6 +55,38 @@ _FINE["required"] = _Checked
 #: type names that say "no type": Elisp's ``:type nil`` (gptel sends "nil", llm sends
 #: "nil" for a missing :type) and "any"
 NO_TYPE_NAMES = frozenset(("nil", "any"))
+#: type names that are no JSON type but name one (programming languages' and OpenAPI
+#: formats' names, as real MCP servers publish them), lower case: read as that type
+TYPE_ALIASES: dict[str, str] = {
+    **dict.fromkeys(
+        ("double", "float", "float32", "float64", "decimal", "numeric", "real"), "number"
+    ),
+    **dict.fromkeys(
+        (
+            "int",
+            "int8",
+            "int16",
+            "int32",
+            "int64",
+            "integer32",
+            "integer64",
+            "long",
+            "short",
+            "uint",
+            "uint8",
+            "uint16",
+            "uint32",
+            "uint64",
+            "bigint",
+        ),
+        "integer",
+    ),
+    "bool": "boolean",
+    "str": "string",
+    "dict": "object",
+    "map": "object",
+    "list": "array",
+}
 
 
 def shape(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
@@ -122,7 +157,9 @@ def shape(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
 
 
 def type_names(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
-    """Upper-case type names (Gemini's ``STRING``) lower-cased; ``"nil"``/``"any"`` removed."""
+    """Upper-case type names (Gemini's ``STRING``) lower-cased; a name of
+    :data:`TYPE_ALIASES` (``"double"``, ``"Int"``) written as the JSON type it names (a
+    warning: the schema said something no validator reads); ``"nil"``/``"any"`` removed."""
     t = node.get("type")
     names = [t] if type(t) is str else t if type(t) is list else []
     if not all(type(x) is str for x in names):
@@ -131,6 +168,21 @@ def type_names(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     if low != names:
         node["type"] = low[0] if type(t) is str else low
         ctx.add(p, "PS414", LOSSLESS, f"the type {brief(t)} written in lower case", origin)
+    alias = [x for x in low if x not in JSON_TYPES and x.lower() in TYPE_ALIASES]
+    if alias:
+        mapped = list(dict.fromkeys(TYPE_ALIASES.get(x.lower(), x) for x in low))
+        before = node["type"]
+        node["type"] = mapped if type(t) is list else mapped[0]
+        low = mapped
+        ctx.add(
+            p,
+            "PS434",
+            LOSSLESS,
+            f"the type {brief(before)} names no JSON type: read as {brief(node['type'])}, "
+            "the JSON type it names (every provider refuses the name)",
+            origin,
+            warn=True,
+        )
     gone = [x for x in low if x in NO_TYPE_NAMES]
     if gone:
         rest = [x for x in low if x not in NO_TYPE_NAMES]

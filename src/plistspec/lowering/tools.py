@@ -103,6 +103,15 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
                 add("/parameters" + p, "PS428", "error", f"{r.name} would reject this: {msg}")
         if given is None:
             no_args = True  # none given, none sent
+            if (tool.get("metadata") or {}).get("sent_null_parameters"):
+                add(
+                    "/parameters",
+                    "PS435",
+                    "info",
+                    "gptel sends parameters: null for a tool without arguments: left out "
+                    f"({r.name}'s form of it)",
+                    LOSSLESS,
+                )
         elif r.no_args == "omit" and not lowered.get("properties"):
             no_args = not lowered.get("required")
             if no_args and not (tool.get("metadata") or {}).get("sent_null_parameters"):

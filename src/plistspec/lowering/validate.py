@@ -16,9 +16,13 @@ from typing import Any
 
 from plistspec.core.jsontypes import JSON_TYPES
 from plistspec.core.jsonutil import ROOT, ptr, resolve_pointer, types_of
-from plistspec.lowering.rules import Rules, rules
+from plistspec.lowering.rules import Rules, ref_target_ok, rules
 
 __all__ = ["schema_violations", "tool_violations", "strict_violations"]
+
+#: the keywords Gemini's ``parameters`` takes only on a schema typed ``object``
+#: ("required only allowed on OBJECT"; the same proto fields for the others)
+_GEMINI_OBJECT_KEYS = ("properties", "required", "minProperties", "maxProperties")
 
 _COMPOSITION = ("anyOf", "oneOf", "allOf")
 _ONE = frozenset(
@@ -137,7 +141,7 @@ def _node(
             out.append((ptr(p, "$ref"), f"the $ref {ref!r} is not local"))
         elif not resolve_pointer(params, ref)[0]:
             out.append((ptr(p, "$ref"), f"the $ref {ref} points at nothing"))
-        elif s is not None and not ref.startswith(s["ref_targets"]):
+        elif s is not None and not ref_target_ok(ref, s):
             out.append((ptr(p, "$ref"), f"strict mode resolves $ref into definitions only: {ref}"))
         if r.ref_mode == "inline-siblings" and any(
             k != "$ref" and not k.startswith("$") for k in node
@@ -152,10 +156,10 @@ def _node(
         out.append((p, f"{r.name} needs a type on every schema"))
     if not r.anyof_with_type and "type" in node and "anyOf" in node:
         out.append((p, f"{r.name} refuses type beside anyOf"))
-    if r.object_keywords_only and types is not None and "object" not in types:
-        for k in ("properties", "required"):
+    if r.object_keywords_only and (types is None or "object" not in types):
+        for k in _GEMINI_OBJECT_KEYS:
             if k in node:
-                out.append((ptr(p, k), f"{r.name} refuses {k} on a schema that is not an object"))
+                out.append((ptr(p, k), f"{r.name} refuses {k} on a schema not typed object"))
     f = node.get("format")
     if f is not None:
         fm = r.formats
