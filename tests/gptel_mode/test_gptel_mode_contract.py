@@ -217,7 +217,9 @@ def test_a_backtracking_pattern_is_answered_in_bounded_time(runs) -> None:
     second = json.dumps(_bodies(runs["on"][1], scenario)[1])
     assert "could not be checked in time" in second
     assert "could not be checked in time" in result["reports"][0]  # the report shows it
-    assert result["ask_max"] < 5  # bounded (0.5 s), not minutes
+    # bounded: 0.5 s of CPU for the check (wall time under load is several times that);
+    # unbounded, this pattern backtracks for hours
+    assert result["ask_max"] < 30, result["ask_max"]
 
 
 def test_an_async_tool_that_signals_from_a_timer_gets_an_error_result() -> None:
