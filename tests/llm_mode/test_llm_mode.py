@@ -29,7 +29,7 @@ from llm_harness import ENTRIES, PROVIDERS, TARGET, run_harness
 from llm_stub import declared, history_problems
 from rulecheck import violations
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.emacs]
 
 # hand-written tools only (llm alone can send them): get_weather, set_level...
 HAND = ["get_weather", "set_level", "create_item", "tag_all", "no_args", "fetch_async",

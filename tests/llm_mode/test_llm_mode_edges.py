@@ -17,7 +17,7 @@ import pytest
 from llm_harness import run_harness
 from llm_stub import history_problems
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.emacs]
 
 
 def _later(requests: list[dict[str, Any]], scenario: int) -> str:
