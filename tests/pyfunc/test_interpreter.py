@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import ROOT
 
 from plistspec.elisp.printer import print_string
 from plistspec.pyfunc.interpreter import bridge_python
+from support import ROOT
 
 
 def _python(path: Path) -> Path:
