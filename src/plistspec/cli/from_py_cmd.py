@@ -67,7 +67,8 @@ JSON_FORMATS = FORMATS
     metavar="PYTHON",
     help="Interpreter the generated :function runs, written into the file (default: none "
     "is written; Emacs runs plistspec-bridge-python, else the nearest .venv above the "
-    "modules, else python3).",
+    "modules within their project, else the Python of M-x plistspec-install-cli, else "
+    "python3).",
 )
 @click.option(
     "--async", "async_", is_flag=True, help="Write :async t tools that never block Emacs."

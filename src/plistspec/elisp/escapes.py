@@ -8,6 +8,11 @@ the modifier prefixes ``\\C-``, ``\\^``, ``\\M-``, ``\\S-``, ``\\H-``, ``\\A-``,
 ``\\s-``, nested without recursion (``\\M-`` in a string is a raw byte; other modifiers
 there are an error).
 
+Where Emacs 28 and Emacs 30 read an escape differently, plistspec reads neither: PS001
+says what each version does (``\\x`` without a hex digit, NUL in 28, an error in 30;
+``\\C-``/``\\^`` on a non-ASCII character that 28 folds to a C1 control, ``?\\C-é`` 137,
+where 30 sets the control modifier bit and refuses it in a string).
+
 Strings take a fast path first (:func:`unescape_string`: split at backslashes, a table
 for the one-character escapes); any longer escape hands the body to
 :func:`unescape_full`. A character Emacs has but Python text cannot hold (a surrogate
@@ -54,7 +59,8 @@ _NAME_SPACES = r"[ \t\n\v\f\r]+"
 
 
 def _ctl(c: int) -> int:
-    """Apply \\C- / \\^ to a character code (read_escape in lread.c)."""
+    """Apply \\C- / \\^ to a character code (read_escape in lread.c): what Emacs 28 and
+    30 agree on (:func:`_ctl_differs` says where they do not)."""
     base = c & ~MODIFIER_MASK
     if base == 0x3F:  # ?
         return 0x7F | (c & MODIFIER_MASK)
@@ -65,6 +71,29 @@ def _ctl(c: int) -> int:
     if 0o100 <= (c & 0o177) <= 0o137:
         return c & (0o37 | ~0o177)
     return c | CTL
+
+
+def _ctl_differs(c: int) -> bool:
+    """Emacs 28 folds \\C- / \\^ on a character 0x80..0xFF whose low 7 bits are a letter
+    or ``@[\\]^_`` to a C1 control (``?\\C-é`` is 137); Emacs 30 folds only ASCII and sets
+    the control bit on anything else (``?\\C-é`` is é + 2**26; in a string, an error)."""
+    base = c & ~MODIFIER_MASK
+    return 0x80 <= base < 0x100 and (0o101 <= (c & 0o137) <= 0o132 or 0o100 <= (c & 0o177) <= 0o137)
+
+
+def _ctl_error(code: int, stringp: bool, text: str, pos: int) -> Exception:
+    base = code & ~MODIFIER_MASK
+    folded = code & (0o37 | ~0o177)
+    if stringp:
+        how = "Emacs 30 refuses this (Emacs 28 read it as U+%04X)" % (folded & ~MODIFIER_MASK)
+    else:
+        how = f"Emacs 28 and Emacs 30 read this differently ({folded} in 28, {code | CTL} in 30)"
+    return read_error(
+        f"\\C- or \\^ on the non-ASCII character {chr(base)!r}: {how}; plistspec reads "
+        "neither: write the character you mean",
+        text,
+        pos,
+    )
 
 
 # Names Python knows and Emacs 28's char-from-name does not (checked over all of Unicode).
@@ -111,6 +140,7 @@ def _escape(text: str, i: int, stringp: bool, esc_pos: int) -> tuple[int, int]:
     """
     n = len(text)
     ops: list[int] = []
+    in_string = stringp
     while True:
         if i >= n:
             raise read_error("end of input inside an escape sequence", text, esc_pos)
@@ -166,7 +196,14 @@ def _escape(text: str, i: int, stringp: bool, esc_pos: int) -> tuple[int, int]:
             while j < n and text[j] in _HEX:
                 j += 1
             digits = text[i:j]
-            code = int(digits, 16) if digits else 0
+            if not digits:
+                raise read_error(
+                    "\\x not followed by a hex digit: Emacs 30 refuses this (Emacs 28 read it "
+                    "as the character NUL; write \\0 for NUL)",
+                    text,
+                    esc_pos,
+                )
+            code = int(digits, 16)
             if code > 0xFFFFFFF:
                 raise read_error(f"hex escape out of range: \\x{show(digits)}", text, esc_pos)
             if len(digits) < 3 and code >= 0x80:
@@ -209,7 +246,12 @@ def _escape(text: str, i: int, stringp: bool, esc_pos: int) -> tuple[int, int]:
         break
     while ops:
         op = ops.pop()
-        code = _ctl(code) if op == _CTL_OP else code | op
+        if op == _CTL_OP:
+            if _ctl_differs(code):
+                raise _ctl_error(code, in_string, text, esc_pos)
+            code = _ctl(code)
+        else:
+            code |= op
     return code, i
 
 

@@ -38,8 +38,8 @@ Design (speed and safety; about 18 MB/s and 6.5x the input's size in peak memory
 * Importing is cheap (the CLI imports this module on every run): only the scanner's
   regex is compiled at import; the rest compile on first use.
 
-Quirks of Emacs 28 that are kept (all verified): ``#`` ends a symbol (``a#b`` is ``a``
-then ``#b...``); ``(. x)`` reads as ``x``; ``.`` followed by ``)`` is the symbol ``\\.``;
+Quirks of Emacs 28 that are kept (all verified, and alike in Emacs 30): ``#`` ends a
+symbol (``a#b`` is ``a`` then ``#b...``); ``.`` followed by ``)`` is the symbol ``\\.``;
 control characters and NBSP are whitespace between tokens; ``?\\C-a``, ``?\\^?``,
 ``\\M-`` in strings (a raw byte), ``\\xe9`` (a raw byte) versus ``\\x0e9`` (a character).
 Syntax a tool file never needs (``#s(``, ``#1=``, ``#[``, ``#@``, ``#$``, ``#:``, ``#_``,
@@ -48,6 +48,13 @@ character Emacs has but Python text cannot hold (a surrogate code point such as
 ``"\\ud800"``, a character beyond Unicode such as ``"\\x3fff7f"``) reads as the marker
 :data:`UNREPRESENTABLE`, which, like the real character in ``json-serialize``, can never
 be sent as JSON; the file still reads.
+
+Where Emacs 28 and Emacs 30 disagree, plistspec reads neither version's datum: a PS001
+error names what each does (users run both). ``(. x)`` (``x`` in 28, an error in 30);
+``.`` followed by a no-break space (the symbol ``\\.`` in 28, the dotted-pair marker in
+30); the escapes of :mod:`plistspec.elisp.escapes` (``\\x`` without a hex digit,
+``\\C-`` on a non-ASCII letter). ``tests/elisp/test_reader_emacs.py`` holds each
+version's reading of these texts.
 """
 
 from __future__ import annotations
@@ -103,6 +110,14 @@ _PREFIX_NAMES = {"'": "quote", "#'": "function", "`": "`", ",": ",", ",@": ",@"}
 _LIST_MIN = _LIST  # kinds >= _LIST are lists that a `)` closes
 
 _WRONG_DOT = "`.` in wrong context: a dotted list has exactly one datum after `.`"
+_DOT_FIRST = (
+    "`.` with nothing before it in a list: Emacs 30 refuses this (Emacs 28 read `(. x)` as x)"
+)
+_DOT_NBSP = (
+    "`.` followed by a no-break space: Emacs 28 and Emacs 30 read this differently (28 the "
+    "symbol `\\.`, 30 the dot of a dotted list, and Emacs 30 refuses this where no dotted "
+    "pair can stand); write a plain space, or `\\.` for the symbol"
+)
 
 
 # Above this many characters read, the new datums are moved to the collector's oldest
@@ -154,7 +169,7 @@ def _read(
 
 def _finish_list(items: list[Datum], tail: Datum | None, start: int, end: int) -> Datum:
     """Normalize a read list as Emacs stores it: ``(a . nil)`` is ``(a)``, ``(a . 'b)``
-    is ``(a quote b)``, ``(. x)`` is ``x``, ``()`` is ``nil``."""
+    is ``(a quote b)``, ``()`` is ``nil`` (``(. x)`` never gets here: it is an error)."""
     while tail is not None:
         if type(tail) is Symbol and tail.name == "nil":
             tail = None
@@ -261,6 +276,8 @@ def _read_loop(
             v = atoms.get(tok)
             if v is None:
                 v = atoms[tok] = classify_atom(tok, text, start)
+            if tok == "." and text.startswith("\xa0", start + 1):
+                raise read_error(_DOT_NBSP, text, start)
             d = v[0](v[1], start, start + len(tok))
         elif i == OTHER:
             p = m[13]
@@ -268,6 +285,8 @@ def _read_loop(
                 break
             start = m.start(13)
             if p == "." and (kind == LIST or kind == SPLICED):  # the dot of a dotted list
+                if len(vals) == stack[-1][1]:
+                    raise read_error(_DOT_FIRST, text, start)
                 push((TAIL, 0, start, None))
                 kind = TAIL
                 continue

@@ -169,7 +169,9 @@ def with_bridge(
             else [";; by default " + comment_text(where) + ".  They run"]
         ),
         ";; `plistspec-bridge-python', else the nearest .venv/bin/python above that",
-        ";; directory, else python3: that Python needs plistspec installed.",
+        ";; directory up to its project root (or home; a .venv others may write or",
+        ";; another user owns is passed over), else the Python of",
+        ";; M-x plistspec-install-cli, else python3: it needs plistspec installed.",
     ]
     code = next((i for i, ln in enumerate(lines) if ln.startswith(";;; Code:")), None)
     if code is not None:

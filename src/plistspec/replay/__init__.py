@@ -12,6 +12,10 @@ tool with its metadata. Where the library itself would fail on the spec (semanti
 * per-backend gptel failures (e.g. ``:anyOf`` written as a list fails on Gemini first)
   are stored in the tool's metadata and reported by the emitter as ``PS203``.
 
+A tool that Emacs 28 sends but Emacs 30 cannot (a string holding raw bytes, which 28's
+``json-serialize`` sends as the UTF-8 they form and 30's refuses) is returned with a
+``PS205`` warning at each such string.
+
 Nothing else is reported here (lint-style findings belong to :mod:`plistspec.lint`).
 
 Also here: the JSON each library sends per backend (:mod:`.gptel_wire`, :mod:`.llm_wire`,
@@ -235,13 +239,20 @@ def _replay(
             )
             return None, [Diagnostic("PS204", "error", msg, deep.start, deep.end, path=path)]
     code, lib = ("PS201", "gptel") if dialect == "gptel" else ("PS202", "llm")
+    raw: list[Any] = []
     try:
         if dialect == "gptel":
-            tool = _lower_gptel(from_datum(name_d), from_datum(desc_d), from_datum(args_d))
+            tool = _lower_gptel(from_datum(name_d), from_datum(desc_d), from_datum(args_d), raw)
         else:
-            tool = _lower_llm(from_datum(name_d), from_datum(desc_d), from_datum(args_d))
+            tool = _lower_llm(from_datum(name_d), from_datum(desc_d), from_datum(args_d), raw)
     except LispError as err:
         return None, [_error(code, lib, err, span, path)]
+    # one warning per string (gptel serializes the arguments once per backend family)
+    diags = list(
+        {
+            (w.start, w.end): w for w in (_raw_bytes_warning(lib, x, span, path) for x in raw)
+        }.values()
+    )
     extra = tool["metadata"]
     meta = _metadata(form, dialect, values, args_d, path, full)
     over = extra.get("gptel_parameters")
@@ -263,29 +274,47 @@ def _replay(
                 }
         meta["gptel_parameters"] = over
     tool["metadata"] = meta
-    return tool, []
+    return tool, diags
 
 
-def _json(v: Any, flavor: Any) -> Any:
+def _raw_bytes_warning(lib: str, s: Any, fallback: tuple[int, int], path: str | None) -> Diagnostic:
+    from plistspec.replay.lisp import span_of
+
+    start, end = span_of(s)
+    if start < 0:
+        start, end = fallback
+    return Diagnostic(
+        "PS205",
+        "warning",
+        f"{lib} fails on this spec on Emacs 30: its json-serialize refuses a string holding raw "
+        "bytes (wrong-type-argument json-value-p), which Emacs 28 sends as the UTF-8 text they "
+        'form; write the text itself ("é", "\\u00e9", not "\\xc3\\xa9" or "\\303\\251")',
+        start,
+        end,
+        path=path,
+    )
+
+
+def _json(v: Any, flavor: Any, raw: list[Any] | None = None) -> Any:
     from plistspec.replay.lispjson import serialize
 
-    return serialize(v, flavor)
+    return serialize(v, flavor, raw)
 
 
-def _lower_gptel(name: Any, desc: Any, args: Any) -> Tool:
+def _lower_gptel(name: Any, desc: Any, args: Any, raw: list[Any] | None = None) -> Tool:
     from plistspec.replay import gptel as g
     from plistspec.replay.gptel_wire import derive_parameters
     from plistspec.replay.lisp import LispError, deep_copy, is_nil
     from plistspec.replay.lispjson import GPTEL
 
-    name_j = _json(name, GPTEL)
-    desc_j = _json(desc, GPTEL)
+    name_j = _json(name, GPTEL, raw)
+    desc_j = _json(desc, GPTEL, raw)
     args = g.preprocess(args)
     results: dict[str, tuple[bool, Any]] = {}
     for family in g.FAMILIES:
         try:
             value = g.build_parameters(deep_copy(args), family)
-            results[family] = (True, _json(value, GPTEL))
+            results[family] = (True, _json(value, GPTEL, raw))
         except LispError as err:
             results[family] = (False, err)
     ok = [f for f in g.FAMILIES if results[f][0]]
@@ -321,13 +350,13 @@ def _same(a: Any, b: Any) -> bool:
     return json.dumps(a) == json.dumps(b)
 
 
-def _lower_llm(name: Any, desc: Any, args: Any) -> Tool:
+def _lower_llm(name: Any, desc: Any, args: Any, raw: list[Any] | None = None) -> Tool:
     from plistspec.replay import llm as l
     from plistspec.replay.lispjson import LLM
 
-    name_j = _json(name, LLM)
-    desc_j = _json(desc, LLM)
-    params = _json(l.build_parameters(args), LLM)
+    name_j = _json(name, LLM, raw)
+    desc_j = _json(desc, LLM, raw)
+    params = _json(l.build_parameters(args), LLM, raw)
     return {
         "type": "function",
         "name": name_j,

@@ -35,17 +35,15 @@ class Bail(Exception):
 
 
 def _text(s: str) -> str:
-    """The JSON text of an Emacs string (as ``lispjson.json_text``), or :class:`Bail`."""
+    """The JSON text of an Emacs string without raw bytes, or :class:`Bail` (a string with
+    raw bytes is sent by Emacs 28 when they form UTF-8 and refused by Emacs 30: the replay
+    warns with PS205)."""
     if s.isascii():
         return s
     try:
-        s.encode("utf-8")  # no raw byte: the round trip below gives ``s`` back
+        s.encode("utf-8")
         return s
     except UnicodeEncodeError:
-        pass
-    try:
-        return s.encode("utf-8", "surrogateescape").decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
         raise Bail from None
 
 

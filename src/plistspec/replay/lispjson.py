@@ -1,4 +1,5 @@
-"""``json-serialize`` of Emacs 28 (jansson), emulated on the :mod:`.lisp` value model.
+"""``json-serialize`` of Emacs 28 (jansson), emulated on the :mod:`.lisp` value model,
+with where Emacs 30's own serializer differs.
 
 Owns: turning a Lisp value into the JSON value Emacs would send, with gptel's
 arguments (``:null-object :null :false-object :json-false``) or llm's (the defaults,
@@ -7,7 +8,11 @@ arguments (``:null-object :null :false-object :json-false``) or llm's (the defau
 * ``nil`` → ``{}``, ``t`` → ``true``, the null/false objects → ``null``/``false``,
   any other symbol → ``wrong-type-argument json-value-p``;
 * integers outside the signed 64-bit range → ``args-out-of-range``; infinite or NaN
-  floats → an error; strings with raw bytes → ``wrong-type-argument utf-8-string-p``;
+  floats → an error; a string whose bytes are not UTF-8 → ``wrong-type-argument
+  utf-8-string-p``. A string holding raw bytes that do form UTF-8 (the unibyte
+  ``"\\xc3\\xa9"``) is sent as that text by Emacs 28, while Emacs 30 refuses every string
+  with a raw byte (``wrong-type-argument json-value-p``): :func:`serialize` sends it as 28
+  does and hands it to its ``raw`` list, so the caller warns (PS205);
 * a list whose first element is not a cons is a plist (keys must be symbols, one
   leading colon stripped when something follows it, odd length → ``consp nil``),
   otherwise an alist of conses (keys kept verbatim); a repeated key keeps its first
@@ -41,20 +46,24 @@ def check_string(s: str) -> bool:
     return True
 
 
-def json_text(s: str) -> str | None:
-    """The text ``json-serialize`` sends for the Emacs string ``s``, or None when it fails.
+def json_text(s: str, emacs: int = 28) -> str | None:
+    """The text ``json-serialize`` of Emacs ``emacs`` (its major version) sends for the
+    Emacs string ``s``, or None when it fails.
 
-    Emacs writes a string's bytes as they are, raw bytes (lone surrogates U+DC80..U+DCFF
-    here) included, and signals ``utf-8-string-p`` unless the result is valid UTF-8: so
-    the unibyte ``"\\xc3\\xa9"`` is sent as ``"é"``, while ``"\\xe9"`` alone fails.
+    Emacs 28 writes a string's bytes as they are, raw bytes (lone surrogates
+    U+DC80..U+DCFF here) included, and signals ``utf-8-string-p`` unless the result is
+    valid UTF-8: so the unibyte ``"\\xc3\\xa9"`` is sent as ``"é"``, while ``"\\xe9"``
+    alone fails. Emacs 30 refuses any string holding a raw byte (``json-value-p``).
     """
+    if emacs >= 30 and not check_string(s):
+        return None
     try:
         return s.encode("utf-8", "surrogateescape").decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
         return None
 
 
-def _scalar(v: Any, flavor: tuple[str, str, str], key: str | None) -> Any:
+def _scalar(v: Any, flavor: tuple[str, str, str], key: str | None, raw: list[Any]) -> Any:
     if isinstance(v, Symbol):
         n = v.name
         if n == flavor[1]:
@@ -80,6 +89,8 @@ def _scalar(v: Any, flavor: tuple[str, str, str], key: str | None) -> Any:
                 v,
                 "the string holds raw bytes or characters that are not valid UTF-8",
             )
+        if text != v.value:  # raw bytes that form UTF-8: Emacs 30 refuses them
+            raw.append(v)
         return text
     if isinstance(v, Integer):
         if not _LO <= v.value <= _HI:
@@ -121,8 +132,13 @@ def _key_name(k: Any, is_plist: bool) -> str:
     return name
 
 
-def serialize(value: Any, flavor: tuple[str, str, str] = GPTEL) -> Any:
-    """The JSON (Python) value of Lisp ``value``; raises :class:`LispError` where Emacs signals."""
+def serialize(
+    value: Any, flavor: tuple[str, str, str] = GPTEL, raw: list[Any] | None = None
+) -> Any:
+    """The JSON (Python) value of Lisp ``value``; raises :class:`LispError` where Emacs 28
+    signals. Each string sent that Emacs 30 refuses (raw bytes) is appended to ``raw``."""
+    if raw is None:
+        raw = []
     # Work items: (lisp value, container, slot, key-hint). ``container[slot] = json``.
     root: list[Any] = [None]
     stack: list[tuple[Any, Any, Any, str | None]] = [(value, root, 0, None)]
@@ -193,5 +209,5 @@ def serialize(value: Any, flavor: tuple[str, str, str] = GPTEL) -> Any:
         elif isinstance(v, Symbol) and v.name == "nil":
             cont[slot] = {}
         else:
-            cont[slot] = _scalar(v, flavor, hint)
+            cont[slot] = _scalar(v, flavor, hint, raw)
     return root[0]
