@@ -52,6 +52,7 @@
 ;;; Code:
 
 (require 'cl-lib)
+(require 'plistspec-runtime)
 (require 'plistspec-llm-plan)
 (require 'plistspec-llm-calls)
 
@@ -121,13 +122,7 @@ wrong instead.  When plistspec cannot run, requests go unchanged.
 
 (defun plistspec-llm--missing ()
   "Return why llm cannot be advised (see `plistspec-llm--seams'), or nil."
-  (or (cl-loop for (fn _how _advice n) in plistspec-llm--seams
-               for arity = (and (fboundp fn) (func-arity fn))
-               unless (and arity (<= (car arity) n)
-                           (or (eq (cdr arity) 'many) (>= (cdr arity) n)))
-               return (format "%s is %s" fn (if arity
-                                                (format "no longer a function of %d arguments" n)
-                                              "not defined")))
+  (or (plistspec-runtime-missing plistspec-llm--seams)
       (cl-loop for (struct slot) in plistspec-llm--slots
                unless (ignore-errors (cl-struct-slot-offset struct slot))
                return (format "%s has no slot %s" struct slot))))
@@ -137,17 +132,14 @@ wrong instead.  When plistspec cannot run, requests go unchanged.
   (unless plistspec-llm--installed
     (let ((missing (plistspec-llm--missing)))
       (if missing
-          (plistspec-llm--warn
-           'llm (format "llm has changed (%s): plistspec-llm-mode leaves it alone \
-and requests go unchanged [PS705]" missing))
-        (cl-loop for (fn how advice) in plistspec-llm--seams
-                 when how do (advice-add fn how advice))
+          (plistspec-runtime-changed #'plistspec-llm--warn "llm" "plistspec-llm-mode"
+                                     missing)
+        (plistspec-runtime-advise plistspec-llm--seams)
         (setq plistspec-llm--installed t)))))
 
 (defun plistspec-llm--uninstall ()
   "Remove the advice of `plistspec-llm--seams'."
-  (cl-loop for (fn how advice) in plistspec-llm--seams
-           when (and how (fboundp fn)) do (advice-remove fn advice))
+  (plistspec-runtime-unadvise plistspec-llm--seams)
   (setq plistspec-llm--installed nil))
 
 (defun plistspec-llm--tools-of (body kind)
