@@ -14,9 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from gptel_harness import MCP_SERVERS, deps_or_skip, lisp, run_emacs
 from llm_stub import LlmStub
 
+from runtime_support import deps_or_skip, lisp, mcp_servers, run_harness_el
 from support import ELISP_DEPS_DIRS, ROOT
 
 HERE = Path(__file__).resolve().parent
@@ -58,32 +58,14 @@ def run_harness(
     deps = deps_or_skip()
     with tempfile.TemporaryDirectory() as tmp, LlmStub() as stub:
         stub.script = {k: json.loads(json.dumps(v)) for k, v in script.items()}
-        out = Path(tmp) / "out.json"
-        cfg = Path(tmp) / "config.json"
-        servers = [
-            [s, str(ROOT / "fixtures" / "json" / f"mcp_{s}_server.json")] for s in MCP_SERVERS
-        ]
-        cfg.write_text(
-            json.dumps(
-                {
-                    "port": stub.port,
-                    "mode": mode,
-                    "out": str(out),
-                    "scenarios": scenarios,
-                    "mcp": servers if mcp else [],
-                    **extra,
-                }
-            )
+        config = {
+            "port": stub.port,
+            "mode": mode,
+            "scenarios": scenarios,
+            "mcp": mcp_servers() if mcp else [],
+            **extra,
+        }
+        report, err = run_harness_el(
+            HERE / "harness.el", preamble(deps, executable) + before, config, tmp
         )
-        code = (
-            preamble(deps, executable)
-            + before
-            + f"(setq harness-config {lisp(str(cfg))})\n"
-            + f"(load {lisp(str(HERE / 'harness.el'))} nil t)\n"
-        )
-        proc = run_emacs(code)
-        err = proc.stderr.decode("utf-8", "replace")
-        if proc.returncode != 0 or not out.exists():
-            short = "\n".join(x[:300] for x in err.splitlines() if not x.startswith("  "))
-            raise AssertionError(f"emacs exited {proc.returncode}:\n{short[-4000:]}")
-        return json.loads(out.read_text()), list(stub.requests), err
+        return report, list(stub.requests), err
