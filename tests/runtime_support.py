@@ -12,13 +12,14 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from support import ROOT, elisp_deps
+from support import ELISP_DEPS_DIRS, ROOT, elisp_deps
 
 MCP_SERVERS = ["everything", "filesystem", "github", "playwright"]
 # The Elisp both harnesses load first (harness-record, harness-read-json...).
@@ -43,6 +44,25 @@ def deps_or_skip() -> Path:
 def lisp(s: str) -> str:
     """``s`` as an Elisp string literal."""
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def preamble(deps: Path, library: str, settings: str, executable: list[str] | None = None) -> str:
+    """Elisp loading the real ``library`` code (gptel or llm, with compat and mcp.el from
+    ``deps``) and this checkout's plistspec (its CLI ``executable``, by default this
+    checkout's ``python -m plistspec``), then ``settings``."""
+    dirs = " ".join(lisp(str(deps / d)) for d in (*ELISP_DEPS_DIRS, "mcp.el"))
+    exe = executable if executable is not None else [sys.executable, "-m", "plistspec"]
+    return f"""
+(dolist (d (list {dirs})) (push d load-path))
+(require 'compat)
+{library}
+(require 'mcp)
+(setenv "PYTHONPATH" {lisp(str(ROOT / "src"))})
+(push {lisp(str(ROOT / "elisp"))} load-path)
+(require 'plistspec)
+(setq plistspec-executable (list {" ".join(lisp(x) for x in exe)}))
+{settings}
+"""
 
 
 def mcp_servers() -> list[list[str]]:

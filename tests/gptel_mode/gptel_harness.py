@@ -10,22 +10,21 @@ and Emacs's standard error (where batch Emacs prints its messages).
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from stub_provider import StubProvider
 
+import runtime_support
 from runtime_support import (
     MCP_SERVERS,
     deps_or_skip,
-    lisp,
     mcp_servers,
     run_harness_el,
 )
 from runtime_support import run_emacs as run_emacs  # for the tests that import it from here
-from support import ELISP_DEPS_DIRS, ROOT
+from support import ROOT
 
 HERE = Path(__file__).resolve().parent
 
@@ -33,22 +32,15 @@ BACKENDS = ["gemini", "openai", "openai-responses", "anthropic", "ollama"]
 
 
 def preamble(deps: Path, executable: list[str] | None = None) -> str:
-    dirs = " ".join(lisp(str(deps / d)) for d in (*ELISP_DEPS_DIRS, "mcp.el"))
-    exe = executable if executable is not None else [sys.executable, "-m", "plistspec"]
-    return f"""
-(dolist (d (list {dirs})) (push d load-path))
-(require 'compat)
-(require 'gptel)
+    return runtime_support.preamble(
+        deps,
+        """(require 'gptel)
 (dolist (f '(gptel-openai gptel-openai-responses gptel-anthropic gptel-gemini
              gptel-ollama gptel-bedrock))
-  (require f))
-(require 'mcp)
-(setenv "PYTHONPATH" {lisp(str(ROOT / "src"))})
-(push {lisp(str(ROOT / "elisp"))} load-path)
-(require 'plistspec)
-(setq plistspec-executable (list {" ".join(lisp(x) for x in exe)}))
-(setq plistspec-gptel-wait 60)
-"""
+  (require f))""",
+        "(setq plistspec-gptel-wait 60)",
+        executable,
+    )
 
 
 def many_tools(n: int, folder: Path) -> list[list[str]]:

@@ -16,8 +16,8 @@ from typing import Any
 
 from llm_stub import LlmStub
 
-from runtime_support import deps_or_skip, lisp, mcp_servers, run_harness_el
-from support import ELISP_DEPS_DIRS, ROOT
+import runtime_support
+from runtime_support import deps_or_skip, mcp_servers, run_harness_el
 
 HERE = Path(__file__).resolve().parent
 
@@ -27,22 +27,13 @@ TARGET = {"vertex": "gemini"}  # the rules each provider's tools are judged by
 
 
 def preamble(deps: Path, executable: list[str] | None = None) -> str:
-    import sys
-
-    dirs = " ".join(lisp(str(deps / d)) for d in (*ELISP_DEPS_DIRS, "mcp.el"))
-    exe = executable if executable is not None else [sys.executable, "-m", "plistspec"]
-    return f"""
-(dolist (d (list {dirs})) (push d load-path))
-(require 'compat)
-(require 'llm)
-(dolist (f '(llm-openai llm-claude llm-gemini llm-vertex llm-ollama)) (require f))
-(require 'mcp)
-(setenv "PYTHONPATH" {lisp(str(ROOT / "src"))})
-(push {lisp(str(ROOT / "elisp"))} load-path)
-(require 'plistspec)
-(setq plistspec-executable (list {" ".join(lisp(x) for x in exe)}))
-(setq plistspec-llm-wait 20)
-"""
+    return runtime_support.preamble(
+        deps,
+        """(require 'llm)
+(dolist (f '(llm-openai llm-claude llm-gemini llm-vertex llm-ollama)) (require f))""",
+        "(setq plistspec-llm-wait 20)",
+        executable,
+    )
 
 
 def run_harness(
