@@ -111,20 +111,15 @@ run, requests go unchanged.  \\[plistspec-gptel-report] shows what
 was done."
   :global t
   :group 'plistspec
-  (if plistspec-gptel-mode
-      (progn
-        (setq plistspec-gptel--warned nil)
-        (if (featurep 'gptel-request)
-            (plistspec-gptel--install)
-          (add-hook 'after-load-functions #'plistspec-gptel--after-load)))
-    (remove-hook 'after-load-functions #'plistspec-gptel--after-load)
-    (plistspec-gptel--uninstall)))
+  (when plistspec-gptel-mode
+    (setq plistspec-gptel--warned nil))
+  (plistspec-runtime-switch plistspec-gptel-mode 'gptel-request #'plistspec-gptel--install
+                            #'plistspec-gptel--uninstall #'plistspec-gptel--after-load))
 
 (defun plistspec-gptel--after-load (&rest _)
   "Advise gptel once it is loaded, if `plistspec-gptel-mode' is still on."
-  (when (featurep 'gptel-request)
-    (remove-hook 'after-load-functions #'plistspec-gptel--after-load)
-    (when plistspec-gptel-mode (plistspec-gptel--install))))
+  (plistspec-runtime-loaded 'gptel-request plistspec-gptel-mode #'plistspec-gptel--install
+                            #'plistspec-gptel--after-load))
 
 (defun plistspec-gptel--missing ()
   "Return why gptel cannot be advised (see `plistspec-gptel--seams'), or nil."

@@ -105,20 +105,15 @@ wrong instead.  When plistspec cannot run, requests go unchanged.
 \\[plistspec-llm-report] shows what was done."
   :global t
   :group 'plistspec
-  (if plistspec-llm-mode
-      (progn
-        (setq plistspec-llm--warned nil)
-        (if (featurep 'llm-provider-utils)
-            (plistspec-llm--install)
-          (add-hook 'after-load-functions #'plistspec-llm--after-load)))
-    (remove-hook 'after-load-functions #'plistspec-llm--after-load)
-    (plistspec-llm--uninstall)))
+  (when plistspec-llm-mode
+    (setq plistspec-llm--warned nil))
+  (plistspec-runtime-switch plistspec-llm-mode 'llm-provider-utils #'plistspec-llm--install
+                            #'plistspec-llm--uninstall #'plistspec-llm--after-load))
 
 (defun plistspec-llm--after-load (&rest _)
   "Advise llm once it is loaded, if `plistspec-llm-mode' is still on."
-  (when (featurep 'llm-provider-utils)
-    (remove-hook 'after-load-functions #'plistspec-llm--after-load)
-    (when plistspec-llm-mode (plistspec-llm--install))))
+  (plistspec-runtime-loaded 'llm-provider-utils plistspec-llm-mode #'plistspec-llm--install
+                            #'plistspec-llm--after-load))
 
 (defun plistspec-llm--missing ()
   "Return why llm cannot be advised (see `plistspec-llm--seams'), or nil."

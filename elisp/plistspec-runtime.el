@@ -124,6 +124,25 @@ PARTS made the SNAPSHOT (`plistspec-runtime-snapshot')."
 
 ;;;; The library functions a mode advises
 
+(defun plistspec-runtime-switch (on feature install uninstall after-load)
+  "Turn a mode's advice ON (non-nil) or off.
+On: call INSTALL now when FEATURE is loaded, else add AFTER-LOAD to
+`after-load-functions' to call it once FEATURE is.  Off: remove
+AFTER-LOAD and call UNINSTALL."
+  (if on
+      (if (featurep feature)
+          (funcall install)
+        (add-hook 'after-load-functions after-load))
+    (remove-hook 'after-load-functions after-load)
+    (funcall uninstall)))
+
+(defun plistspec-runtime-loaded (feature on install after-load)
+  "Once FEATURE is loaded, remove AFTER-LOAD and call INSTALL if ON.
+AFTER-LOAD is the mode's function in `after-load-functions'."
+  (when (featurep feature)
+    (remove-hook 'after-load-functions after-load)
+    (when on (funcall install))))
+
 (defun plistspec-runtime-missing (seams)
   "Return why SEAMS cannot be advised, or nil.
 Each seam is (FUNCTION HOW ADVICE N): FUNCTION must accept N arguments."
