@@ -34,6 +34,7 @@
 (require 'plistspec-custom)
 (require 'plistspec-exec)
 (require 'plistspec-server)
+(require 'plistspec-runtime)
 (require 'plistspec-gptel-contract)
 
 (declare-function gptel-tool-name "gptel-request" (cl-x))
@@ -67,64 +68,39 @@ tool call, takes a few milliseconds in all."
 
 (defun plistspec-gptel--warn (key text)
   "Show TEXT in a warning, once per KEY."
-  (unless (member key plistspec-gptel--warned)
-    (push key plistspec-gptel--warned)
-    (display-warning 'plistspec-gptel text :warning)))
+  (plistspec-runtime-warn 'plistspec-gptel 'plistspec-gptel--warned key text))
 
 (defmacro plistspec-gptel--failing-open (what &rest body)
   "Run BODY; on an error, warn once about WHAT and return nil."
   (declare (indent 1) (debug t))
-  `(condition-case err
-       (progn ,@body)
-     (error
-      (plistspec-gptel--warn
-       (list 'error ,what (car err))
-       (format "%s failed (%s): requests go on unchanged [PS704]"
-               ,what (error-message-string err)))
-      nil)))
+  `(plistspec-runtime-failing-open plistspec-gptel--warn ,what "requests" ,@body))
 
 ;;;; Asking the plistspec process
 
 (defun plistspec-gptel--process ()
   "The live \"plistspec check --server\" process, or nil after warning once."
-  (let ((default-directory (expand-file-name "~/")))
-    (condition-case err
-        (let ((base (plistspec-command)))
-          (or (plistspec--server base)
-              (let ((why (plistspec--server-why base)))
-                (plistspec-gptel--warn
-                 'down (format "plistspec check --server %s: gptel requests go \
+  (plistspec-runtime-process
+   #'plistspec-gptel--warn "gptel requests"
+   (lambda (base)
+     (let ((why (plistspec--server-why base)))
+       (plistspec-gptel--warn
+        'down (format "plistspec check --server %s: gptel requests go \
 unchanged (M-x plistspec-restart-server tries again) [PS704]"
-                               (if why (format "ended (%s)" why) "could not start")))
-                nil)))
-      (plistspec-unavailable
-       (plistspec-gptel--warn 'unavailable
-                              (format "%s: gptel requests go unchanged [PS704]"
-                                      (error-message-string err)))
-       nil))))
+                      (if why (format "ended (%s)" why) "could not start")))))))
 
 (defun plistspec-gptel--ask (head data)
   "Send HEAD (an alist) and DATA (a unibyte string) to plistspec; wait for it.
 Return the answer (a plist), or nil when there is none in time."
   (let ((proc (plistspec-gptel--process)))
     (when (and proc (not (plistspec--server-late-p proc)))
-      (let* ((state (list nil))
-             (deadline (+ (float-time) plistspec-gptel-wait)))
-        (plistspec--server-request proc (make-symbol "gptel") head data
-                                   (lambda (reply) (setcar state (or reply 'died)))
-                                   t)
-        (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
-          (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
-            ;; only this process's output: no timer or other filter runs meanwhile
-            (accept-process-output proc 0.05 nil 1)))
+      (let* ((deadline (+ (float-time) plistspec-gptel-wait))
+             (state (plistspec-runtime-wait proc (make-symbol "gptel") head data deadline t)))
         (when (and (null (car state)) (not (process-live-p proc)))
           (setcar state 'died))
         (pcase (car state)
           ('nil
            (plistspec--server-mark-late proc)
-           (plistspec-gptel--warn
-            'slow (format "plistspec did not answer within %s seconds: gptel requests \
-go unchanged until it answers (see `plistspec-gptel-wait') [PS704]" plistspec-gptel-wait))
+           (plistspec-runtime-slow #'plistspec-gptel--warn "gptel" 'plistspec-gptel-wait)
            nil)
           ('died
            (plistspec-gptel--warn
@@ -132,9 +108,7 @@ go unchanged until it answers (see `plistspec-gptel-wait') [PS704]" plistspec-gp
            nil)
           (`(0 ,out ,_err) (plistspec-gptel--json out))
           (`(,exit ,_out ,err)
-           (plistspec-gptel--warn
-            (list 'exit exit)
-            (format "plistspec could not answer (exit %s): %s [PS704]" exit (string-trim err)))
+           (plistspec-runtime-failed #'plistspec-gptel--warn exit err)
            nil))))))
 
 (defun plistspec-gptel--ended (proc wait)
@@ -353,10 +327,11 @@ objects, unchanged, uses it without making gptel's JSON again.")
 
 (defun plistspec-gptel--snapshot (tools)
   "What gptel sends of each of TOOLS, copied."
-  (mapcar (lambda (tool)
-            (list (gptel-tool-name tool) (gptel-tool-description tool)
-                  (copy-tree (gptel-tool-args tool) t)))
-          tools))
+  (plistspec-runtime-snapshot tools #'plistspec-gptel--parts))
+
+(defun plistspec-gptel--parts (tool)
+  "What gptel sends of TOOL: its name, description and args."
+  (list (gptel-tool-name tool) (gptel-tool-description tool) (gptel-tool-args tool)))
 
 (defun plistspec-gptel--recent (kind tools)
   "Return the entry of variable `plistspec-gptel--recent' for TOOLS sent as KIND.
@@ -372,24 +347,14 @@ each time) and the model are compared with `equal', the backend `eq'."
 
 (defun plistspec-gptel--unchanged-p (tools old snapshot)
   "Non-nil when TOOLS are the tools OLD, unchanged since their SNAPSHOT."
-  (let ((same t))
-    (while (and same tools old)
-      (let ((tool (car tools)) (s (car snapshot)))
-        (setq same (and (eq tool (car old))
-                        (equal (gptel-tool-name tool) (nth 0 s))
-                        (equal (gptel-tool-description tool) (nth 1 s))
-                        (equal (gptel-tool-args tool) (nth 2 s)))
-              tools (cdr tools) old (cdr old) snapshot (cdr snapshot))))
-    (and same (null tools) (null old))))
+  (plistspec-runtime-unchanged-p tools old snapshot #'plistspec-gptel--parts))
 
 (defun plistspec-gptel--remember (kind tools answer broken text &optional contracts)
   "Remember ANSWER and BROKEN for TOOLS sent as KIND; return the entry.
 TEXT is gptel's JSON of the TOOLS, CONTRACTS theirs."
   (let ((entry (list kind tools (plistspec-gptel--snapshot tools) answer
                      (plist-get answer :tools) broken text contracts)))
-    (push entry plistspec-gptel--recent)
-    (when (> (length plistspec-gptel--recent) plistspec-gptel--recent-max)
-      (setcdr (nthcdr (1- plistspec-gptel--recent-max) plistspec-gptel--recent) nil))
+    (plistspec-runtime-push entry 'plistspec-gptel--recent plistspec-gptel--recent-max)
     entry))
 
 (defun plistspec-gptel--fresh (json)

@@ -46,6 +46,7 @@
 ;;; Code:
 
 (require 'cl-lib)
+(require 'plistspec-runtime)
 (require 'plistspec-gptel-plan)
 (require 'plistspec-gptel-calls)
 
@@ -110,41 +111,28 @@ run, requests go unchanged.  \\[plistspec-gptel-report] shows what
 was done."
   :global t
   :group 'plistspec
-  (if plistspec-gptel-mode
-      (progn
-        (setq plistspec-gptel--warned nil)
-        (if (featurep 'gptel-request)
-            (plistspec-gptel--install)
-          (add-hook 'after-load-functions #'plistspec-gptel--after-load)))
-    (remove-hook 'after-load-functions #'plistspec-gptel--after-load)
-    (plistspec-gptel--uninstall)))
+  (when plistspec-gptel-mode
+    (setq plistspec-gptel--warned nil))
+  (plistspec-runtime-switch plistspec-gptel-mode 'gptel-request #'plistspec-gptel--install
+                            #'plistspec-gptel--uninstall #'plistspec-gptel--after-load))
 
 (defun plistspec-gptel--after-load (&rest _)
   "Advise gptel once it is loaded, if `plistspec-gptel-mode' is still on."
-  (when (featurep 'gptel-request)
-    (remove-hook 'after-load-functions #'plistspec-gptel--after-load)
-    (when plistspec-gptel-mode (plistspec-gptel--install))))
+  (plistspec-runtime-loaded 'gptel-request plistspec-gptel-mode #'plistspec-gptel--install
+                            #'plistspec-gptel--after-load))
 
 (defun plistspec-gptel--missing ()
   "Return why gptel cannot be advised (see `plistspec-gptel--seams'), or nil."
-  (cl-loop for (fn _how _advice n) in plistspec-gptel--seams
-           for arity = (and (fboundp fn) (func-arity fn))
-           unless (and arity (<= (car arity) n)
-                       (or (eq (cdr arity) 'many) (>= (cdr arity) n)))
-           return (format "%s is %s" fn (if arity
-                                            (format "no longer a function of %d arguments" n)
-                                          "not defined"))))
+  (plistspec-runtime-missing plistspec-gptel--seams))
 
 (defun plistspec-gptel--install ()
   "Advise gptel, or warn once and leave it alone when it has changed."
   (unless plistspec-gptel--installed
     (let ((missing (plistspec-gptel--missing)))
       (if missing
-          (plistspec-gptel--warn
-           'gptel (format "gptel has changed (%s): plistspec-gptel-mode leaves it alone \
-and requests go unchanged [PS705]" missing))
-        (cl-loop for (fn how advice) in plistspec-gptel--seams
-                 when how do (advice-add fn how advice))
+          (plistspec-runtime-changed #'plistspec-gptel--warn "gptel" "plistspec-gptel-mode"
+                                     missing)
+        (plistspec-runtime-advise plistspec-gptel--seams)
         ;; each registered tool's contract, before a request can change it
         (when (boundp 'gptel--known-tools)
           (cl-loop for (_category . tools) in gptel--known-tools
@@ -155,8 +143,7 @@ and requests go unchanged [PS705]" missing))
 
 (defun plistspec-gptel--uninstall ()
   "Remove the advice of `plistspec-gptel--seams'."
-  (cl-loop for (fn how advice) in plistspec-gptel--seams
-           when (and how (fboundp fn)) do (advice-remove fn advice))
+  (plistspec-runtime-unadvise plistspec-gptel--seams)
   (setq plistspec-gptel--installed nil))
 
 ;;;; Sending a request's tools
@@ -255,10 +242,8 @@ request: its calls run unchecked [PS704]"))
 
 (defun plistspec-gptel--remember-block (plan name text)
   "Remember that the call of NAME was blocked with TEXT (request of PLAN)."
-  (push (list (current-time) (plistspec-gptel--plan-backend plan) name text)
-        plistspec-gptel--blocked)
-  (when (> (length plistspec-gptel--blocked) plistspec-gptel--blocked-max)
-    (setcdr (nthcdr (1- plistspec-gptel--blocked-max) plistspec-gptel--blocked) nil))
+  (plistspec-runtime-push (list (current-time) (plistspec-gptel--plan-backend plan) name text)
+                          'plistspec-gptel--blocked plistspec-gptel--blocked-max)
   (message "plistspec: blocked a call of %s: %s [PS702]" name
            (car (split-string text "\n"))))
 

@@ -308,10 +308,8 @@ A list of (POINTER . TEXT)."
 
 (defun plistspec-llm--block (plan name text)
   "Remember that a call of NAME in PLAN's request was blocked with TEXT."
-  (push (list (current-time) (plistspec-llm--plan-provider plan) name text)
-        plistspec-llm--blocked)
-  (when (> (length plistspec-llm--blocked) plistspec-llm--blocked-max)
-    (setcdr (nthcdr (1- plistspec-llm--blocked-max) plistspec-llm--blocked) nil))
+  (plistspec-runtime-push (list (current-time) (plistspec-llm--plan-provider plan) name text)
+                          'plistspec-llm--blocked plistspec-llm--blocked-max)
   (message "plistspec: blocked a call of %s: %s [PS702]" name (car (split-string text "\n"))))
 
 (defun plistspec-llm--apply-edits (args edits)

@@ -32,6 +32,7 @@
 (require 'plistspec-custom)
 (require 'plistspec-exec)
 (require 'plistspec-server)
+(require 'plistspec-runtime)
 
 (declare-function llm-chat-prompt-tools "llm" (cl-x))
 (declare-function llm-tool-name "llm" (cl-x))
@@ -65,21 +66,12 @@ tool call, takes a few milliseconds in all."
 
 (defun plistspec-llm--warn (key text)
   "Show TEXT in a warning, once per KEY."
-  (unless (member key plistspec-llm--warned)
-    (push key plistspec-llm--warned)
-    (display-warning 'plistspec-llm text :warning)))
+  (plistspec-runtime-warn 'plistspec-llm 'plistspec-llm--warned key text))
 
 (defmacro plistspec-llm--failing-open (what &rest body)
   "Run BODY; on an error, warn once about WHAT and return nil."
   (declare (indent 1) (debug t))
-  `(condition-case err
-       (progn ,@body)
-     (error
-      (plistspec-llm--warn
-       (list 'error ,what (car err))
-       (format "%s failed (%s): llm requests go on unchanged [PS704]"
-               ,what (error-message-string err)))
-      nil)))
+  `(plistspec-runtime-failing-open plistspec-llm--warn ,what "llm requests" ,@body))
 
 (defun plistspec-llm--set (struct slot object value)
   "Set SLOT of OBJECT, a STRUCT (a copy the mode made, or restoring one), to VALUE."
@@ -94,19 +86,12 @@ unchanged), so a stuck process costs one wait, not one per request.")
 
 (defun plistspec-llm--process ()
   "The live \"plistspec check --server\" process, or nil after warning once."
-  (let ((default-directory (expand-file-name "~/")))
-    (condition-case err
-        (or (plistspec--server (plistspec-command))
-            (progn
-              (plistspec-llm--warn
-               'server "plistspec check --server could not start: llm requests go \
-unchanged (M-x plistspec-restart-server tries again) [PS704]")
-              nil))
-      (plistspec-unavailable
-       (plistspec-llm--warn 'unavailable
-                            (format "%s: llm requests go unchanged [PS704]"
-                                    (error-message-string err)))
-       nil))))
+  (plistspec-runtime-process
+   #'plistspec-llm--warn "llm requests"
+   (lambda (_base)
+     (plistspec-llm--warn
+      'server "plistspec check --server could not start: llm requests go \
+unchanged (M-x plistspec-restart-server tries again) [PS704]"))))
 
 (defun plistspec-llm--ask (head data)
   "Send HEAD (an alist) and DATA (a unibyte string) to plistspec; wait for it.
@@ -114,19 +99,12 @@ Return the answer (an alist), or nil when there is none in time."
   (let ((proc (and (not (and plistspec-llm--pending (null (car plistspec-llm--pending))))
                    (plistspec-llm--process))))
     (when proc
-      (let* ((state (list nil))
-             (deadline (+ (float-time) plistspec-llm-wait)))
-        (plistspec--server-request proc (make-symbol "llm") head data
-                                   (lambda (reply) (setcar state (or reply 'died))))
-        (let ((read-process-output-max (max read-process-output-max (* 1024 1024))))
-          (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
-            (accept-process-output proc 0.05 nil 1)))
+      (let ((state (plistspec-runtime-wait proc (make-symbol "llm") head data
+                                           (+ (float-time) plistspec-llm-wait))))
         (pcase (car state)
           ('nil
            (setq plistspec-llm--pending state)
-           (plistspec-llm--warn
-            'slow (format "plistspec did not answer within %s seconds: llm requests go \
-unchanged until it answers (see `plistspec-llm-wait') [PS704]" plistspec-llm-wait))
+           (plistspec-runtime-slow #'plistspec-llm--warn "llm" 'plistspec-llm-wait)
            nil)
           ('died
            (plistspec-llm--warn 'died "plistspec check --server ended: llm requests \
@@ -136,9 +114,7 @@ go unchanged until it starts again [PS704]")
            (json-parse-string out :object-type 'alist :array-type 'array
                               :null-object :null :false-object :false))
           (`(,exit ,_out ,err)
-           (plistspec-llm--warn
-            (list 'exit exit)
-            (format "plistspec could not answer (exit %s): %s [PS704]" exit (string-trim err)))
+           (plistspec-runtime-failed #'plistspec-llm--warn exit err)
            nil))))))
 
 (defun plistspec-llm--encode (value)
@@ -294,22 +270,15 @@ reuses PLAN's answer without making the tools' JSON again.")
 
 (defun plistspec-llm--snapshot (tools)
   "Return a copy of the name, description and args of each of TOOLS."
-  (mapcar (lambda (tool)
-            (list (llm-tool-name tool) (llm-tool-description tool)
-                  (copy-tree (llm-tool-args tool) t)))
-          tools))
+  (plistspec-runtime-snapshot tools #'plistspec-llm--parts))
+
+(defun plistspec-llm--parts (tool)
+  "What llm sends of TOOL: its name, description and args."
+  (list (llm-tool-name tool) (llm-tool-description tool) (llm-tool-args tool)))
 
 (defun plistspec-llm--unchanged-p (tools old snapshot)
   "Non-nil when TOOLS are the tools OLD, unchanged since their SNAPSHOT."
-  (let ((same t))
-    (while (and same tools old)
-      (let ((tool (car tools)) (s (car snapshot)))
-        (setq same (and (eq tool (car old))
-                        (equal (llm-tool-name tool) (nth 0 s))
-                        (equal (llm-tool-description tool) (nth 1 s))
-                        (equal (llm-tool-args tool) (nth 2 s)))
-              tools (cdr tools) old (cdr old) snapshot (cdr snapshot))))
-    (and same (null tools) (null old))))
+  (plistspec-runtime-unchanged-p tools old snapshot #'plistspec-llm--parts))
 
 (defun plistspec-llm--wire (kind tools)
   "The lowered TOOLS JSON (parsed) as llm writes it for a provider of KIND.
@@ -337,9 +306,8 @@ Gemini and Vertex: llm's wrapper is `function_declarations'."
       (let* ((snapshot (plistspec-llm--snapshot tools))
              (plan (plistspec-llm--new-plan provider kind tools)))
         (when plan
-          (push (list kind tools snapshot plan) plistspec-llm--recent)
-          (when (> (length plistspec-llm--recent) plistspec-llm--recent-max)
-            (setcdr (nthcdr (1- plistspec-llm--recent-max) plistspec-llm--recent) nil)))
+          (plistspec-runtime-push (list kind tools snapshot plan)
+                                  'plistspec-llm--recent plistspec-llm--recent-max))
         plan))))
 
 (defun plistspec-llm--provider-name (provider)

@@ -52,6 +52,7 @@
 ;;; Code:
 
 (require 'cl-lib)
+(require 'plistspec-runtime)
 (require 'plistspec-llm-plan)
 (require 'plistspec-llm-calls)
 
@@ -104,30 +105,19 @@ wrong instead.  When plistspec cannot run, requests go unchanged.
 \\[plistspec-llm-report] shows what was done."
   :global t
   :group 'plistspec
-  (if plistspec-llm-mode
-      (progn
-        (setq plistspec-llm--warned nil)
-        (if (featurep 'llm-provider-utils)
-            (plistspec-llm--install)
-          (add-hook 'after-load-functions #'plistspec-llm--after-load)))
-    (remove-hook 'after-load-functions #'plistspec-llm--after-load)
-    (plistspec-llm--uninstall)))
+  (when plistspec-llm-mode
+    (setq plistspec-llm--warned nil))
+  (plistspec-runtime-switch plistspec-llm-mode 'llm-provider-utils #'plistspec-llm--install
+                            #'plistspec-llm--uninstall #'plistspec-llm--after-load))
 
 (defun plistspec-llm--after-load (&rest _)
   "Advise llm once it is loaded, if `plistspec-llm-mode' is still on."
-  (when (featurep 'llm-provider-utils)
-    (remove-hook 'after-load-functions #'plistspec-llm--after-load)
-    (when plistspec-llm-mode (plistspec-llm--install))))
+  (plistspec-runtime-loaded 'llm-provider-utils plistspec-llm-mode #'plistspec-llm--install
+                            #'plistspec-llm--after-load))
 
 (defun plistspec-llm--missing ()
   "Return why llm cannot be advised (see `plistspec-llm--seams'), or nil."
-  (or (cl-loop for (fn _how _advice n) in plistspec-llm--seams
-               for arity = (and (fboundp fn) (func-arity fn))
-               unless (and arity (<= (car arity) n)
-                           (or (eq (cdr arity) 'many) (>= (cdr arity) n)))
-               return (format "%s is %s" fn (if arity
-                                                (format "no longer a function of %d arguments" n)
-                                              "not defined")))
+  (or (plistspec-runtime-missing plistspec-llm--seams)
       (cl-loop for (struct slot) in plistspec-llm--slots
                unless (ignore-errors (cl-struct-slot-offset struct slot))
                return (format "%s has no slot %s" struct slot))))
@@ -137,17 +127,14 @@ wrong instead.  When plistspec cannot run, requests go unchanged.
   (unless plistspec-llm--installed
     (let ((missing (plistspec-llm--missing)))
       (if missing
-          (plistspec-llm--warn
-           'llm (format "llm has changed (%s): plistspec-llm-mode leaves it alone \
-and requests go unchanged [PS705]" missing))
-        (cl-loop for (fn how advice) in plistspec-llm--seams
-                 when how do (advice-add fn how advice))
+          (plistspec-runtime-changed #'plistspec-llm--warn "llm" "plistspec-llm-mode"
+                                     missing)
+        (plistspec-runtime-advise plistspec-llm--seams)
         (setq plistspec-llm--installed t)))))
 
 (defun plistspec-llm--uninstall ()
   "Remove the advice of `plistspec-llm--seams'."
-  (cl-loop for (fn how advice) in plistspec-llm--seams
-           when (and how (fboundp fn)) do (advice-remove fn advice))
+  (plistspec-runtime-unadvise plistspec-llm--seams)
   (setq plistspec-llm--installed nil))
 
 (defun plistspec-llm--tools-of (body kind)

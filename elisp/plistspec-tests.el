@@ -25,7 +25,7 @@
 
 (defconst plistspec-tests--package-files
   '("plistspec-custom.el" "plistspec-trust.el" "plistspec-exec.el" "plistspec-server.el"
-    "plistspec-flymake.el" "plistspec-commands.el" "plistspec-json.el"
+    "plistspec-flymake.el" "plistspec-commands.el" "plistspec-json.el" "plistspec-runtime.el"
     "plistspec-gptel-contract.el" "plistspec-gptel-plan.el" "plistspec-gptel-calls.el"
     "plistspec-gptel.el" "plistspec.el")
   "The files of the package in elisp/, each requiring only files before it.")

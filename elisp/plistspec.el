@@ -67,6 +67,8 @@
 ;; - plistspec-flymake.el: the Flymake backend;
 ;; - plistspec-commands.el: fixes and explanations;
 ;; - plistspec-json.el: the JSON of tools, tools from JSON;
+;; - plistspec-runtime.el: what both run-time modes share (warnings
+;;   shown once, failing open, waiting for the server, seams advised);
 ;; - plistspec-gptel-contract.el, plistspec-gptel-plan.el,
 ;;   plistspec-gptel-calls.el, plistspec-gptel.el: `plistspec-gptel-mode'
 ;;   (tools lowered for each gptel request's backend, tool calls checked
@@ -88,6 +90,7 @@
 (require 'plistspec-flymake)
 (require 'plistspec-commands)
 (require 'plistspec-json)
+(require 'plistspec-runtime)
 (require 'plistspec-gptel-contract)
 (require 'plistspec-gptel-plan)
 (require 'plistspec-gptel-calls)

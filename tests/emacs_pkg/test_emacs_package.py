@@ -40,6 +40,7 @@ PACKAGE_FILES = [
     ELISP / "plistspec-flymake.el",
     ELISP / "plistspec-commands.el",
     ELISP / "plistspec-json.el",
+    ELISP / "plistspec-runtime.el",
     ELISP / "plistspec-gptel-contract.el",
     ELISP / "plistspec-gptel-plan.el",
     ELISP / "plistspec-gptel-calls.el",

@@ -10,60 +10,37 @@ and Emacs's standard error (where batch Emacs prints its messages).
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-import pytest
 from stub_provider import StubProvider
 
-from support import ELISP_DEPS_DIRS, ROOT, elisp_deps
+import runtime_support
+from runtime_support import (
+    MCP_SERVERS,
+    deps_or_skip,
+    mcp_servers,
+    run_harness_el,
+)
+from runtime_support import run_emacs as run_emacs  # for the tests that import it from here
+from support import ROOT
 
 HERE = Path(__file__).resolve().parent
 
-MCP_SERVERS = ["everything", "filesystem", "github", "playwright"]
 BACKENDS = ["gemini", "openai", "openai-responses", "anthropic", "ollama"]
 
 
-def deps_or_skip() -> Path:
-    deps = elisp_deps()
-    if deps is None:
-        pytest.skip(
-            "the real gptel/llm sources are not here (set PLISTSPEC_ELISP_DEPS or put "
-            "them in ../shared/elisp-deps): the gptel-mode tests need them"
-        )
-    if not (deps / "mcp.el" / "mcp.el").is_file():
-        pytest.skip(f"mcp.el is not in {deps}: the gptel-mode tests register tools with it")
-    if shutil.which("emacs") is None:
-        pytest.skip("emacs is not installed")
-    return deps
-
-
-def lisp(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def preamble(deps: Path, executable: list[str] | None = None) -> str:
-    dirs = " ".join(lisp(str(deps / d)) for d in (*ELISP_DEPS_DIRS, "mcp.el"))
-    exe = executable if executable is not None else [sys.executable, "-m", "plistspec"]
-    return f"""
-(dolist (d (list {dirs})) (push d load-path))
-(require 'compat)
-(require 'gptel)
+    return runtime_support.preamble(
+        deps,
+        """(require 'gptel)
 (dolist (f '(gptel-openai gptel-openai-responses gptel-anthropic gptel-gemini
              gptel-ollama gptel-bedrock))
-  (require f))
-(require 'mcp)
-(setenv "PYTHONPATH" {lisp(str(ROOT / "src"))})
-(push {lisp(str(ROOT / "elisp"))} load-path)
-(require 'plistspec)
-(setq plistspec-executable (list {" ".join(lisp(x) for x in exe)}))
-(setq plistspec-gptel-wait 60)
-"""
+  (require f))""",
+        "(setq plistspec-gptel-wait 60)",
+        executable,
+    )
 
 
 def many_tools(n: int, folder: Path) -> list[list[str]]:
@@ -88,21 +65,6 @@ def _cycle(xs: list[Any]) -> Any:
         yield from xs
 
 
-def run_emacs(code: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    with tempfile.NamedTemporaryFile("w", suffix=".el", delete=False, encoding="utf-8") as f:
-        f.write(";; -*- lexical-binding: t; coding: utf-8 -*-\n" + code)
-        script = f.name
-    try:
-        return subprocess.run(
-            ["emacs", "--batch", "-Q", "-l", script],
-            capture_output=True,
-            timeout=timeout,
-            env={**os.environ, "HOME": tempfile.gettempdir()},
-        )
-    finally:
-        os.unlink(script)
-
-
 def run_harness(
     mode: bool,
     scenarios: list[dict[str, Any]],
@@ -118,33 +80,14 @@ def run_harness(
     deps = deps_or_skip()
     with tempfile.TemporaryDirectory() as tmp, StubProvider() as stub:
         stub.script = {k: json.loads(json.dumps(v)) for k, v in script.items()}
-        out = Path(tmp) / "out.json"
-        cfg = Path(tmp) / "config.json"
-        cfg.write_text(
-            json.dumps(
-                {
-                    "host": stub.host,
-                    "mode": mode,
-                    "out": str(out),
-                    "scenarios": scenarios,
-                    **extra,
-                    "mcp": [
-                        [s, str(ROOT / "fixtures" / "json" / f"mcp_{s}_server.json")]
-                        for s in MCP_SERVERS
-                    ]
-                    + (mcp or []),
-                }
-            )
+        config = {
+            "host": stub.host,
+            "mode": mode,
+            "scenarios": scenarios,
+            **extra,
+            "mcp": mcp_servers() + (mcp or []),
+        }
+        report, err = run_harness_el(
+            HERE / "harness.el", preamble(deps, executable) + before, config, tmp
         )
-        code = (
-            preamble(deps, executable)
-            + before
-            + f"(setq harness-config {lisp(str(cfg))})\n"
-            + f"(load {lisp(str(HERE / 'harness.el'))} nil t)\n"
-        )
-        proc = run_emacs(code)
-        err = proc.stderr.decode("utf-8", "replace")
-        if proc.returncode != 0 or not out.exists():
-            short = "\n".join(x[:300] for x in err.splitlines() if not x.startswith("  "))
-            raise AssertionError(f"emacs exited {proc.returncode}:\n{short[-4000:]}")
-        return json.loads(out.read_text()), list(stub.requests), err
+        return report, list(stub.requests), err

@@ -25,49 +25,19 @@
 ;;; Code:
 
 (require 'cl-lib)
-(require 'json)
 
-(defvar harness-config)
-(defvar harness-calls nil "(SCENARIO TOOL PRINTED-ARGS), newest first.")
-(defvar harness-scenario nil "The id of the scenario running.")
-
-(defun harness-read-json (file)
-  (with-temp-buffer
-    (insert-file-contents file)
-    (json-parse-buffer :object-type 'alist :array-type 'list :null-object nil :false-object nil)))
-
-(defun harness-record (name)
-  "A tool function that records its arguments under NAME."
-  (lambda (&rest args)
-    (push (list harness-scenario name (prin1-to-string args)) harness-calls)
-    (format "%s ran" name)))
-
-(defun harness-record-async (name)
-  "An async tool function that records its arguments under NAME."
-  (lambda (callback &rest args)
-    (push (list harness-scenario name (prin1-to-string args)) harness-calls)
-    (run-at-time 0.01 nil callback (format "%s ran" name))))
+;; harness-config, harness-calls, harness-record...: tests/runtime_harness.el, loaded first
 
 (defun harness-register-mcp (server file &optional category)
   "Register the tools of the MCP tools/list FILE as mcp.el does, for SERVER.
 CATEGORY is the tools' category (default SERVER; mcp-hub's is \"mcp-SERVER\")."
-  (let* ((data (with-temp-buffer
-                 (insert-file-contents file)
-                 ;; what jsonrpc.el hands mcp.el
-                 (json-parse-buffer :object-type 'plist :null-object nil :false-object :json-false)))
-         (data (or (plist-get data :result) data))
-         (tools (append (plist-get data :tools) nil)))
-    (puthash server (cons 'harness-stub tools) mcp-server-connections)
+  (let ((tools (harness-mcp-tools server file)))
     (dolist (tl tools)
       (let* ((name (plist-get tl :name))
              (spec (mcp-make-text-tool server name)))
         (apply #'gptel-make-tool
                (append (list :function (harness-record name) :category (or category server))
                        spec))))))
-
-(cl-defmethod mcp--tools ((connection (head harness-stub)))
-  "The tools/list of a stubbed CONNECTION."
-  (cdr connection))
 
 (defun harness-register-handwritten ()
   "Tools written by hand: enums, nested objects, arrays, optional, async."
@@ -283,19 +253,13 @@ widens, a backtracking pattern, an async tool that signals from a timer."
           (servers . ,(hash-table-count plistspec--servers))
           (ask_max . ,harness-ask-max)
           (start_max . ,harness-start-max)
-          (blocked . ,(vconcat (and (boundp 'plistspec-gptel--blocked)
-                                    (mapcar (lambda (b) (vector (nth 2 b) (nth 3 b)))
-                                            (reverse plistspec-gptel--blocked)))))
+          (blocked . ,(harness-blocked (and (boundp 'plistspec-gptel--blocked)
+                                               plistspec-gptel--blocked)))
           (left_out . ,(vconcat
                         (and (boundp 'plistspec-gptel--last)
-                             (let (acc)
-                               (maphash (lambda (backend plan)
-                                          (push (vector backend
-                                                        (plistspec-gptel--plan-target plan)
-                                                        (vconcat (mapcar #'car (plistspec-gptel--plan-left-out plan))))
-                                                acc))
-                                        plistspec-gptel--last)
-                               acc))))))))))
+                             (harness-left-out plistspec-gptel--last
+                                               #'plistspec-gptel--plan-target
+                                               #'plistspec-gptel--plan-left-out))))))))))
 
 (harness-main)
 

@@ -19,49 +19,19 @@
 ;;; Code:
 
 (require 'cl-lib)
-(require 'json)
 
-(defvar harness-config)
-(defvar harness-calls nil "(SCENARIO TOOL PRINTED-ARGS), newest first.")
-(defvar harness-scenario nil "The id of the scenario running.")
+;; harness-config, harness-calls, harness-record...: tests/runtime_harness.el, loaded first
 (defvar harness-tools nil "The tools, by name: (NAME . TOOL).")
-
-(defun harness-read-json (file)
-  (with-temp-buffer
-    (insert-file-contents file)
-    (json-parse-buffer :object-type 'alist :array-type 'list :null-object nil :false-object nil)))
-
-(defun harness-record (name)
-  "A tool function that records its arguments under NAME."
-  (lambda (&rest args)
-    (push (list harness-scenario name (prin1-to-string args)) harness-calls)
-    (format "%s ran" name)))
-
-(defun harness-record-async (name)
-  "An async tool function that records its arguments under NAME."
-  (lambda (callback &rest args)
-    (push (list harness-scenario name (prin1-to-string args)) harness-calls)
-    (run-at-time 0.01 nil callback (format "%s ran" name))))
 
 (defun harness-register-mcp (server file)
   "Make llm tools of the MCP tools/list FILE as mcp.el does, for SERVER."
-  (let* ((data (with-temp-buffer
-                 (insert-file-contents file)
-                 ;; what jsonrpc.el hands mcp.el
-                 (json-parse-buffer :object-type 'plist :null-object nil :false-object :json-false)))
-         (data (or (plist-get data :result) data))
-         (tools (append (plist-get data :tools) nil)))
-    (puthash server (cons 'harness-stub tools) mcp-server-connections)
+  (let ((tools (harness-mcp-tools server file)))
     (dolist (tl tools)
       (let* ((name (plist-get tl :name))
              (spec (mcp-make-text-tool server name)))
         (push (cons name (apply #'llm-make-tool
                                 (append (list :function (harness-record name)) spec)))
               harness-tools)))))
-
-(cl-defmethod mcp--tools ((connection (head harness-stub)))
-  "The tools/list of a stubbed CONNECTION."
-  (cdr connection))
 
 (defun harness-hand (&rest args)
   (let ((tool (apply #'llm-make-tool args)))
@@ -223,19 +193,13 @@
                                 (progn (plistspec-report)
                                        (with-current-buffer "*plistspec-report*" (buffer-string)))
                               ""))
-          (blocked . ,(vconcat (and (boundp 'plistspec-llm--blocked)
-                                    (mapcar (lambda (b) (vector (nth 2 b) (nth 3 b)))
-                                            (reverse plistspec-llm--blocked)))))
+          (blocked . ,(harness-blocked (and (boundp 'plistspec-llm--blocked)
+                                               plistspec-llm--blocked)))
           (left_out . ,(vconcat
                         (and (boundp 'plistspec-llm--last)
-                             (let (acc)
-                               (maphash (lambda (provider plan)
-                                          (push (vector provider
-                                                        (plistspec-llm--plan-target plan)
-                                                        (vconcat (mapcar #'car (plistspec-llm--plan-left-out plan))))
-                                                acc))
-                                        plistspec-llm--last)
-                               acc))))))))))
+                             (harness-left-out plistspec-llm--last
+                                               #'plistspec-llm--plan-target
+                                               #'plistspec-llm--plan-left-out))))))))))
 
 (harness-main)
 

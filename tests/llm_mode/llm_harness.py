@@ -14,10 +14,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from gptel_harness import MCP_SERVERS, deps_or_skip, lisp, run_emacs
 from llm_stub import LlmStub
 
-from support import ELISP_DEPS_DIRS, ROOT
+import runtime_support
+from runtime_support import deps_or_skip, mcp_servers, run_harness_el
 
 HERE = Path(__file__).resolve().parent
 
@@ -27,22 +27,13 @@ TARGET = {"vertex": "gemini"}  # the rules each provider's tools are judged by
 
 
 def preamble(deps: Path, executable: list[str] | None = None) -> str:
-    import sys
-
-    dirs = " ".join(lisp(str(deps / d)) for d in (*ELISP_DEPS_DIRS, "mcp.el"))
-    exe = executable if executable is not None else [sys.executable, "-m", "plistspec"]
-    return f"""
-(dolist (d (list {dirs})) (push d load-path))
-(require 'compat)
-(require 'llm)
-(dolist (f '(llm-openai llm-claude llm-gemini llm-vertex llm-ollama)) (require f))
-(require 'mcp)
-(setenv "PYTHONPATH" {lisp(str(ROOT / "src"))})
-(push {lisp(str(ROOT / "elisp"))} load-path)
-(require 'plistspec)
-(setq plistspec-executable (list {" ".join(lisp(x) for x in exe)}))
-(setq plistspec-llm-wait 20)
-"""
+    return runtime_support.preamble(
+        deps,
+        """(require 'llm)
+(dolist (f '(llm-openai llm-claude llm-gemini llm-vertex llm-ollama)) (require f))""",
+        "(setq plistspec-llm-wait 20)",
+        executable,
+    )
 
 
 def run_harness(
@@ -58,32 +49,14 @@ def run_harness(
     deps = deps_or_skip()
     with tempfile.TemporaryDirectory() as tmp, LlmStub() as stub:
         stub.script = {k: json.loads(json.dumps(v)) for k, v in script.items()}
-        out = Path(tmp) / "out.json"
-        cfg = Path(tmp) / "config.json"
-        servers = [
-            [s, str(ROOT / "fixtures" / "json" / f"mcp_{s}_server.json")] for s in MCP_SERVERS
-        ]
-        cfg.write_text(
-            json.dumps(
-                {
-                    "port": stub.port,
-                    "mode": mode,
-                    "out": str(out),
-                    "scenarios": scenarios,
-                    "mcp": servers if mcp else [],
-                    **extra,
-                }
-            )
+        config = {
+            "port": stub.port,
+            "mode": mode,
+            "scenarios": scenarios,
+            "mcp": mcp_servers() if mcp else [],
+            **extra,
+        }
+        report, err = run_harness_el(
+            HERE / "harness.el", preamble(deps, executable) + before, config, tmp
         )
-        code = (
-            preamble(deps, executable)
-            + before
-            + f"(setq harness-config {lisp(str(cfg))})\n"
-            + f"(load {lisp(str(HERE / 'harness.el'))} nil t)\n"
-        )
-        proc = run_emacs(code)
-        err = proc.stderr.decode("utf-8", "replace")
-        if proc.returncode != 0 or not out.exists():
-            short = "\n".join(x[:300] for x in err.splitlines() if not x.startswith("  "))
-            raise AssertionError(f"emacs exited {proc.returncode}:\n{short[-4000:]}")
-        return json.loads(out.read_text()), list(stub.requests), err
+        return report, list(stub.requests), err

@@ -25,6 +25,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from stub_provider import StubProvider, _answer, _as_declared
+from stub_provider import _args_text as _text
 
 __all__ = ["LlmStub", "declared", "history_problems"]
 
@@ -107,10 +108,6 @@ def history_problems(body: dict[str, Any], protocol: str) -> list[str]:
     if sorted(uses) != sorted(results):
         bad.append(f"tool uses {sorted(uses)} but results {sorted(results)}")
     return bad
-
-
-def _text(a: Any) -> str:
-    return a if isinstance(a, str) else json.dumps(a)
 
 
 def _sse(events: list[tuple[str | None, Any]]) -> bytes:
