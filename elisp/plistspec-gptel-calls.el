@@ -25,6 +25,7 @@
 
 (require 'cl-lib)
 (require 'subr-x)
+(require 'plistspec-runtime)
 (require 'plistspec-gptel-plan)
 
 (declare-function gptel-fsm-info "gptel-request" (cl-x))
@@ -154,31 +155,8 @@ back within `plistspec-gptel-tool-timeout' seconds (it signalled later,
 from a timer or a sentinel, or hangs), the callback gets a timeout
 error, and a late answer is dropped.  NAME is the tool's name."
   (lambda (callback &rest args)
-    (let* ((answered nil)
-           (timer nil)
-           (answer (lambda (&rest result)
-                     (unless answered
-                       (setq answered t)
-                       (when timer (cancel-timer timer))
-                       (apply callback result)))))
-      (when plistspec-gptel-tool-timeout
-        (setq timer
-              (run-at-time plistspec-gptel-tool-timeout nil
-                           (lambda ()
-                             (unless answered
-                               (message "plistspec: the async tool %s did not call back \
-within %s seconds [PS703]" name plistspec-gptel-tool-timeout)
-                               (funcall answer
-                                        (format "Error: tool %s did not answer within %s \
-seconds" name plistspec-gptel-tool-timeout)))))))
-      (condition-case err
-          (apply function answer args)
-        (error
-         (unless answered
-           (message "plistspec: the async tool %s signalled: %s [PS703]"
-                    name (error-message-string err))
-           (funcall answer (format "Error: tool %s failed: %s"
-                                   name (error-message-string err)))))))))
+    (plistspec-runtime-guarded-call function name callback args
+                                    plistspec-gptel-tool-timeout)))
 
 (provide 'plistspec-gptel-calls)
 ;;; plistspec-gptel-calls.el ends here

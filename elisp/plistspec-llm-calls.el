@@ -26,6 +26,7 @@
 
 (require 'cl-lib)
 (require 'subr-x)
+(require 'plistspec-runtime)
 (require 'plistspec-llm-plan)
 
 (declare-function llm-chat-prompt-tools "llm" (cl-x))
@@ -203,27 +204,8 @@ timer or a process, no longer leaves the request waiting for ever."
   "Call FUNCTION, the async tool NAME's, with CALLBACK and ARGS.
 When it signals before answering, or does not answer within
 `plistspec-llm-tool-timeout', CALLBACK gets the error; once only."
-  (let* ((answered nil)
-         (answer (lambda (&rest result)
-                   (unless answered
-                     (setq answered t)
-                     (apply callback result)))))
-    (when plistspec-llm-tool-timeout
-      (run-at-time plistspec-llm-tool-timeout nil
-                   (lambda ()
-                     (unless answered
-                       (message "plistspec: the async tool %s did not answer within %s \
-seconds [PS703]" name plistspec-llm-tool-timeout)
-                       (funcall answer (format "Error: tool %s did not answer within %s seconds"
-                                               name plistspec-llm-tool-timeout))))))
-    (condition-case err
-        (apply function answer args)
-      (error
-       (unless answered
-         (message "plistspec: the async tool %s signalled: %s [PS703]"
-                  name (error-message-string err))
-         (funcall answer (format "Error: tool %s failed: %s"
-                                 name (error-message-string err))))))))
+  (plistspec-runtime-guarded-call function name callback args
+                                  plistspec-llm-tool-timeout))
 
 (defun plistspec-llm--verdict (plan name args user)
   "What to do with a call of NAME with ARGS in PLAN's request (USER: its tools).

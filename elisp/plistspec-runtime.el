@@ -171,5 +171,37 @@ unchanged [PS705]" library missing mode)))
   (cl-loop for (fn how advice) in seams
            when (and how (fboundp fn)) do (advice-remove fn advice)))
 
+;;;; Async tools
+
+(defun plistspec-runtime-guarded-call (function name callback args timeout)
+  "Call FUNCTION, the async tool NAME's, with CALLBACK and ARGS.
+CALLBACK is called once only: with FUNCTION's answer, or with an
+error when FUNCTION signals before answering or has not answered
+within TIMEOUT seconds (nil: no limit; a later answer is dropped)."
+  (let* ((answered nil)
+         (timer nil)
+         (answer (lambda (&rest result)
+                   (unless answered
+                     (setq answered t)
+                     (when timer (cancel-timer timer))
+                     (apply callback result)))))
+    (when timeout
+      (setq timer
+            (run-at-time timeout nil
+                         (lambda ()
+                           (unless answered
+                             (message "plistspec: the async tool %s did not answer within %s \
+seconds [PS703]" name timeout)
+                             (funcall answer (format "Error: tool %s did not answer within \
+%s seconds" name timeout)))))))
+    (condition-case err
+        (apply function answer args)
+      (error
+       (unless answered
+         (message "plistspec: the async tool %s signalled: %s [PS703]"
+                  name (error-message-string err))
+         (funcall answer (format "Error: tool %s failed: %s"
+                                 name (error-message-string err))))))))
+
 (provide 'plistspec-runtime)
 ;;; plistspec-runtime.el ends here
