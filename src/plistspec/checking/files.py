@@ -4,7 +4,8 @@ Owns: :func:`expand` (command-line paths → the files to read) and the rules th
 them. A path that is not a folder is read as given (excluded or not: naming a file is
 asking for it, as in ruff), unless ``force_exclude`` (``--force-exclude``) drops the
 ones the configuration's excludes match. A folder is walked for the files that hold tool forms —
-Emacs Lisp, ``*.el`` (``check`` reads no other kind of file) — skipping:
+Emacs Lisp, ``*.el`` (a Markdown or Org file, whose Emacs Lisp blocks ``check`` reads, is
+read when named, not found in a folder: ``fmt`` and ``to-json`` read only Emacs Lisp) — skipping:
 
 * what git ignores: inside a git work tree, the files ``git ls-files --cached --others
   --exclude-standard`` does not list (``.gitignore`` at every level,
