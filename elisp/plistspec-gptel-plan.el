@@ -375,6 +375,8 @@ gptel adds to the entries (Anthropic's cache_control), never deeper."
          ;; the same tools, backend and model (gptel's JSON may depend on the model)
          (key (list kind backend (bound-and-true-p gptel-model)))
          (entry (or (plistspec-gptel--recent key tools)
+                    ;; a process that is not running starts now, while gptel's JSON is made
+                    (progn (plistspec-gptel--process) nil)
                     (pcase-let* ((`(,text ,broken ,contracts)
                                   (plistspec-gptel--serialize backend tools))
                                  (answer (plistspec-gptel--lowered kind text contracts)))

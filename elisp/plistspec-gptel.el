@@ -139,6 +139,9 @@ was done."
                    do (cl-loop for (_name . tool) in tools
                                do (ignore-errors (plistspec-gptel--declared-args tool)))))
         (setq plistspec-gptel--installed t)
+        ;; Python starts now (it needs no input to get ready); the tools are lowered
+        ;; once Emacs is idle
+        (plistspec-runtime-start)
         (run-with-idle-timer 0.5 nil #'plistspec-gptel-warm)))))
 
 (defun plistspec-gptel--uninstall ()

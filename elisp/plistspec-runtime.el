@@ -56,6 +56,15 @@ requests that then go on unchanged."
 
 ;;;; Asking the plistspec process
 
+(defun plistspec-runtime-start ()
+  "Start the plistspec process now if it is not running; never wait or warn.
+A mode calls it when it is turned on, so that Python has started and
+made its lowering ready (it needs no request for that) by the mode's
+first request.  What goes wrong is said by that request."
+  (let ((default-directory (expand-file-name "~/")))
+    (ignore-errors (plistspec--server (plistspec-command)))
+    nil))
+
 (defun plistspec-runtime-process (warn requests down)
   "The live \"plistspec check --server\" process, or nil after warning.
 WARN is a function of a key and a text, REQUESTS (a string) names the

@@ -262,3 +262,65 @@ def test_contracts_files_and_a_backtracking_pattern(tmp_path) -> None:
     finally:
         proc.stdin.close()  # type: ignore[union-attr]
         assert proc.wait(timeout=60) == 0
+
+
+def _imported(stderr: bytes) -> set[str]:
+    """The modules ``python -X importtime`` reported importing."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in stderr.decode().splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+
+
+def test_gptel_requests_never_import_click_and_a_check_request_still_works() -> None:
+    """What gptel asks (lower, call) is answered without importing click or any command
+    (an editor waits for the process's first answer); a ``check`` request imports them
+    then and answers as ``plistspec check`` does."""
+    text = json.dumps(
+        [{"type": "function", "function": {"name": "w", "description": "d", "parameters": {}}}]
+    ).encode()
+    lower = json.dumps({"kind": "lower", "backend": "openai", "length": len(text)}).encode()
+    proc = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "plistspec", "check", "--server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    out, err = proc.communicate(lower + b"\n" + text, timeout=120)
+    assert proc.returncode == 0 and json.loads(out.splitlines()[0])["exit"] == 0
+    imported = _imported(err)
+    assert "plistspec.calls.toolset" in imported  # the request was answered here
+    assert not {m for m in imported if m == "click" or m.endswith("_cmd")}, sorted(imported)
+
+    data = b'(gptel-make-tool :name "x")\n'
+    args = ["--stdin-filename", "t.el", "-"]
+    check = json.dumps({"args": args, "length": len(data)}).encode()
+    proc = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "plistspec", "check", "--server"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=ENV,
+    )
+    out, err = proc.communicate(check + b"\n" + data, timeout=120)
+    assert proc.returncode == 0
+    assert _replies(out) == [one_shot(args, data)]
+    assert {"click", "plistspec.cli.check_cmd"} <= _imported(err)
+
+
+def test_the_lowering_is_made_ready_only_while_no_request_waits() -> None:
+    """At start the server lowers a throw-away tool (imports and first-use work) only when
+    nothing waits on its input; a request already there goes first."""
+    from plistspec.calls.toolset import Toolsets
+    from plistspec.cli.check_server import warm_when_idle
+
+    r, w = os.pipe()
+    try:
+        with os.fdopen(r, "rb", buffering=0) as reader:
+            assert isinstance(warm_when_idle(reader), Toolsets)  # idle: made ready
+            os.write(w, b'{"kind": "lower"}\n')
+            assert warm_when_idle(reader) is None  # a request waits: nothing done first
+    finally:
+        os.close(w)

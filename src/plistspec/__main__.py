@@ -9,6 +9,6 @@ import sys
 if sys.path and sys.path[0] in ("", os.getcwd()):
     del sys.path[0]
 
-from plistspec.cli import main  # noqa: E402
+from plistspec.cli import run  # noqa: E402
 
-main()
+run()

@@ -38,7 +38,7 @@ class Choice(click.Choice):
         try:
             return super().convert(value, param, ctx)
         except click.BadParameter as e:
-            from plistspec.cli import did_you_mean
+            from plistspec.cli.commands import did_you_mean
 
             hint = did_you_mean(str(value), [str(c) for c in self.choices])
             if not hint:

@@ -51,7 +51,7 @@ import json
 import sys
 from typing import Any, BinaryIO
 
-__all__ = ["serve", "run_once"]
+__all__ = ["main_server", "serve", "run_once"]
 
 
 def run_once(command: Any, args: list[str], stdin: bytes) -> tuple[int, bytes, bytes]:
@@ -157,13 +157,68 @@ def _read_line(r: BinaryIO) -> bytes | None:
             return line[:MAX_LINE] + b"\n"
 
 
-def serve(command: Any, r: BinaryIO | None = None, w: BinaryIO | None = None) -> int:
+def main_server() -> None:
+    """``plistspec check --server`` as the program (:func:`plistspec.cli.run`): the
+    standard streams made safe, the lowering made ready while no request waits, then
+    :func:`serve` until end of input; click is imported by the first ``check`` request."""
+    from plistspec.cli.streams import guard_std_streams, internal_error
+
+    guard_std_streams()
+    try:
+        sys.exit(serve(None, toolsets=warm_when_idle(sys.stdin.buffer)))
+    except Exception as e:  # noqa: BLE001 - the last line of defence: never a traceback
+        internal_error(e)
+
+
+# one tool, lowered once at start so that the first real request finds the modules
+# imported and the lowering's first-use work done
+_WARM_TOOLS = (
+    '[{"type":"function","function":{"name":"w","description":"w","parameters":'
+    '{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}}}]'
+)
+
+
+def warm_when_idle(r: BinaryIO) -> Any:
+    """A :class:`~plistspec.calls.toolset.Toolsets` ready to answer, made now if nothing
+    is waiting on ``r`` yet (an editor that starts the process ahead of its first
+    request); None when a request is already there (it goes first: Flymake's check
+    needs none of this) or the check cannot be made."""
+    if not _idle(r):
+        return None
+    from plistspec.calls.toolset import Toolsets
+    from plistspec.core.gcpause import paused
+
+    with paused():
+        Toolsets().lower("openai", _WARM_TOOLS)  # a throw-away set: nothing is kept
+        return Toolsets()
+
+
+def _idle(r: BinaryIO) -> bool:
+    """Whether no request is waiting on ``r`` (False when that cannot be told)."""
+    import select
+
+    try:
+        return not select.select([r], [], [], 0)[0]
+    except (OSError, ValueError, TypeError, io.UnsupportedOperation):
+        return False
+
+
+def serve(
+    command: Any,
+    r: BinaryIO | None = None,
+    w: BinaryIO | None = None,
+    toolsets: Any = None,
+) -> int:
     """Answer requests from ``r`` (default: standard input) on ``w`` (standard output)
-    until end of input; returns the exit status of the server itself (0)."""
+    until end of input; returns the exit status of the server itself (0).
+
+    ``command`` is the click ``check`` command that ``check`` requests run (None: it is
+    imported at the first one); ``toolsets`` the tool sets ``lower`` and ``call``
+    requests use (None: made at the first one)."""
     r = r if r is not None else sys.stdin.buffer
     w = w if w is not None else sys.stdout.buffer
     _widen_pipe(r)
-    toolsets = None
+    calls_ready = False
     while True:
         line = _read_line(r)
         if not line:
@@ -191,6 +246,8 @@ def serve(command: Any, r: BinaryIO | None = None, w: BinaryIO | None = None) ->
 
         with paused():
             if kind == "check":
+                if command is None:
+                    from plistspec.cli.check_cmd import check_cmd as command
                 status, out, err = run_once(command, args, data)
             else:
                 if toolsets is None:
@@ -199,6 +256,12 @@ def serve(command: Any, r: BinaryIO | None = None, w: BinaryIO | None = None) ->
                     toolsets = Toolsets()
                 status, out, err = _answer(toolsets, kind, req, data)
         _reply(w, status, out, err)
+        if kind == "lower" and not calls_ready and _idle(r):
+            # the tool set's calls come next: what checking one needs is imported now
+            from plistspec.calls.toolset import warm_calls
+
+            warm_calls()
+            calls_ready = True
 
 
 def _read_file(path: Any, n: int) -> bytes:
