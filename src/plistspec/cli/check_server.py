@@ -185,12 +185,15 @@ def warm_when_idle(r: BinaryIO) -> Any:
     needs none of this) or the check cannot be made."""
     if not _idle(r):
         return None
-    from plistspec.calls.toolset import Toolsets
-    from plistspec.core.gcpause import paused
+    try:
+        from plistspec.calls.toolset import Toolsets
+        from plistspec.core.gcpause import paused
 
-    with paused():
-        Toolsets().lower("openai", _WARM_TOOLS)  # a throw-away set: nothing is kept
-        return Toolsets()
+        with paused():
+            Toolsets().lower("openai", _WARM_TOOLS)  # a throw-away set: nothing is kept
+            return Toolsets()
+    except Exception:  # noqa: BLE001 - getting ready early is an optimisation, never a failure
+        return None
 
 
 def _idle(r: BinaryIO) -> bool:
