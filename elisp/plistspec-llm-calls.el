@@ -106,7 +106,9 @@ as in llm alone [PS705]")
                                 cell
                               (cons (car cell)
                                     (lambda (event)
-                                      (plistspec-llm--keep-unparsed event texts)
+                                      (plistspec-llm--failing-open "Reading llm's streamed \
+tool calls"
+                                        (plistspec-llm--keep-unparsed event texts))
                                       (funcall done event)))))
                           events)))))
 

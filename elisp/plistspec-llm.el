@@ -41,9 +41,13 @@
 ;; provider's request body (the mode advises the generic function, so it
 ;; sees every provider's finished body), `llm-provider-utils-execute-tool-uses'
 ;; runs every tool call (the prompt's `llm-tool's are replaced by wrapped
-;; copies for the duration of that call only) and
+;; copies for the duration of that call only),
 ;; `llm-provider-utils-parse-openai-tool-arguments' reads the OpenAI
-;; family's argument text (invalid JSON becomes a refused call).
+;; family's argument text (invalid JSON becomes a refused call) and the
+;; generic `llm-provider-streaming-media-handler' makes each stream's
+;; reader (the Responses API's, which parses arguments itself, hands text
+;; that is not JSON to the former).  A forced tool (llm's `tool-options')
+;; is named in the body as lowering sent it.
 ;;
 ;; Files: plistspec-llm-plan.el (what a request sends: the declared schemas,
 ;; lowered), plistspec-llm-calls.el (the calls checked), this one (the mode,
