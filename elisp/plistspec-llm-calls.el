@@ -37,6 +37,12 @@
 (declare-function llm-provider-utils-tool-use-name "llm-provider-utils" (cl-x))
 (declare-function llm-provider-utils-tool-use-args "llm-provider-utils" (cl-x))
 (declare-function copy-llm-tool "llm" (arg))
+(declare-function llm-provider-utils-parse-openai-tool-arguments "llm-provider-utils"
+                  (arguments))
+(declare-function eieio-oref "eieio-core" (obj slot))
+(declare-function eieio-oset "eieio-core" (obj slot value))
+(declare-function slot-exists-p "eieio" (object-or-class slot))
+(declare-function eieio-object-p "eieio-core" (obj))
 
 (defvar plistspec-llm-mode)
 
@@ -58,6 +64,88 @@ its call is refused with why instead of failing the whole request."
         (funcall orig arguments)
       (llm-tool-call-error
        (record 'plistspec-llm--bad-json arguments (format "%s" (cadr err)))))))
+
+(defconst plistspec-llm--unparsed 'plistspec-unparsed-arguments
+  "The key under which a streamed call's text that is not JSON is carried.
+See `plistspec-llm--streaming-handler'.")
+
+(defun plistspec-llm--streaming-handler (orig provider receiver err-receiver)
+  "Around `llm-provider-streaming-media-handler' (ORIG): PROVIDER's stream reader.
+RECEIVER and ERR-RECEIVER are llm's.  On the Responses API (`llm-openai'),
+llm's reader parses a call's arguments itself, outside
+`llm-provider-utils-parse-openai-tool-arguments', and text that is not
+JSON stops it.  While the mode is on, such text is carried to RECEIVER
+as valid JSON under `plistspec-llm--unparsed', and read there by
+`llm-provider-utils-parse-openai-tool-arguments' as on the other
+paths: its call is refused with why instead of being lost."
+  (if (not (and plistspec-llm-mode (equal (plistspec-llm--kind provider) "openai-responses")))
+      (funcall orig provider receiver err-receiver)
+    (let* ((texts (list nil))
+           (handler (funcall orig provider (plistspec-llm--stream-receiver receiver texts)
+                             err-receiver)))
+      (plistspec-llm--failing-open "Reading llm's streamed tool calls"
+        (plistspec-llm--stream-events handler texts))
+      handler)))
+
+(defun plistspec-llm--stream-events (handler texts)
+  "Make HANDLER's reader of a finished output item keep text that is not JSON.
+HANDLER is llm's (MEDIA-TYPE . READER); each such text is pushed on
+the car of TEXTS.  When the reader is not what the mode expects, warn
+once and leave it alone."
+  (let* ((reader (cdr-safe handler))
+         (events (and (eieio-object-p reader) (slot-exists-p reader 'events)
+                      (eieio-oref reader 'events)))
+         (done (cdr (assq 'response.output_item.done events))))
+    (if (not (functionp done))
+        (plistspec-llm--warn 'responses-stream "llm's Responses streaming is not what \
+plistspec-llm-mode expects: a streamed call whose arguments are not JSON is lost there, \
+as in llm alone [PS705]")
+      (eieio-oset reader 'events
+                  (mapcar (lambda (cell)
+                            (if (not (eq (car cell) 'response.output_item.done))
+                                cell
+                              (cons (car cell)
+                                    (lambda (event)
+                                      (plistspec-llm--failing-open "Reading llm's streamed \
+tool calls"
+                                        (plistspec-llm--keep-unparsed event texts))
+                                      (funcall done event)))))
+                          events)))))
+
+(defun plistspec-llm--keep-unparsed (event texts)
+  "Carry the arguments of EVENT's function call as JSON if they are not JSON.
+EVENT is a server-sent event of llm's Responses stream; the text is
+pushed on the car of TEXTS."
+  (let* ((data (and (eieio-object-p event) (slot-exists-p event 'data)
+                    (eieio-oref event 'data)))
+         (parsed (and (stringp data) (string-search "function_call" data)
+                      (ignore-errors (json-parse-string data :object-type 'alist))))
+         (item (and (consp parsed) (alist-get 'item parsed)))
+         (args (and (consp item) (equal (alist-get 'type item) "function_call")
+                    (alist-get 'arguments item))))
+    (when (and (stringp args)
+               ;; valid JSON never reads as nil (null is :null)
+               (not (ignore-errors (json-parse-string args))))
+      (push args (car texts))
+      (setf (alist-get 'arguments item)
+            (json-serialize (list (cons plistspec-llm--unparsed args))))
+      (eieio-oset event 'data (json-serialize parsed)))))
+
+(defun plistspec-llm--stream-receiver (receiver texts)
+  "RECEIVER, reading each call's arguments the Responses reader kept as text.
+TEXTS (a cell) holds the texts `plistspec-llm--keep-unparsed' kept;
+they are read by `llm-provider-utils-parse-openai-tool-arguments'."
+  (lambda (output)
+    (when (car texts)
+      (dolist (use (and (consp output) (plist-get output :tool-uses)))
+        (let* ((args (llm-provider-utils-tool-use-args use))
+               (text (and (consp args) (null (cdr args))
+                          (eq (car-safe (car args)) plistspec-llm--unparsed)
+                          (cdr (car args)))))
+          (when (member text (car texts))
+            (plistspec-llm--set 'llm-provider-utils-tool-use 'args use
+                                (llm-provider-utils-parse-openai-tool-arguments text))))))
+    (funcall receiver output)))
 
 (defun plistspec-llm--bad-json-p (args)
   "Non-nil when ARGS are text that is not JSON (`plistspec-llm--parse-arguments')."

@@ -41,9 +41,13 @@
 ;; provider's request body (the mode advises the generic function, so it
 ;; sees every provider's finished body), `llm-provider-utils-execute-tool-uses'
 ;; runs every tool call (the prompt's `llm-tool's are replaced by wrapped
-;; copies for the duration of that call only) and
+;; copies for the duration of that call only),
 ;; `llm-provider-utils-parse-openai-tool-arguments' reads the OpenAI
-;; family's argument text (invalid JSON becomes a refused call).
+;; family's argument text (invalid JSON becomes a refused call) and the
+;; generic `llm-provider-streaming-media-handler' makes each stream's
+;; reader (the Responses API's, which parses arguments itself, hands text
+;; that is not JSON to the former).  A forced tool (llm's `tool-options')
+;; is named in the body as lowering sent it.
 ;;
 ;; Files: plistspec-llm-plan.el (what a request sends: the declared schemas,
 ;; lowered), plistspec-llm-calls.el (the calls checked), this one (the mode,
@@ -59,12 +63,18 @@
 (declare-function plistspec-gptel-report "plistspec-gptel" ())
 
 (declare-function llm-chat-prompt-tools "llm" (cl-x))
+(declare-function llm-chat-prompt-tool-options "llm" (cl-x))
+(declare-function llm-tool-options-tool-choice "llm" (cl-x))
+(declare-function llm-tool-name "llm" (cl-x))
 
 (defconst plistspec-llm--seams
   '((llm-provider-chat-request :around plistspec-llm--chat-request 3)
     (llm-provider-utils-execute-tool-uses :around plistspec-llm--execute-tool-uses 7)
     (llm-provider-utils-parse-openai-tool-arguments :around plistspec-llm--parse-arguments 1)
+    (llm-provider-streaming-media-handler :around plistspec-llm--streaming-handler 3)
     (llm-chat-prompt-tools nil nil 1)
+    (llm-chat-prompt-tool-options nil nil 1)
+    (llm-tool-options-tool-choice nil nil 1)
     (llm-tool-name nil nil 1)
     (llm-tool-description nil nil 1)
     (llm-tool-args nil nil 1)
@@ -170,15 +180,77 @@ Its tools are the lowered ones.  STREAMING is passed on."
           (if (or (and (= n 0) (eq sent 'none))
                   (and (vectorp sent) (= (length sent) n)))
               (if (> n 0)
-                  (plist-put body :tools (copy-sequence (plistspec-llm--plan-wire plan)))
+                  (plistspec-llm--forced-tool
+                   plan prompt
+                   (plist-put body :tools (copy-sequence (plistspec-llm--plan-wire plan))))
                 ;; no tool left: no tool choice either (one without tools is refused)
-                (cl-loop for (k v) on body by #'cddr
-                         unless (memq k '(:tool_choice :toolConfig)) collect k and collect v))
+                (plistspec-llm--without-choice body))
             (remhash prompt plistspec-llm--plans)
             (plistspec-llm--warn 'body "llm's request body is not what plistspec-llm-mode \
 expects: its tools go unchanged [PS705]")
             (plistspec-llm--with-tools prompt (mapcar #'plistspec-llm--for-llm tools)
               (lambda () (funcall orig provider prompt streaming))))))))))
+
+(defun plistspec-llm--without-choice (body)
+  "Request BODY (a plist) without its tool choice."
+  (cl-loop for (k v) on body by #'cddr
+           unless (memq k '(:tool_choice :toolConfig)) collect k and collect v))
+
+(defun plistspec-llm--choice (prompt)
+  "The name of the tool forced by PROMPT (its `llm-tool-options'), or nil."
+  (let* ((options (llm-chat-prompt-tool-options prompt))
+         (choice (and options (llm-tool-options-tool-choice options))))
+    (and (stringp choice) choice)))
+
+(defun plistspec-llm--sent-name (plan name)
+  "The name PLAN sent the user's tool NAME under, or nil if it sent none."
+  (when-let ((tool (cl-find name (plistspec-llm--plan-kept plan)
+                            :key #'llm-tool-name :test #'equal)))
+    (catch 'found
+      (maphash (lambda (sent entry) (when (eq (car entry) tool) (throw 'found sent)))
+               (plistspec-llm--plan-names plan))
+      nil)))
+
+(defun plistspec-llm--forced-tool (plan prompt body)
+  "BODY, PLAN's request for PROMPT, naming its forced tool as it was sent.
+llm names the forced tool by the user's name; lowering may have
+renamed it (a name the provider refuses), and it is then named as
+sent.  The Responses API's form is written for it (llm writes Chat
+Completions' form there).  A forced tool left out of the request
+leaves it without a tool choice (one naming no tool is refused)."
+  (let* ((name (ignore-errors (plistspec-llm--choice prompt)))
+         (sent (and name (plistspec-llm--sent-name plan name))))
+    (cond
+     ((null name) body)
+     (sent
+      (or (plistspec-llm--failing-open "Naming llm's forced tool"
+            (plistspec-llm--name-choice (plistspec-llm--plan-kind plan) body sent))
+          body))
+     ((assoc name (plistspec-llm--plan-left-out plan))
+      (plistspec-llm--warn (list 'forced name)
+                           (format "the tool choice of this %s request names %s, left out \
+of it: the request goes without a tool choice [PS701]"
+                                   (plistspec-llm--plan-target plan) name))
+      (plistspec-llm--without-choice body))
+     (t body))))
+
+(defun plistspec-llm--name-choice (kind body sent)
+  "BODY, a request of KIND with a forced tool, forcing the tool SENT.
+BODY is returned as it is when llm sent no tool choice of its own."
+  (let ((choice (plist-get body :tool_choice))
+        (config (plist-get (plist-get body :toolConfig) :functionCallingConfig)))
+    (pcase kind
+      ((guard (and (member kind '("openai" "openai-responses" "anthropic"))
+                   (not (consp choice))))
+       body)
+      ("openai" (plist-put body :tool_choice `(:type "function" :function (:name ,sent))))
+      ("openai-responses" (plist-put body :tool_choice `(:type "function" :name ,sent)))
+      ("anthropic" (plist-put body :tool_choice `(:type "tool" :name ,sent)))
+      ((and "gemini" (guard (plist-member config :allowedFunctionNames)))
+       (plist-put body :toolConfig
+                  `(:functionCallingConfig
+                    ,(plist-put (copy-sequence config) :allowedFunctionNames (vector sent)))))
+      (_ body))))
 
 (defun plistspec-llm--with-tools (prompt tools fn)
   "Call FN with the tools of PROMPT set to TOOLS; put them back after."

@@ -5,7 +5,8 @@
 ;;
 ;;   {"port": PORT, "mode": true, "mcp": [[SERVER, FILE], ...],
 ;;    "scenarios": [{"id": N, "provider": PROTOCOL, "entry": "sync"|"async"|"streaming",
-;;                   "tools": [NAME...] or null (all), "turns": MAX}],
+;;                   "tools": [NAME...] or null (all), "turns": MAX,
+;;                   "tool_choice": NAME (optional: that tool forced, by llm's :tool-options)}],
 ;;    "report": true, "then_off": true (the mode turned on, then off), "out": FILE}
 ;;
 ;; Tools: every tool of the MCP tools/list files, made by mcp.el's own conversion
@@ -156,7 +157,10 @@
          (tools (if names (mapcar (lambda (n) (cdr (assoc n harness-tools))) names)
                   (reverse (mapcar #'cdr harness-tools))))
          (provider (harness-provider (alist-get 'provider scenario) port))
-         (prompt (llm-make-chat-prompt (format "scenario-%s: go" id) :tools tools))
+         (choice (alist-get 'tool_choice scenario))
+         (prompt (llm-make-chat-prompt
+                  (format "scenario-%s: go" id) :tools tools
+                  :tool-options (and choice (make-llm-tool-options :tool-choice choice))))
          (turns nil) (n 0) (max (or (alist-get 'turns scenario) 3)))
     (setq harness-scenario id)
     (while (and (< n max) (or (null turns) (equal (car (car turns)) "tools")))
