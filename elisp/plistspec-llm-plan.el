@@ -303,6 +303,8 @@ Gemini and Vertex: llm's wrapper is `function_declarations'."
           (setf (plistspec-llm--plan-time plan) (current-time)
                 (plistspec-llm--plan-provider plan) (plistspec-llm--provider-name provider))
           plan)
+      ;; a process that is not running starts now, while the tools' JSON is made
+      (plistspec-llm--process)
       (let* ((snapshot (plistspec-llm--snapshot tools))
              (plan (plistspec-llm--new-plan provider kind tools)))
         (when plan

@@ -140,7 +140,9 @@ wrong instead.  When plistspec cannot run, requests go unchanged.
           (plistspec-runtime-changed #'plistspec-llm--warn "llm" "plistspec-llm-mode"
                                      missing)
         (plistspec-runtime-advise plistspec-llm--seams)
-        (setq plistspec-llm--installed t)))))
+        (setq plistspec-llm--installed t)
+        ;; Python starts now: it gets ready while no request waits
+        (plistspec-runtime-start)))))
 
 (defun plistspec-llm--uninstall ()
   "Remove the advice of `plistspec-llm--seams'."

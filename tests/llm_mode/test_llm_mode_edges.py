@@ -153,3 +153,26 @@ def test_an_async_tool_that_never_answers_times_out() -> None:
         assert _ended(out)[sid] == ["tools", "text"]
         assert "tool silent_async did not answer within 1 seconds" in _later(requests, sid)
     assert "[PS703]" in err
+
+
+def test_turning_the_mode_on_starts_plistspec_before_any_request() -> None:
+    """Python starts when the mode is turned on, so the first llm request does not wait
+    for it to start."""
+    from llm_harness import preamble
+
+    from runtime_support import deps_or_skip, run_emacs
+
+    code = (
+        preamble(deps_or_skip())
+        + r"""
+(let ((before (hash-table-count plistspec--servers)))
+  (plistspec-llm-mode 1)
+  (let ((proc (gethash (let ((default-directory (expand-file-name "~/")))
+                         (plistspec-command))
+                       plistspec--servers)))
+    (princ (format "%S\n" (list before (and (processp proc) (process-live-p proc) t))))))
+"""
+    )
+    proc = run_emacs(code, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    assert proc.stdout.decode().strip() == "(0 t)"
