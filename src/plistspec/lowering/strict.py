@@ -176,12 +176,12 @@ def close_object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
         add = ctx.add
         for name in optional:
             sub = props[name]
-            if (  # {"type": T(, "description": D)}, the commonest: [T, "null"] here
-                type(sub) is dict
-                and len(sub) <= 2
-                and type(t := sub.get("type")) is str
+            if (  # a node typed T, the commonest ({"type": T, "description": D}): [T, "null"]
+                type(sub) is dict  # here, as _nullable makes it (no enum to add null to,
+                and type(t := sub.get("type")) is str  # nothing to wrap in anyOf)
                 and t != "null"
-                and (len(sub) == 1 or "description" in sub)
+                and "enum" not in sub
+                and _WRAPPED.isdisjoint(sub)
             ):
                 sub = sub.copy()
                 sub["type"] = [t, "null"]

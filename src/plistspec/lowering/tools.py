@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from plistspec.core.jsonutil import brief, types_of
 from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Blocked
-from plistspec.lowering.names import map_names
+from plistspec.lowering.names import names_and_kept
 from plistspec.lowering.rules import Rules, rules
 from plistspec.lowering.schema import lower_schema
 from plistspec.lowering.validate import tool_violations
@@ -42,17 +42,19 @@ def lower_tools_detailed(
 ) -> tuple[list[dict[str, Any]], list[Rewrite]]:
     r = rules(target)
     names = [t.get("name") for t in tools]
-    new_names = map_names(names, r)
+    new_names, kept = names_and_kept(names, r)
     out: list[dict[str, Any]] = []
     records: list[Rewrite] = []
     for i, tool in enumerate(tools):
-        new, recs = _lower_tool(i, tool, new_names[i], r)
+        # a name the rule took as it is (matched once, in names_and_kept)
+        checked = r.name_re is not None and (kept is None or kept[i])
+        new, recs = _lower_tool(i, tool, new_names[i], r, checked)
         out.append(new)
         records.extend(recs)
     return out, records
 
 
-def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
+def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules, name_checked: bool):
     name = tool.get("name")
     recs: list[Rewrite] = []
 
@@ -141,7 +143,7 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules):
             f"({r['name']['pattern']}); map calls of {new_name!r} back to {name!r}",
             LOSSLESS,
         )
-    for p, msg in tool_violations(new_name, desc, r):
+    for p, msg in tool_violations(new_name, desc, r, name_checked):
         add(p, "PS428", "error", msg)
     meta = tool.get("metadata")
     meta = dict(meta) if meta else {}
