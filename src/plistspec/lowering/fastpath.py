@@ -29,7 +29,16 @@ from plistspec.lowering.context import LOSSLESS, Ctx
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.strict import close_object
 
-__all__ = ["object_node", "empty_root", "annotated_leaf", "ref_leaf", "union_leaf", "FLAT_KEYS"]
+__all__ = [
+    "object_node",
+    "empty_root",
+    "annotated_leaf",
+    "ref_leaf",
+    "union_leaf",
+    "array_node",
+    "union_node",
+    "FLAT_KEYS",
+]
 
 #: the keywords of the node this path takes (``type`` and ``properties`` always there)
 FLAT_KEYS = frozenset(
@@ -242,3 +251,55 @@ def empty_root(params: dict, rules: Rules) -> dict | None:
     out = dict(params)  # (the keys in their order)
     out["properties"] = {}
     return out
+
+
+#: the keywords of the array node and the union node :func:`array_node` and
+#: :func:`union_node` take, besides ``type``/``items`` and ``anyOf``
+_NAMED = frozenset(("description", "title"))
+_ARRAY_NODE = _NAMED | {"type", "items"}
+_UNION_NODE = _NAMED | {"anyOf"}
+_ARRAY_OR_NULL = ["array", "null"]
+
+
+def array_node(node: dict, ctx: Ctx, lists_ok: bool) -> dict | None:
+    """``{"type": "array", "items": S}`` (``S`` any schema; with a description and a
+    title where the target keeps them; typed ``["array", "null"]`` where it takes type
+    lists), the commonest node that is neither a leaf nor an object (an array of
+    objects or of references): no rewrite applies to it and no rule of any target, strict
+    or not, refuses it (its ``items`` are walked as on the general path). A copy; None
+    for any other node (nothing recorded then). Not the root, not inside an inlined
+    definition."""
+    if not node.keys() <= _ARRAY_NODE or type(node["items"]) is not dict:
+        return None
+    t = node["type"] if "type" in node else None
+    if t != "array" and not (lists_ok and t == _ARRAY_OR_NULL):
+        return None
+    if "description" in node and type(node["description"]) is not str:
+        return None
+    allowed = ctx.allowed_node
+    if allowed is not None and not node.keys() <= allowed:
+        return None
+    return dict(node)
+
+
+def union_node(node: dict, ctx: Ctx) -> dict | None:
+    """``{"anyOf": [...]}`` (with a description and a title where the target keeps them)
+    whose members are not all leaves (:func:`union_leaf` takes those), for a target that
+    takes type lists and object keywords on any node (not Gemini, whose unions of null are
+    rewritten): no rewrite applies to the node itself and no rule refuses it (a union
+    needs no type, strict mode's neither); its members are walked as on the general path.
+    A copy; None for any other node. Not the root, not inside an inlined definition."""
+    if not node.keys() <= _UNION_NODE:
+        return None
+    members = node["anyOf"]
+    if type(members) is not list or not members:
+        return None
+    if "description" in node and type(node["description"]) is not str:
+        return None
+    r = ctx.rules
+    if r.type_list == "nullable" or r.object_keywords_only or r.type_required:
+        return None
+    allowed = ctx.allowed_node
+    if allowed is not None and not node.keys() <= allowed:
+        return None
+    return dict(node)

@@ -31,10 +31,12 @@ from plistspec.lowering.context import LOSSLESS, Change, Ctx
 from plistspec.lowering.fastpath import ANNOTATIONS as _ANNOTATIONS
 from plistspec.lowering.fastpath import (
     annotated_leaf,
+    array_node,
     empty_root,
     object_node,
     ref_leaf,
     union_leaf,
+    union_node,
 )
 from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.leaves import SCALARS, leaf_tests
@@ -170,6 +172,17 @@ def lower_schema(
         ):  # the commonest object node: rewritten and checked in one step
             cont[key] = new
             depth += 1
+        elif (
+            not root
+            and not inlined
+            and at is None
+            and type(node) is dict
+            and (
+                ("items" in node and (new := array_node(node, ctx, lists_ok)) is not None)
+                or ("anyOf" in node and (new := union_node(node, ctx)) is not None)
+            )
+        ):  # an array of objects or references, a union of them: nothing to rewrite
+            cont[key] = new
         else:
             new, added, home, at2 = _rewrite(node, p if at is None else at, root, home, ctx)
             if ctx.failed:
