@@ -25,7 +25,7 @@ from typing import Any
 from plistspec.core.jsontypes import only_strings
 from plistspec.core.jsonutil import brief, resolve_pointer
 from plistspec.lowering.check import check_node, count_properties
-from plistspec.lowering.context import LOSSLESS, Ctx
+from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.strict import close_object
 
@@ -113,6 +113,8 @@ def object_node(
         elif not node.keys() <= allowed or (
             s is not None and "additionalProperties" not in allowed
         ):  # (strict mode closes the object: the keyword is there after)
+            if origin is None and _closed_refused(node, allowed, ctx):
+                return _with_meta(node, p, root, depth, ctx)
             return None
     new = dict(node)
     if s is None:
@@ -127,11 +129,36 @@ def object_node(
     return new
 
 
+def _closed_refused(node: dict, allowed: Any, ctx: Ctx) -> bool:
+    """``additionalProperties: false`` on an object with properties, outside strict mode,
+    where the target refuses the keyword (Gemini's ``parameters``): the general path's
+    keyword step removes it and says it in the description (PS422), as
+    :func:`_with_meta` does."""
+    return (
+        ctx.strict is None
+        and "additionalProperties" in node
+        and node["additionalProperties"] is False
+        and allowed is not None
+        and "additionalProperties" not in allowed
+        and ctx.rules.additional != "false-only"
+        and bool(node.get("properties"))
+    )
+
+
 def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | None:
-    """:func:`object_node` for a node that also holds :data:`META_KEYS`: those the target
-    refuses are removed (after the object's own step, with the general path's PS429)."""
+    """:func:`object_node` for a node that also holds :data:`META_KEYS`, or an
+    ``additionalProperties: false`` (:func:`_closed_refused`): those the target refuses
+    are removed after the object's own step, each reported in the order of the node's
+    keys, with the general path's words (PS429; PS422 and the note in the description)."""
     allowed = ctx.allowed_root if root else ctx.allowed_node
-    gone = [k for k in node if k in META_KEYS and allowed is not None and k not in allowed]
+    if allowed is None:
+        return None
+    closed = _closed_refused(node, allowed, ctx)
+    gone = [
+        k
+        for k in node
+        if k not in allowed and (k in META_KEYS or (closed and k == "additionalProperties"))
+    ]
     if not gone:
         return None  # (kept, so not FLAT_KEYS: the general path)
     rest = {k: v for k, v in node.items() if k not in gone}
@@ -140,12 +167,23 @@ def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | N
     new = object_node(rest, p, root, depth, ctx, node)
     if new is None:
         return None
+    r = ctx.rules
     for k in gone:
+        if k == "additionalProperties":
+            ctx.note(new, root, "no other properties")
+            ctx.add(
+                p,
+                "PS422",
+                WIDENS,
+                f"{r.name} refuses additionalProperties: false; said in the description instead",
+                node,
+            )
+            continue
         ctx.add(
             p,
             "PS429",
             LOSSLESS,
-            f"removed {k} ({ctx.rules.name} does not take it; it does not constrain the value)",
+            f"removed {k} ({r.name} does not take it; it does not constrain the value)",
             node,
         )
     return new
