@@ -130,10 +130,7 @@ def lower_schema(
             continue
         if enter is not None:
             ctx.active[enter] = 1
-        node = cont[key]
-        if not root and leaf(node):
-            cont[key] = dict(node)
-            continue
+        node = cont[key]  # (never a leaf: each was copied where it was found)
         if inlined:
             ctx.budget -= 1
             if ctx.budget < 0:
@@ -279,6 +276,9 @@ def lower_schema(
                         kp = Ptr(p, k)
                         ka = at and Ptr(at, k)
                         for name in reversed(names):
+                            if leaf(v[name]):
+                                v[name] = dict(v[name])
+                                continue
                             ref = f"#/{k}/" + str(name).replace("~", "~0").replace("/", "~1")
                             enter = None
                             if ref not in ctx.active:  # a recursion through it is found
@@ -345,7 +345,9 @@ def lower_schema(
                 kp = Ptr(p, k)
                 ka = at and Ptr(at, k)
                 for name in reversed(list(v)):
-                    if type(v[name]) is dict:
+                    if leaf(v[name]):
+                        v[name] = dict(v[name])
+                    elif type(v[name]) is dict:
                         push(
                             (
                                 v,
