@@ -19,7 +19,7 @@ from plistspec.lowering.rules import Rules, rules
 from plistspec.lowering.schema import lower_schema
 from plistspec.lowering.validate import tool_violations
 
-__all__ = ["Rewrite", "lower_tools_detailed"]
+__all__ = ["Rewrite", "lower_tools_detailed", "lowered_parts"]
 
 
 _new = tuple.__new__  # a NamedTuple made without its Python-level __new__ (hot path)
@@ -40,18 +40,41 @@ class Rewrite(NamedTuple):
 def lower_tools_detailed(
     tools: list[dict[str, Any]], target: str
 ) -> tuple[list[dict[str, Any]], list[Rewrite]]:
+    out, parts = lowered_parts(tools, target)
+    records: list[Rewrite] = []
+    for i, name, recs, changes, at in parts:
+        if not changes:
+            records.extend(recs)
+            continue
+        records.extend(recs[:at])
+        for c in changes:
+            records.append(
+                _new(Rewrite, (i, name, "/parameters" + str(c[0]), c[1], c[2], c[3], c[4]))
+            )
+        records.extend(recs[at:])
+    return out, records
+
+
+def lowered_parts(
+    tools: list[dict[str, Any]], target: str
+) -> tuple[list[dict[str, Any]], list[tuple[int, Any, list[Rewrite], list, int]]]:
+    """The lowered tools and, for each, what :func:`lower_tools_detailed` makes its
+    records of: ``(index, name, its own records, the changes of its parameters' walk
+    (:class:`~plistspec.lowering.context.Change`, pointers in the parameters), the place
+    among its records where those go)``. ``plistspec.lowering.lower_tools`` makes its
+    diagnostics from them without the records between."""
     r = rules(target)
     names = [t.get("name") for t in tools]
     new_names, kept = names_and_kept(names, r)
     out: list[dict[str, Any]] = []
-    records: list[Rewrite] = []
+    parts = []
     for i, tool in enumerate(tools):
         # a name the rule took as it is (matched once, in names_and_kept)
         checked = r.name_re is not None and (kept is None or kept[i])
-        new, recs = _lower_tool(i, tool, new_names[i], r, checked)
+        new, recs, changes, at = _lower_tool(i, tool, new_names[i], r, checked)
         out.append(new)
-        records.extend(recs)
-    return out, records
+        parts.append((i, names[i], recs, changes, at))
+    return out, parts
 
 
 def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules, name_checked: bool):
@@ -70,6 +93,8 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules, name_chec
     strict = False
     lowered: Any = params
     notes: list[str] = []
+    changes: list = []
+    at = 0
     no_args = False
     if isinstance(params, dict):
         if r.strict_flag is not None:
@@ -99,7 +124,8 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules, name_chec
         for c in changes:
             if c[2] == "error":
                 errors = True
-            recs.append(_new(Rewrite, (i, name, "/parameters" + str(c[0]), c[1], c[2], c[3], c[4])))
+                break
+        at = len(recs)  # (the changes go here, among the tool's records)
         if viol and not errors:
             for p, msg in viol:
                 add("/parameters" + p, "PS428", "error", f"{r.name} would reject this: {msg}")
@@ -165,7 +191,7 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules, name_chec
         "parameters": lowered,
         "metadata": meta,
     }
-    return new, recs
+    return new, recs, changes, at
 
 
 def _object_output(meta: dict[str, Any], target: str, add) -> None:
