@@ -45,7 +45,7 @@ from plistspec.lowering.nulls import null_union
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.shape import shape, type_names
 
-__all__ = ["Change", "lower_schema", "defs_home"]
+__all__ = ["Change", "lower_schema", "defs_home", "SUBSCHEMA_KEYWORDS"]
 
 # how each subschema keyword holds its schemas: one, a list, a map
 _ONE, _LIST, _MAP, _DEPS = 1, 2, 3, 4
@@ -73,6 +73,8 @@ _KIND: dict[str, int] = {
     ),
     "dependencies": _DEPS,
 }
+#: every keyword whose value holds subschemas (the walk goes into them)
+SUBSCHEMA_KEYWORDS = frozenset(_KIND)
 _DEFS = ("$defs", "definitions")
 #: how a keyword turns the effect of a rewrite below it on the whole schema (the mode of
 #: the walk: 0 as it is, 1 reversed, 2 both ways): a schema that widens inside ``not``

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from plistspec.core.jsonutil import brief, types_of
 from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Blocked
 from plistspec.lowering.names import names_and_kept
+from plistspec.lowering.refusal import first_blocker
 from plistspec.lowering.rules import Rules, rules
 from plistspec.lowering.schema import lower_schema
 from plistspec.lowering.validate import tool_violations
@@ -101,6 +102,8 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules, name_chec
             why = _free_root(params)
             if why is not None:  # refused at once (no walk, no exception to unwind)
                 why = "/: " + why
+            elif _long_walk(params) and (found := first_blocker(params, r)) is not None:
+                why = f"{found[0] or '/'}: {found[1]}"  # what the strict walk would say
             else:
                 try:
                     lowered, changes, notes, viol = lower_schema(params, r, strict=True)
@@ -211,6 +214,20 @@ def _object_output(meta: dict[str, Any], target: str, add) -> None:
             'wrapped as {result: ...} (the server must return {"result": value})',
             WIDENS + "+" + NARROWS,
         )
+
+
+#: root properties past which a tool's strict walk is long enough that a refusal found
+#: before it (:func:`plistspec.lowering.refusal.first_blocker`) pays for the look
+_LONG = 8
+
+
+def _long_walk(params: dict[str, Any]) -> bool:
+    """Whether strict mode's walk of ``params`` is a long one: many arguments, or
+    definitions beside them (a smaller tool's walk costs about what the look would)."""
+    if "$defs" in params or "definitions" in params:
+        return True
+    props = params.get("properties")
+    return type(props) is dict and len(props) >= _LONG
 
 
 _SETTLED = frozenset(("$ref", "allOf", "anyOf", "oneOf", "required", "patternProperties"))
