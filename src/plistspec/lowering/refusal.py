@@ -47,6 +47,7 @@ _NOT_SCALAR = _DECIDING - {"type"}  # what a scalar node with nothing to look at
 #: what strict mode's nullable form of an optional property changes beyond its type
 _NULLABLE_CHANGES = frozenset(("enum", "const", "$ref", "allOf", "not"))
 _CHECKED_TEXT = ("description", "format", "pattern")  # (a string, or the walk edits them)
+_NAMED_REF = frozenset(("$ref", "description", "title"))
 _ENUM_TYPES = frozenset((str, int, float, bool, type(None)))
 _EMPTY_ITEMS = "a schema without a type ({}) has no strict form"
 _OK = True
@@ -224,8 +225,10 @@ def _members(ms: Any, depth: int, c: tuple, params: dict) -> Any:
 
 def _ref(node: dict, s: dict, params: dict) -> Any:
     """``{"$ref": R}`` that strict mode keeps (the walk's ``ref_leaf``)."""
+    if len(node) != 1:
+        return _UNKNOWN
     ref = node["$ref"]
-    if len(node) != 1 or type(ref) is not str or not ref.startswith("#"):
+    if type(ref) is not str or not ref.startswith("#"):
         return _UNKNOWN
     if not s["recursion"] or not ref_target_ok(ref, s):
         return _UNKNOWN
@@ -315,6 +318,10 @@ def _properties(props: dict, req: Any, depth: int, c: tuple, params: dict) -> An
         if type(t) is str and t in _SCALARS and _NOT_SCALAR.isdisjoint(sub):
             continue  # (as _node's first test: a scalar, nullable or not)
         if name in optional and not _NULLABLE_CHANGES.isdisjoint(sub):
+            if "$ref" in sub:  # (made anyOf [it without description and title, null])
+                if sub.keys() <= _NAMED_REF and _ref({"$ref": sub["$ref"]}, c[0], params):
+                    continue
+                return _UNKNOWN
             sub = nullable(sub)  # (what strict mode makes of it: an enum with null...)
         got = _node(sub, depth + 1, c, params)
         if got is not _OK:
