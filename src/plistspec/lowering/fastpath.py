@@ -5,7 +5,7 @@ object argument, written as ``{"type": "object", "properties": {...}, "required"
 "description": "...", "additionalProperties": false}`` (any of the last three left out;
 typed ``["object", "null"]`` where the target takes type lists, as strict mode writes an
 optional object argument; the root of a tool without arguments, ``properties: {}``,
-outside strict mode). For such a node every per-node step of the walk is known in
+outside strict mode or closed). For such a node every per-node step of the walk is known in
 advance: no keyword has the wrong shape (:mod:`.shape`), nothing is settled
 (:mod:`.inline`), no rewrite applies but strict mode's closing of the object and its
 ``required`` (:func:`plistspec.lowering.strict.close_object`, the same call the general
@@ -16,6 +16,8 @@ way the lowered node, the changes and the violations are the same (tests/lowerin
 test_fastpath.py compares both on generated nodes for every target, strict and not). It
 saves a tenth to a fifth of a typical tool's lowering: the general path asks some sixty
 questions of every node, most of them about keywords this node does not have.
+:func:`array_node` and :func:`union_node` do the same for an array of objects or
+references and a union of them, whose own steps are none (their subschemas are walked).
 """
 
 from __future__ import annotations
@@ -82,8 +84,10 @@ def object_node(
     props = node["properties"] if "properties" in node else None
     if type(props) is not dict:
         return None
-    if not props and (ctx.strict is not None or not root):
-        return None  # (no properties: strict mode's refusal, Gemini's report)
+    if not props and (
+        not root or (ctx.strict is not None and node.get("additionalProperties") is not False)
+    ):  # (no properties: strict mode's refusal unless closed, Gemini's report)
+        return None
     req = node["required"] if "required" in node else None
     if req is not None:
         if type(req) is not list or not only_strings(map(type, req)):
