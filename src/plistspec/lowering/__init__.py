@@ -12,7 +12,8 @@ Modules: :mod:`.rules` (the table), :mod:`.schema` (the walk and per-node rewrit
 :mod:`.fastpath` and :mod:`.leaves`, its short cuts for the commonest object node and
 the leaves),
 :mod:`.merge` (``allOf`` and root unions), :mod:`.names` (tool names),
-:mod:`.validate` (the checks), :mod:`.tools` (whole tools, strict mode),
+:mod:`.validate` (the checks), :mod:`.tools` (whole tools, strict mode; :mod:`.refusal`,
+strict mode's refusal of a long tool found before its strict walk),
 :mod:`.grammar` (the JSON Schemas written from the table).
 
 Layer 4 of docs/architecture.md: may import the sources, :mod:`plistspec.elisp` and
