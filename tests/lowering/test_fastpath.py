@@ -122,6 +122,8 @@ def _both(schema: Any, target: str, strict: bool, monkeypatch) -> tuple[Any, Any
         m.setattr(walk, "annotated_leaf", lambda *a: None)
         m.setattr(walk, "ref_leaf", lambda *a: None)
         m.setattr(walk, "union_leaf", lambda *a: None)
+        m.setattr(walk, "array_node", lambda *a: None)
+        m.setattr(walk, "union_node", lambda *a: None)
         m.setattr(leaves, "LEAF_EXTRA", frozenset())
         general = _lower(schema, target, strict)
     return fast, general

@@ -12,7 +12,8 @@ Modules: :mod:`.rules` (the table), :mod:`.schema` (the walk and per-node rewrit
 :mod:`.fastpath` and :mod:`.leaves`, its short cuts for the commonest object node and
 the leaves),
 :mod:`.merge` (``allOf`` and root unions), :mod:`.names` (tool names),
-:mod:`.validate` (the checks), :mod:`.tools` (whole tools, strict mode),
+:mod:`.validate` (the checks), :mod:`.tools` (whole tools, strict mode; :mod:`.refusal`,
+strict mode's refusal of a long tool found before its strict walk),
 :mod:`.grammar` (the JSON Schemas written from the table).
 
 Layer 4 of docs/architecture.md: may import the sources, :mod:`plistspec.elisp` and
@@ -39,11 +40,39 @@ def lower_tools(
     as every pipeline run is): lowering makes many small acyclic values, which the
     collector would walk again and again without ever finding one to free."""
     from plistspec.core.gcpause import paused
-    from plistspec.lowering.tools import lower_tools_detailed
+    from plistspec.lowering.tools import lowered_parts
 
     with paused():
-        out, records = lower_tools_detailed(tools, target)
-        return out, diagnostics_of(records, target)
+        out, parts = lowered_parts(tools, target)
+        diags: list[Diagnostic] = []
+        make = Diagnostic.rewrite
+        for i, name, recs, changes, at in parts:
+            if not changes:
+                if recs:
+                    diags.extend(diagnostics_of(recs, target))
+                continue
+            # the tool's records around its parameters' changes, as lower_tools_detailed
+            # places them; a change's pointer is in the parameters
+            if at:
+                diags.extend(diagnostics_of(recs[:at], target))
+            quoted = _quoted(target, i, name) + "/parameters"
+            for c in changes:
+                effect = c[4]
+                if effect:
+                    message = f"{quoted}{c[0]}: {c[3]} [{effect}]"
+                else:
+                    message = f"{quoted}{c[0]}: {c[3]}"
+                diags.append(make(c[1], c[2], message, effect))
+            if len(recs) > at:
+                diags.extend(diagnostics_of(recs[at:], target))
+        return out, diags
+
+
+def _quoted(target: str, tool: int, name: object) -> str:
+    """How each diagnostic of a tool starts: the target, the tool's name (its place for a
+    tool without one)."""
+    name = name if isinstance(name, str) else f"#{tool + 1}"
+    return f"{target}: tool {name!r}, "
 
 
 def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
@@ -61,8 +90,7 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
             (tool, name, pointer, code, severity, text), effect = x, None
         quoted = names.get(tool)
         if quoted is None:
-            name = name if isinstance(name, str) else f"#{tool + 1}"
-            quoted = names[tool] = f"{target}: tool {name!r}, "
+            quoted = names[tool] = _quoted(target, tool, name)
         if effect:
             message = f"{quoted}{pointer}: {text} [{effect}]"
         else:

@@ -5,7 +5,7 @@ object argument, written as ``{"type": "object", "properties": {...}, "required"
 "description": "...", "additionalProperties": false}`` (any of the last three left out;
 typed ``["object", "null"]`` where the target takes type lists, as strict mode writes an
 optional object argument; the root of a tool without arguments, ``properties: {}``,
-outside strict mode). For such a node every per-node step of the walk is known in
+outside strict mode or closed). For such a node every per-node step of the walk is known in
 advance: no keyword has the wrong shape (:mod:`.shape`), nothing is settled
 (:mod:`.inline`), no rewrite applies but strict mode's closing of the object and its
 ``required`` (:func:`plistspec.lowering.strict.close_object`, the same call the general
@@ -16,6 +16,8 @@ way the lowered node, the changes and the violations are the same (tests/lowerin
 test_fastpath.py compares both on generated nodes for every target, strict and not). It
 saves a tenth to a fifth of a typical tool's lowering: the general path asks some sixty
 questions of every node, most of them about keywords this node does not have.
+:func:`array_node` and :func:`union_node` do the same for an array of objects or
+references and a union of them, whose own steps are none (their subschemas are walked).
 """
 
 from __future__ import annotations
@@ -25,11 +27,20 @@ from typing import Any
 from plistspec.core.jsontypes import only_strings
 from plistspec.core.jsonutil import brief, resolve_pointer
 from plistspec.lowering.check import check_node, count_properties
-from plistspec.lowering.context import LOSSLESS, Ctx
+from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.strict import close_object
 
-__all__ = ["object_node", "empty_root", "annotated_leaf", "ref_leaf", "union_leaf", "FLAT_KEYS"]
+__all__ = [
+    "object_node",
+    "empty_root",
+    "annotated_leaf",
+    "ref_leaf",
+    "union_leaf",
+    "array_node",
+    "union_node",
+    "FLAT_KEYS",
+]
 
 #: the keywords of the node this path takes (``type`` and ``properties`` always there)
 FLAT_KEYS = frozenset(
@@ -73,8 +84,10 @@ def object_node(
     props = node["properties"] if "properties" in node else None
     if type(props) is not dict:
         return None
-    if not props and (ctx.strict is not None or not root):
-        return None  # (no properties: strict mode's refusal, Gemini's report)
+    if not props and (
+        not root or (ctx.strict is not None and node.get("additionalProperties") is not False)
+    ):  # (no properties: strict mode's refusal unless closed, Gemini's report)
+        return None
     req = node["required"] if "required" in node else None
     if req is not None:
         if type(req) is not list or not only_strings(map(type, req)):
@@ -104,6 +117,8 @@ def object_node(
         elif not node.keys() <= allowed or (
             s is not None and "additionalProperties" not in allowed
         ):  # (strict mode closes the object: the keyword is there after)
+            if origin is None and _closed_refused(node, allowed, ctx):
+                return _with_meta(node, p, root, depth, ctx)
             return None
     new = dict(node)
     if s is None:
@@ -118,11 +133,36 @@ def object_node(
     return new
 
 
+def _closed_refused(node: dict, allowed: Any, ctx: Ctx) -> bool:
+    """``additionalProperties: false`` on an object with properties, outside strict mode,
+    where the target refuses the keyword (Gemini's ``parameters``): the general path's
+    keyword step removes it and says it in the description (PS422), as
+    :func:`_with_meta` does."""
+    return (
+        ctx.strict is None
+        and "additionalProperties" in node
+        and node["additionalProperties"] is False
+        and allowed is not None
+        and "additionalProperties" not in allowed
+        and ctx.rules.additional != "false-only"
+        and bool(node.get("properties"))
+    )
+
+
 def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | None:
-    """:func:`object_node` for a node that also holds :data:`META_KEYS`: those the target
-    refuses are removed (after the object's own step, with the general path's PS429)."""
+    """:func:`object_node` for a node that also holds :data:`META_KEYS`, or an
+    ``additionalProperties: false`` (:func:`_closed_refused`): those the target refuses
+    are removed after the object's own step, each reported in the order of the node's
+    keys, with the general path's words (PS429; PS422 and the note in the description)."""
     allowed = ctx.allowed_root if root else ctx.allowed_node
-    gone = [k for k in node if k in META_KEYS and allowed is not None and k not in allowed]
+    if allowed is None:
+        return None
+    closed = _closed_refused(node, allowed, ctx)
+    gone = [
+        k
+        for k in node
+        if k not in allowed and (k in META_KEYS or (closed and k == "additionalProperties"))
+    ]
     if not gone:
         return None  # (kept, so not FLAT_KEYS: the general path)
     rest = {k: v for k, v in node.items() if k not in gone}
@@ -131,12 +171,23 @@ def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | N
     new = object_node(rest, p, root, depth, ctx, node)
     if new is None:
         return None
+    r = ctx.rules
     for k in gone:
+        if k == "additionalProperties":
+            ctx.note(new, root, "no other properties")
+            ctx.add(
+                p,
+                "PS422",
+                WIDENS,
+                f"{r.name} refuses additionalProperties: false; said in the description instead",
+                node,
+            )
+            continue
         ctx.add(
             p,
             "PS429",
             LOSSLESS,
-            f"removed {k} ({ctx.rules.name} does not take it; it does not constrain the value)",
+            f"removed {k} ({r.name} does not take it; it does not constrain the value)",
             node,
         )
     return new
@@ -242,3 +293,55 @@ def empty_root(params: dict, rules: Rules) -> dict | None:
     out = dict(params)  # (the keys in their order)
     out["properties"] = {}
     return out
+
+
+#: the keywords of the array node and the union node :func:`array_node` and
+#: :func:`union_node` take, besides ``type``/``items`` and ``anyOf``
+_NAMED = frozenset(("description", "title"))
+_ARRAY_NODE = _NAMED | {"type", "items"}
+_UNION_NODE = _NAMED | {"anyOf"}
+_ARRAY_OR_NULL = ["array", "null"]
+
+
+def array_node(node: dict, ctx: Ctx, lists_ok: bool) -> dict | None:
+    """``{"type": "array", "items": S}`` (``S`` any schema; with a description and a
+    title where the target keeps them; typed ``["array", "null"]`` where it takes type
+    lists), the commonest node that is neither a leaf nor an object (an array of
+    objects or of references): no rewrite applies to it and no rule of any target, strict
+    or not, refuses it (its ``items`` are walked as on the general path). A copy; None
+    for any other node (nothing recorded then). Not the root, not inside an inlined
+    definition."""
+    if not node.keys() <= _ARRAY_NODE or type(node["items"]) is not dict:
+        return None
+    t = node["type"] if "type" in node else None
+    if t != "array" and not (lists_ok and t == _ARRAY_OR_NULL):
+        return None
+    if "description" in node and type(node["description"]) is not str:
+        return None
+    allowed = ctx.allowed_node
+    if allowed is not None and not node.keys() <= allowed:
+        return None
+    return dict(node)
+
+
+def union_node(node: dict, ctx: Ctx) -> dict | None:
+    """``{"anyOf": [...]}`` (with a description and a title where the target keeps them)
+    whose members are not all leaves (:func:`union_leaf` takes those), for a target that
+    takes type lists and object keywords on any node (not Gemini, whose unions of null are
+    rewritten): no rewrite applies to the node itself and no rule refuses it (a union
+    needs no type, strict mode's neither); its members are walked as on the general path.
+    A copy; None for any other node. Not the root, not inside an inlined definition."""
+    if not node.keys() <= _UNION_NODE:
+        return None
+    members = node["anyOf"]
+    if type(members) is not list or not members:
+        return None
+    if "description" in node and type(node["description"]) is not str:
+        return None
+    r = ctx.rules
+    if r.type_list == "nullable" or r.object_keywords_only or r.type_required:
+        return None
+    allowed = ctx.allowed_node
+    if allowed is not None and not node.keys() <= allowed:
+        return None
+    return dict(node)

@@ -13,6 +13,7 @@ linear): past ``from-json``'s bound the tool is refused (PS519) then and there.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from plistspec.core.jsonutil import ROOT, Ptr, add_note, brief, resolve_pointer
@@ -66,8 +67,10 @@ def settle(
     return node, (tuple(added) if added else None), home, origin, p
 
 
+@lru_cache(maxsize=1024)
 def pointer_of(ref: str) -> Any:
-    """The local ``$ref`` ``#/$defs/A`` as a pointer of the schema (``/$defs/A``)."""
+    """The local ``$ref`` ``#/$defs/A`` as a pointer of the schema (``/$defs/A``); made
+    once per reference (a pointer is never changed, only its text kept once written)."""
     from urllib.parse import unquote
 
     out: Any = ROOT

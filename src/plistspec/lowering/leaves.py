@@ -14,6 +14,7 @@ equal to the walk without them (``LEAF_EXTRA`` emptied).
 from __future__ import annotations
 
 from functools import cache
+from threading import get_ident
 from typing import Any
 
 from plistspec.lowering.context import Ctx
@@ -80,14 +81,31 @@ def _extra_fine(node: dict, t: Any, keys: frozenset, formats: frozenset | None) 
     return "pattern" not in node or type(node["pattern"]) is str
 
 
+#: the tests made so far, per target, mode and thread (each thread's walks, one at a
+#: time, count into their own Ctx.stats through the tests' cell)
+_MADE: dict[tuple, tuple] = {}
+
+
 def leaf_tests(rules: Rules, ctx: Ctx) -> tuple[Any, Any, bool]:
     """``(leaf, array_leaf, lists_ok)`` for one walk of ``ctx`` on target ``rules``:
     ``leaf(node)`` says whether ``node`` is a leaf the target takes as it is (and counts
-    its enum for strict mode), ``array_leaf(node)`` is a copy of an array of such leaves
-    (None for any other node), ``lists_ok`` whether the target takes type lists."""
-    strict_rules = ctx.strict
-    stats = ctx.stats
-    formats = ctx.formats
+    its enum for strict mode into ``ctx.stats``), ``array_leaf(node)`` is a copy of an
+    array of such leaves (None for any other node), ``lists_ok`` whether the target takes
+    type lists. Made once per target, mode and thread, and pointed at ``ctx.stats``."""
+    key = (rules, ctx.strict is not None, LEAF_EXTRA, get_ident())
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) > 512:  # (threads come and go)
+            _MADE.clear()
+        made = _MADE[key] = _make(rules, ctx.strict, ctx.formats)
+    made[3][0] = ctx.stats
+    return made[0], made[1], made[2]
+
+
+def _make(rules: Rules, strict_rules: Any, formats: Any) -> tuple[Any, Any, bool, list]:
+    """The tests of :func:`leaf_tests` for one target and mode, and the cell holding the
+    stats they count into."""
+    cell: list[Any] = [None]
     # what the target takes, the same for every schema it lowers (see _constants)
     lists_ok, enum_types, big, extra_keys, arrays_ok = _constants(
         rules, strict_rules is not None, LEAF_EXTRA
@@ -146,6 +164,7 @@ def leaf_tests(rules: Rules, ctx: Ctx) -> tuple[Any, Any, bool]:
                     chars += len(x)
             if big and len(e) > big["values"] and chars > big["chars"]:
                 return False
+            stats = cell[0]
             stats[1] += len(e)
             stats[2] += chars
         return True
@@ -174,7 +193,7 @@ def leaf_tests(rules: Rules, ctx: Ctx) -> tuple[Any, Any, bool]:
         out["items"] = dict(items)
         return out
 
-    return leaf, array_leaf, lists_ok
+    return leaf, array_leaf, lists_ok, cell
 
 
 def _array_or_null(t: list) -> bool:

@@ -12,18 +12,33 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import cache
 from typing import Any
 
 from plistspec.lowering.rules import Rules
 
-__all__ = ["map_names"]
+__all__ = ["map_names", "names_and_kept"]
+
+
+@cache
+def _char_rules(r: Rules) -> tuple[Any, Any, dict[str, bool]]:
+    """The rule's ``allowed`` and ``first`` patterns, compiled once per target, and the
+    answers of ``allowed`` for the characters asked so far."""
+    rule = r["name"]
+    return re.compile(rule["allowed"]), re.compile(rule["first"]), {}
 
 
 def _fix(name: str, r: Rules) -> str:
-    rule = r["name"]
-    allowed = re.compile(rule["allowed"])
-    first = re.compile(rule["first"])
-    out = "".join(c if allowed.fullmatch(c) else "_" for c in name) or "_"
+    allowed, first, known = _char_rules(r)
+    chars = []
+    for c in name:
+        ok = known.get(c)
+        if ok is None:
+            ok = allowed.fullmatch(c) is not None
+            if len(known) < 4096:
+                known[c] = ok
+        chars.append(c if ok else "_")
+    out = "".join(chars) or "_"
     if not first.fullmatch(out[0]):
         out = ("_" if first.fullmatch("_") else "t") + out
     return out
@@ -36,12 +51,18 @@ def _hashed(name: str, base: str, limit: int) -> str:
 
 def map_names(names: list[Any], r: Rules) -> list[Any]:
     """The name each tool gets on target ``r`` (non-strings are returned as they are)."""
+    return names_and_kept(names, r)[0]
+
+
+def names_and_kept(names: list[Any], r: Rules) -> tuple[list[Any], list[bool] | None]:
+    """:func:`map_names`, and for each name whether it was kept because the rule accepts
+    it (None: every name, or the target has no rule), so that nobody asks again."""
     if r.name_re is None:
-        return list(names)
+        return list(names), None
     match = r.name_re.fullmatch
     kept = [not isinstance(n, str) or not n or match(n) is not None for n in names]
     if all(kept):
-        return list(names)  # every name is one the target takes (the common case)
+        return list(names), None  # every name is one the target takes (the common case)
     limit = r["name"]["max"]
     taken = {n for n, ok in zip(names, kept, strict=True) if ok and isinstance(n, str)}
     out: list[Any] = []
@@ -54,4 +75,4 @@ def map_names(names: list[Any], r: Rules) -> list[Any]:
             new = _hashed(n, new, limit)
         taken.add(new)
         out.append(new)
-    return out
+    return out, kept

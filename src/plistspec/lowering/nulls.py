@@ -91,8 +91,11 @@ def null_union(node: dict, p: Any, ctx: Ctx, origin: Any = None) -> None:
     when lowered (``allOf: [{type: null}]``, a ``not`` moved into the description) is
     settled in the same lowering, so lowering twice changes nothing."""
     members = node.get("anyOf")
-    if isinstance(members, list) and any(null_member(m, ctx) for m in members):
-        rest = [m for m in members if not null_member(m, ctx)]
+    if not isinstance(members, list):
+        return
+    nulls = [null_member(m, ctx) for m in members]
+    if True in nulls:
+        rest = [m for m, null in zip(members, nulls, strict=True) if not null]
         node["nullable"] = True
         if not rest:
             del node["anyOf"]
@@ -138,11 +141,19 @@ def is_null_schema(m: Any) -> bool:
     """``{"type": "null"}`` (or a list of only ``"null"``), with annotations at most."""
     if not isinstance(m, dict):
         return False
-    t = types_of(m)
-    if not t or set(t) != {"null"}:
+    t = m.get("type")
+    if isinstance(t, str):
+        if t != "null":
+            return False
+    elif not isinstance(t, list) or not t:
         return False
-    extra = {"type", "description", "title", "default", "examples", "$comment"}
-    return all(k in extra or k.startswith("x-") for k in m)
+    elif not all(x == "null" for x in t):  # (a list of "null" only)
+        return False
+    return all(k in _NULL_EXTRA or k.startswith("x-") for k in m)
+
+
+#: the keywords a null schema may hold beside its type
+_NULL_EXTRA = frozenset(("type", "description", "title", "default", "examples", "$comment"))
 
 
 def _split_types(node: dict, types: list[str]) -> None:

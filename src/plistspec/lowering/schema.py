@@ -31,10 +31,12 @@ from plistspec.lowering.context import LOSSLESS, Change, Ctx
 from plistspec.lowering.fastpath import ANNOTATIONS as _ANNOTATIONS
 from plistspec.lowering.fastpath import (
     annotated_leaf,
+    array_node,
     empty_root,
     object_node,
     ref_leaf,
     union_leaf,
+    union_node,
 )
 from plistspec.lowering.inline import check_size, settle
 from plistspec.lowering.leaves import SCALARS, leaf_tests
@@ -43,7 +45,7 @@ from plistspec.lowering.nulls import null_union
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.shape import shape, type_names
 
-__all__ = ["Change", "lower_schema", "defs_home"]
+__all__ = ["Change", "lower_schema", "defs_home", "SUBSCHEMA_KEYWORDS"]
 
 # how each subschema keyword holds its schemas: one, a list, a map
 _ONE, _LIST, _MAP, _DEPS = 1, 2, 3, 4
@@ -71,6 +73,8 @@ _KIND: dict[str, int] = {
     ),
     "dependencies": _DEPS,
 }
+#: every keyword whose value holds subschemas (the walk goes into them)
+SUBSCHEMA_KEYWORDS = frozenset(_KIND)
 _DEFS = ("$defs", "definitions")
 #: how a keyword turns the effect of a rewrite below it on the whole schema (the mode of
 #: the walk: 0 as it is, 1 reversed, 2 both ways): a schema that widens inside ``not``
@@ -128,10 +132,7 @@ def lower_schema(
             continue
         if enter is not None:
             ctx.active[enter] = 1
-        node = cont[key]
-        if not root and leaf(node):
-            cont[key] = dict(node)
-            continue
+        node = cont[key]  # (never a leaf: each was copied where it was found)
         if inlined:
             ctx.budget -= 1
             if ctx.budget < 0:
@@ -170,6 +171,17 @@ def lower_schema(
         ):  # the commonest object node: rewritten and checked in one step
             cont[key] = new
             depth += 1
+        elif (
+            not root
+            and not inlined
+            and at is None
+            and type(node) is dict
+            and (
+                ("items" in node and (new := array_node(node, ctx, lists_ok)) is not None)
+                or ("anyOf" in node and (new := union_node(node, ctx)) is not None)
+            )
+        ):  # an array of objects or references, a union of them: nothing to rewrite
+            cont[key] = new
         else:
             new, added, home, at2 = _rewrite(node, p if at is None else at, root, home, ctx)
             if ctx.failed:
@@ -266,6 +278,9 @@ def lower_schema(
                         kp = Ptr(p, k)
                         ka = at and Ptr(at, k)
                         for name in reversed(names):
+                            if leaf(v[name]):
+                                v[name] = dict(v[name])
+                                continue
                             ref = f"#/{k}/" + str(name).replace("~", "~0").replace("/", "~1")
                             enter = None
                             if ref not in ctx.active:  # a recursion through it is found
@@ -332,7 +347,9 @@ def lower_schema(
                 kp = Ptr(p, k)
                 ka = at and Ptr(at, k)
                 for name in reversed(list(v)):
-                    if type(v[name]) is dict:
+                    if leaf(v[name]):
+                        v[name] = dict(v[name])
+                    elif type(v[name]) is dict:
                         push(
                             (
                                 v,

@@ -29,7 +29,14 @@ from plistspec.lowering.context import BOTH, LOSSLESS, NARROWS, WIDENS, Ctx
 from plistspec.lowering.merge import merge_all
 from plistspec.lowering.nulls import is_null_schema
 
-__all__ = ["strict_node", "close_object", "COMPLEX_PATTERN", "enum_violations", "value_violations"]
+__all__ = [
+    "strict_node",
+    "close_object",
+    "nullable",
+    "COMPLEX_PATTERN",
+    "enum_violations",
+    "value_violations",
+]
 
 #: what strict modes document they cannot match: lookaround, backreferences, \b
 COMPLEX_PATTERN = re.compile(r"\(\?[=!<]|\\[1-9]|\\[bB]")
@@ -176,18 +183,18 @@ def close_object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
         add = ctx.add
         for name in optional:
             sub = props[name]
-            if (  # {"type": T(, "description": D)}, the commonest: [T, "null"] here
-                type(sub) is dict
-                and len(sub) <= 2
-                and type(t := sub.get("type")) is str
+            if (  # a node typed T, the commonest ({"type": T, "description": D}): [T, "null"]
+                type(sub) is dict  # here, as _nullable makes it (no enum to add null to,
+                and type(t := sub.get("type")) is str  # nothing to wrap in anyOf)
                 and t != "null"
-                and (len(sub) == 1 or "description" in sub)
+                and "enum" not in sub
+                and _WRAPPED.isdisjoint(sub)
             ):
                 sub = sub.copy()
                 sub["type"] = [t, "null"]
                 props[name] = sub
             else:
-                props[name] = _nullable(sub)
+                props[name] = nullable(sub)
             add(
                 Ptr(at, name),
                 "PS425",
@@ -207,7 +214,9 @@ def close_object(node: dict, p: Any, ctx: Ctx, origin: Any) -> None:
     node["required"] = list(props)
 
 
-def _nullable(s: Any) -> Any:
+def nullable(s: Any) -> Any:
+    """``s`` as strict mode makes an optional property: required, with null allowed (a
+    copy; ``s`` itself is not changed)."""
     if s is True or s == {}:
         return {} if s is True else s
     if type(s) is not dict:

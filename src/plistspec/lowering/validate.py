@@ -264,13 +264,16 @@ def _object_depth(params: dict) -> int:
     return best
 
 
-def tool_violations(name: Any, description: Any, target: str | Rules) -> list[tuple[str, str]]:
-    """The tool-level rules: name (errors only for rules of severity error) and description."""
+def tool_violations(
+    name: Any, description: Any, target: str | Rules, name_checked: bool = False
+) -> list[tuple[str, str]]:
+    """The tool-level rules: name (errors only for rules of severity error) and description.
+    ``name_checked``: the caller matched the name against the target's rule already."""
     r = rules(target) if isinstance(target, str) else target
     out: list[tuple[str, str]] = []
     if not isinstance(name, str) or not name:
         out.append(("/name", "the tool needs a non-empty string name"))
-    elif r.name_re is not None and not r.name_re.fullmatch(name):
+    elif r.name_re is not None and not name_checked and not r.name_re.fullmatch(name):
         out.append(("/name", f"{r.name} refuses the tool name {name!r} ({r['name']['pattern']})"))
     want = r.description_rule
     if want == "nonempty" and not (isinstance(description, str) and description):
