@@ -8,35 +8,20 @@ description (the interpreter and plistspec's imports)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import tracemalloc
 
 import pytest
+from hostile_cli import peak_run
 
 from plistspec.core.jsonpos import pointer_spans
 
 MB = 1_000_000
 
-_PEAK = (
-    "import resource, subprocess, sys\n"
-    "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,"
-    " timeout=300)\n"
-    "sys.stderr.buffer.write(r.stderr)\n"
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)\n"
-)
-
 
 def peak_bytes(*args: str) -> tuple[int, str]:
     """Peak resident memory of ``plistspec ARGS...``, and its standard error."""
-    r = subprocess.run(
-        [sys.executable, "-c", _PEAK, sys.executable, "-m", "plistspec", *args],
-        capture_output=True,
-        text=True,
-        timeout=400,
-    )
-    assert r.returncode == 0, r.stderr
-    return int(r.stdout.strip()), r.stderr
+    peak, err, _ = peak_run(*args)
+    return peak, err
 
 
 def tools_json(description: str) -> str:
