@@ -15,7 +15,7 @@ import json
 import tracemalloc
 
 import pytest
-from hostile_cli import peak_run
+from hostile_cli import assert_no_traceback, peak_run, run
 
 from plistspec.calls.elements import split_array
 from plistspec.calls.toolset import Toolsets
@@ -97,6 +97,21 @@ def test_check_server_reads_deep_elements_and_refuses_too_deep_ones():
     ):
         with pytest.raises(ValueError, match="nested more than 10000 levels"):
             Toolsets().lower("openai", tools, contracts=contracts)
+
+
+def test_json_past_the_limit_is_still_json_to_check_and_to_json(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    r = run("to-json", "-t", "openai", str(path))
+    assert_no_traceback(r)
+    assert r.returncode == 1 and r.stdout == b""
+    assert b"error: this is JSON, not Emacs Lisp" in r.stderr and b"[PS512]" in r.stderr
+    r = run("check", str(path))
+    assert_no_traceback(r)
+    assert b"warning: this is JSON, not Emacs Lisp" in r.stdout and b"[PS512]" in r.stdout
+    r = run("from-json", str(path))
+    assert r.returncode == 1 and r.stdout == b""
+    assert r.stderr.startswith(f"{path}:1:{MAX_DEPTH + 1}: error: JSON nested".encode())
 
 
 # --- escapes -----------------------------------------------------------------------
