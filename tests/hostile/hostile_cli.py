@@ -59,3 +59,15 @@ def peak_run(*args: str) -> tuple[int, str, int]:
     assert r.returncode == 0, r.stderr
     peak, rc = r.stdout.split()
     return int(peak), r.stderr, int(rc)
+
+
+def traced_peak(fn) -> int:
+    """The peak of Python allocations (tracemalloc, bytes) while ``fn()`` runs."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import functools
 import json
-import tracemalloc
 
 import pytest
-from hostile_cli import assert_no_traceback, peak_run, run
+from hostile_cli import assert_no_traceback, peak_run, run, traced_peak
 
 from plistspec.calls.elements import split_array
 from plistspec.calls.toolset import Toolsets
@@ -27,15 +26,6 @@ MB = 1_000_000
 
 FROM_JSON = ("from-json", "-t", "openai")
 LOWER = ("to-json", "--lower", "-t", "openai")
-
-
-def _traced_peak(fn) -> int:
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 # --- the depth limit ---------------------------------------------------------------
@@ -76,7 +66,7 @@ def test_a_megabyte_of_brackets_is_refused_in_memory_bounded_by_the_limit():
         except JsonError as e:
             raised.append(e)
 
-    peak = _traced_peak(read)
+    peak = traced_peak(read)
     assert raised and raised[0].too_deep and raised[0].pos == MAX_DEPTH
     assert peak <= 200 * MAX_DEPTH, peak  # 10 000 open lists, never 500 000
 
@@ -120,7 +110,7 @@ def test_json_past_the_limit_is_still_json_to_check_and_to_json(tmp_path):
 def test_unescaping_a_string_full_of_escapes_costs_about_its_size():
     body = 'a\\n\\"\\\\' * 250_000  # 2 MB, 750 000 escapes
     got: list[str] = []
-    peak = _traced_peak(lambda: got.append(unescape_string(body, body, 0)))
+    peak = traced_peak(lambda: got.append(unescape_string(body, body, 0)))
     assert got[0] == 'a\n"\\' * 250_000
     # splitting the whole body at every backslash kept ~50 bytes an escape (37 MB here)
     assert peak <= 3 * len(body), peak

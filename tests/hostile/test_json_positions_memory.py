@@ -8,10 +8,9 @@ description (the interpreter and plistspec's imports)."""
 from __future__ import annotations
 
 import json
-import tracemalloc
 
 import pytest
-from hostile_cli import peak_run
+from hostile_cli import peak_run, traced_peak
 
 from plistspec.core.jsonpos import pointer_spans
 
@@ -62,15 +61,6 @@ def test_a_4mb_description_costs_under_10x_its_size(tmp_path, command):
     assert peak - base <= 10 * size, (peak - base, size)
 
 
-def _traced_peak(fn) -> int:
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("opening", ["[", '{"k":'])
 def test_deep_nesting_costs_a_byte_or_so_a_level(opening):
@@ -78,7 +68,7 @@ def test_deep_nesting_costs_a_byte_or_so_a_level(opening):
     closing = "]" if opening == "[" else "}"
     text = '{"a": 1, "deep": ' + opening * depth + "1" + closing * depth + ', "b": [1, 2]}'
     got: dict = {}
-    peak = _traced_peak(lambda: got.update(pointer_spans(text, ["/b/1", "/deep", "/a"])))
+    peak = traced_peak(lambda: got.update(pointer_spans(text, ["/b/1", "/deep", "/a"])))
     assert text[slice(*got["/b/1"])] == "2"
     assert got["/deep"][0] == text.index(opening) and got["/deep"][1] == len(text) - 14
     assert peak <= 10 * depth, peak  # bytes per level; a frame per level took ~150
@@ -87,6 +77,6 @@ def test_deep_nesting_costs_a_byte_or_so_a_level(opening):
 def test_a_long_string_with_many_escapes_costs_no_memory_per_character():
     text = '{"d": "' + "ab\\n" * 500_000 + '", "e": 7}'
     got: dict = {}
-    peak = _traced_peak(lambda: got.update(pointer_spans(text, ["/e"])))
+    peak = traced_peak(lambda: got.update(pointer_spans(text, ["/e"])))
     assert text[slice(*got["/e"])] == "7"
     assert peak <= 100_000, peak
