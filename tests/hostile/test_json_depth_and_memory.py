@@ -56,6 +56,36 @@ def test_json_at_the_limit_is_read_and_one_level_more_is_refused_at_its_bracket(
     assert not e.value.too_deep and e.value.diagnostic()[0] == "PS500"
 
 
+_EMACS_DEPTHS = r"""
+(unless (and (fboundp 'json-available-p) (json-available-p)) (princ "no-json\n"))
+(princ (format "major %d\n" emacs-major-version))
+(dolist (n (list DEPTH (1+ DEPTH)))
+  (dolist (open '("[" "{\"k\":"))
+    (princ (format "%d %s %s\n" n open
+                   (condition-case e
+                       (progn
+                         (json-parse-string
+                          (concat (apply #'concat (make-list n open)) "1"
+                                  (make-string n (if (equal open "[") ?\] ?}))))
+                         "ok")
+                     (error (car e)))))))
+"""
+
+
+def test_the_limit_is_emacs_30s_json_parse_string(emacs):
+    """Emacs refuses what plistspec refuses (28.2 from about 1 600 levels, 30.1 from
+    10 001: json.c); Emacs 30 reads what plistspec reads at the limit."""
+    out = emacs.run(_EMACS_DEPTHS.replace("DEPTH", str(MAX_DEPTH)))
+    if "no-json" in out:
+        pytest.skip("this Emacs was built without native JSON: json-parse-string is absent")
+    lines = out.splitlines()
+    major = int(lines[0].split()[1])
+    got = {tuple(line.split()[:2]): line.split()[2] for line in lines[1:]}
+    for opening in ("[", '{"k":'):
+        assert got[(str(MAX_DEPTH + 1), opening)] != "ok", out
+        assert (got[(str(MAX_DEPTH), opening)] == "ok") == (major >= 30), out
+
+
 def test_a_megabyte_of_brackets_is_refused_in_memory_bounded_by_the_limit():
     text = "[" * 500_000 + "]" * 500_000
     raised: list[JsonError] = []
