@@ -1,5 +1,6 @@
-"""from-json's limits hold without a traceback: nesting depth is no limit, lone surrogates
-and malformed JSON are errors at FILE:LINE:COL, and $ref expansion is bounded."""
+"""from-json's limits hold without a traceback: JSON nested up to 10 000 levels is read and
+one level more is PS527, lone surrogates and malformed JSON are errors at FILE:LINE:COL,
+and $ref expansion is bounded."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from plistspec.core.jsontext import JsonError, brief, load_json
+from plistspec.core.jsontext import MAX_DEPTH, JsonError, brief, load_json
 from plistspec.elisp.reader import read_all
 from plistspec.fromjson.refs import MAX_NODES
 
@@ -28,13 +29,17 @@ def _mcp(schema: dict, **more) -> dict:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("dialect", ["gptel", "llm"])
-def test_depth_is_no_limit(dialect: str) -> None:
-    n = 20_000
+def test_depth_up_to_the_limit_is_written_and_one_more_level_refused(dialect: str) -> None:
+    """JSON nested up to MAX_DEPTH (10 000, Emacs 30's json-parse-string limit) levels is
+    read and written at every level; one level more is PS527 at the bracket that opens
+    it, nothing written (this test accepted 20 000 levels before the limit: issue 31)."""
+    # the tool object, inputSchema, properties and x's own object are 4 levels
+    n = MAX_DEPTH - 4
     items = '{"type":"array","items":' * n + '{"type":"string"}' + "}" * n
     text = (
         '{"name":"t","description":"d","annotations":'
-        + "[" * n
-        + "]" * n
+        + "[" * (MAX_DEPTH - 1)
+        + "]" * (MAX_DEPTH - 1)
         + ',"inputSchema":{"type":"object","properties":{"x":'
         + items
         + "}}}"
@@ -43,9 +48,20 @@ def test_depth_is_no_limit(dialect: str) -> None:
     assert r.exit_code == 0, r.output[-500:]
     assert "Traceback" not in r.output
     assert r.stdout.count("items") >= n  # every level written
-    ir = '{"type":"function","name":' + "[" * n + "]" * n + ',"description":"d","metadata":{}}'
+    ir = (
+        '{"type":"function","name":'
+        + "[" * (MAX_DEPTH - 1)
+        + "]" * (MAX_DEPTH - 1)
+        + ',"description":"d","metadata":{}}'
+    )
     r = _cli("from-json", "-d", dialect, "-", stdin=ir)
     assert r.exit_code == 0 and "Traceback" not in r.output
+    deeper = text.replace('"items":{"type":"string"}', '"items":{"items":{"type":"string"}}')
+    r = _cli("from-json", "-d", dialect, "-", stdin=deeper)
+    col = deeper.index('{"type":"string"}') + 1  # now level MAX_DEPTH + 1
+    assert r.exit_code == 1 and r.stdout == "", r.output[-500:]
+    assert r.stderr.startswith(f"<stdin>:1:{col}: error: JSON nested more than 10000 levels")
+    assert r.stderr.rstrip().endswith("[PS527]") and "Traceback" not in r.stderr
 
 
 def test_the_iterative_parser_agrees_with_json() -> None:
@@ -59,7 +75,11 @@ def test_the_iterative_parser_agrees_with_json() -> None:
 
     for s in samples:
         dups: list[str] = []
-        assert jsontext._parse(s, dups) == json.loads(s)
+        assert jsontext._parse(s, dups) == (json.loads(s), len(s))
+        assert jsontext.decode_at(" " + s + " x", 1 + len(s) - len(s.lstrip())) == (
+            json.loads(s),
+            1 + len(s.rstrip()),
+        )
     v, _ = load_json("[" * 5000 + "{}" + "]" * 5000)
     for _ in range(5000):
         assert type(v) is list and len(v) == 1

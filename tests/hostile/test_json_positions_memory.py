@@ -8,35 +8,19 @@ description (the interpreter and plistspec's imports)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import tracemalloc
 
 import pytest
+from hostile_cli import peak_run, traced_peak
 
 from plistspec.core.jsonpos import pointer_spans
 
 MB = 1_000_000
 
-_PEAK = (
-    "import resource, subprocess, sys\n"
-    "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,"
-    " timeout=300)\n"
-    "sys.stderr.buffer.write(r.stderr)\n"
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)\n"
-)
-
 
 def peak_bytes(*args: str) -> tuple[int, str]:
     """Peak resident memory of ``plistspec ARGS...``, and its standard error."""
-    r = subprocess.run(
-        [sys.executable, "-c", _PEAK, sys.executable, "-m", "plistspec", *args],
-        capture_output=True,
-        text=True,
-        timeout=400,
-    )
-    assert r.returncode == 0, r.stderr
-    return int(r.stdout.strip()), r.stderr
+    peak, err, _ = peak_run(*args)
+    return peak, err
 
 
 def tools_json(description: str) -> str:
@@ -77,15 +61,6 @@ def test_a_4mb_description_costs_under_10x_its_size(tmp_path, command):
     assert peak - base <= 10 * size, (peak - base, size)
 
 
-def _traced_peak(fn) -> int:
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("opening", ["[", '{"k":'])
 def test_deep_nesting_costs_a_byte_or_so_a_level(opening):
@@ -93,7 +68,7 @@ def test_deep_nesting_costs_a_byte_or_so_a_level(opening):
     closing = "]" if opening == "[" else "}"
     text = '{"a": 1, "deep": ' + opening * depth + "1" + closing * depth + ', "b": [1, 2]}'
     got: dict = {}
-    peak = _traced_peak(lambda: got.update(pointer_spans(text, ["/b/1", "/deep", "/a"])))
+    peak = traced_peak(lambda: got.update(pointer_spans(text, ["/b/1", "/deep", "/a"])))
     assert text[slice(*got["/b/1"])] == "2"
     assert got["/deep"][0] == text.index(opening) and got["/deep"][1] == len(text) - 14
     assert peak <= 10 * depth, peak  # bytes per level; a frame per level took ~150
@@ -102,6 +77,6 @@ def test_deep_nesting_costs_a_byte_or_so_a_level(opening):
 def test_a_long_string_with_many_escapes_costs_no_memory_per_character():
     text = '{"d": "' + "ab\\n" * 500_000 + '", "e": 7}'
     got: dict = {}
-    peak = _traced_peak(lambda: got.update(pointer_spans(text, ["/e"])))
+    peak = traced_peak(lambda: got.update(pointer_spans(text, ["/e"])))
     assert text[slice(*got["/e"])] == "7"
     assert peak <= 100_000, peak

@@ -237,7 +237,8 @@ def _parsed(arguments: Any) -> tuple[Any, list[Problem]]:
     try:
         value, _ = load_json(arguments)
     except JsonError as e:
-        return None, [Problem("", "a JSON object of arguments", f"invalid JSON ({e.message})")]
+        got = e.message if e.too_deep else f"invalid JSON ({e.message})"
+        return None, [Problem("", "a JSON object of arguments", got)]
     return value, []
 
 

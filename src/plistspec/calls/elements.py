@@ -14,6 +14,8 @@ import json
 import re
 from typing import Any
 
+from plistspec.core.jsontext import JsonError, decode_at
+
 __all__ = ["split_tools", "split_array"]
 
 _DECODER = json.JSONDecoder()
@@ -23,7 +25,8 @@ _GEMINI = re.compile(r'[ \t\n\r]*\[[ \t\n\r]*\{[ \t\n\r]*"functionDeclarations"[
 
 def split_array(text: str, start: int = 0) -> tuple[list[tuple[str, Any]], int] | None:
     """The elements of the JSON array at ``start`` of ``text``, each ``(its text, its
-    value)``, and the index after the array; None when there is no array there."""
+    value)``, and the index after the array; None when there is no array there. Raises
+    :class:`~plistspec.core.jsontext.JsonError` for an element nested too deep."""
     i = _WS.match(text, start).end()
     if text[i : i + 1] != "[":
         return None
@@ -36,6 +39,13 @@ def split_array(text: str, start: int = 0) -> tuple[list[tuple[str, Any]], int] 
             value, end = _DECODER.raw_decode(text, i)
         except ValueError:
             return None
+        except RecursionError:  # deeper than the C decoder goes: the iterative parser
+            try:
+                value, end = decode_at(text, i)
+            except JsonError as e:
+                if e.too_deep:
+                    raise
+                return None
         out.append((text[i:end], value))
         i = _WS.match(text, end).end()
         c = text[i : i + 1]

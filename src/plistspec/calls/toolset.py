@@ -397,8 +397,11 @@ def _read(text: str, contracts: str | None) -> tuple[Any, list[str], list[Any]]:
     ``lower`` request (:mod:`plistspec.calls.elements`; read whole when not split)."""
     from plistspec.core.jsontext import JsonError, load_json
 
-    split = split_tools(text)
-    csplit = split_array(contracts) if contracts is not None else ([], 0)
+    try:
+        split = split_tools(text)
+        csplit = split_array(contracts) if contracts is not None else ([], 0)
+    except JsonError as e:  # nested too deep
+        raise ValueError(f"the tools are not JSON gptel or llm can send: {e.message}") from None
     if csplit is None or (contracts is not None and contracts[csplit[1] :].strip()):
         raise ValueError("the contracts are not a JSON array")
     ctexts = [t for t, _ in csplit[0]]

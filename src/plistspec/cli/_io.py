@@ -213,8 +213,9 @@ def json_not_elisp(name: str, text: str, command: str) -> Diagnostic | None:
 
     try:
         load_json(text)
-    except JsonError:
-        return None
+    except JsonError as e:
+        if not e.too_deep:  # (JSON nested past the limit is JSON all the same)
+            return None
     return Diagnostic(
         "PS512",
         "warning",

@@ -34,7 +34,8 @@ def _load_json(text: str, name: str):
     except JsonError as e:
         line = text.count("\n", 0, e.pos) + 1
         col = e.pos - (text.rfind("\n", 0, e.pos) + 1) + 1
-        return None, f"{name}:{line}:{col}: error: invalid JSON: {e.message} [PS500]", []
+        code, message = e.diagnostic()
+        return None, f"{name}:{line}:{col}: error: {message} [{code}]", []
     return value, None, dups
 
 

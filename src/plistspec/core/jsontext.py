@@ -5,29 +5,64 @@ Owns: :func:`load_json` (the text of a ``from-json`` input → value, with posit
 rendering of any value for messages). Nothing here recurses: the standard ``json`` module
 is used for speed and, when it gives up (nesting deeper than Python's recursion limit, an
 integer too long to convert), an iterative parser with the same results takes over, so
-depth is no limit and every error has a line and column.
+every error has a line and column. Arrays and objects nested more than
+:data:`MAX_DEPTH` levels deep are refused (a :class:`JsonError` whose ``too_deep`` is
+true, at the bracket that opens level ``MAX_DEPTH + 1``): Emacs 30's ``json-parse-string``
+refuses them too (``json-object-too-deep``; Emacs 28.2 already near 1 600), so no tool
+JSON that deep reaches or comes from gptel or llm, and reading stops in time and memory
+bounded by that depth, not by the size of the input.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any
 
-__all__ = ["load_json", "JsonError", "find_surrogates", "find_keys", "brief"]
+__all__ = [
+    "load_json",
+    "decode_at",
+    "JsonError",
+    "MAX_DEPTH",
+    "find_surrogates",
+    "find_keys",
+    "brief",
+]
+
+# Arrays and objects nested deeper than this are refused: Emacs 30's json-parse-string
+# limit (json.c's 10 000; it lets one empty innermost array or object through, this does
+# not). The one place the limit is set.
+MAX_DEPTH = 10_000
 
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
-class JsonError(Exception):
-    """Invalid JSON: a message and the character offset where it was found."""
+def _bad_constant(c: str) -> Any:
+    raise ValueError(f"{c} is not JSON")
 
-    def __init__(self, message: str, pos: int) -> None:
+
+_DECODER = json.JSONDecoder(parse_constant=_bad_constant)
+
+
+class JsonError(Exception):
+    """Invalid JSON: a message and the character offset where it was found;
+    ``too_deep`` when it is valid JSON nested more than :data:`MAX_DEPTH` levels."""
+
+    def __init__(self, message: str, pos: int, too_deep: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.pos = pos
+        self.too_deep = too_deep
+
+    def diagnostic(self) -> tuple[str, str]:
+        """``(code, message)`` of the error diagnostic of a command that reads this input:
+        PS500 invalid JSON, or PS527 nested too deep."""
+        if self.too_deep:
+            return "PS527", self.message
+        return "PS500", f"invalid JSON: {self.message}"
 
 
 def load_json(text: str) -> tuple[Any, list[str]]:
@@ -43,26 +78,39 @@ def load_json(text: str) -> tuple[Any, list[str]]:
             d[k] = v
         return d
 
-    def bad_constant(c: str) -> Any:
-        raise ValueError(f"{c} is not JSON")
-
-    try:
-        return json.loads(text, object_pairs_hook=pairs, parse_constant=bad_constant), dups
-    except json.JSONDecodeError as e:
-        raise JsonError(e.msg, e.pos) from None
-    except (RecursionError, ValueError):
-        pass  # deeper than the C parser goes, or an integer it cannot convert: see below
+    if sys.getrecursionlimit() <= MAX_DEPTH:  # so the C parser never goes past the limit
+        try:
+            return json.loads(text, object_pairs_hook=pairs, parse_constant=_bad_constant), dups
+        except json.JSONDecodeError as e:
+            raise JsonError(e.msg, e.pos) from None
+        except (RecursionError, ValueError):
+            pass  # deeper than the C parser goes, or an integer it cannot convert: see below
     dups.clear()
-    return _parse(text, dups), dups
+    return _parse(text, dups)[0], dups
 
 
-def _parse(text: str, dups: list[str]) -> Any:
-    """The iterative parser: a stack of open containers."""
+def decode_at(text: str, pos: int) -> tuple[Any, int]:
+    """The JSON value at ``pos`` of ``text`` and the index just after it, as
+    ``json.JSONDecoder().raw_decode`` gives them, but at any depth up to
+    :data:`MAX_DEPTH` (NaN and Infinity refused); raises :class:`JsonError`."""
+    if sys.getrecursionlimit() <= MAX_DEPTH:
+        try:
+            return _DECODER.raw_decode(text, pos)
+        except json.JSONDecodeError as e:
+            raise JsonError(e.msg, e.pos) from None
+        except (RecursionError, ValueError):
+            pass
+    return _parse(text, [], pos, False)
+
+
+def _parse(text: str, dups: list[str], start: int = 0, whole: bool = True) -> tuple[Any, int]:
+    """The iterative parser: a stack of open containers. ``(value, end)`` of the value
+    at ``start``; ``whole``: nothing but blanks may follow it."""
     from json.decoder import scanstring
 
     n = len(text)
     stack: list[tuple[Any, Any]] = []  # (container, pending key for objects)
-    pos = _WS.match(text, 0).end()
+    pos = _WS.match(text, start).end() if whole else start
     value: Any = None
     while True:
         # -- one value at pos
@@ -70,6 +118,13 @@ def _parse(text: str, dups: list[str]) -> Any:
             raise JsonError("Expecting value", pos)
         c = text[pos]
         if c == "{" or c == "[":
+            if len(stack) >= MAX_DEPTH:
+                raise JsonError(
+                    f"JSON nested more than {MAX_DEPTH} levels deep (arrays and objects); "
+                    "Emacs 30's json-parse-string refuses it too",
+                    pos,
+                    too_deep=True,
+                )
             after = _WS.match(text, pos + 1).end()
             if text.startswith("}" if c == "{" else "]", after):
                 value, pos = ({} if c == "{" else []), after + 1
@@ -109,11 +164,14 @@ def _parse(text: str, dups: list[str]) -> Any:
             pos = m.end()
         # -- value done: attach it to the open container, or finish
         while True:
-            pos = _WS.match(text, pos).end()
             if not stack:
+                if not whole:
+                    return value, pos
+                pos = _WS.match(text, pos).end()
                 if pos != n:
                     raise JsonError("Extra data", pos)
-                return value
+                return value, pos
+            pos = _WS.match(text, pos).end()
             cont, key = stack[-1]
             if type(cont) is dict:
                 if key in cont:

@@ -268,24 +268,44 @@ def unescape_string(body: str, text: str, base: int) -> str:
 
     Fast path: split at backslashes; each piece after one starts with the escaped
     character, and an empty piece is a ``\\\\`` pair (the piece after it is plain text).
-    Any escape that is not one character long goes to :func:`unescape_full`."""
-    pieces = body.split("\\")
-    out = [pieces[0]]
-    append = out.append
+    The body is split a window of :data:`_WINDOW` characters at a time (a window never
+    ends on a backslash, so no escape is cut), so the pieces of one window are all that
+    exists at once: memory about the size of the value, not a list entry and a string
+    object per escape (splitting it all took ~50 bytes an escape, 140 MB for a 6 MB
+    description of ``\\n\\"``). Any escape that is not one character long goes to
+    :func:`unescape_full`."""
+    n = len(body)
     fast = _FAST_ESCAPES
-    it = iter(pieces)
-    next(it)
-    for piece in it:
-        if piece:
-            r = fast.get(piece[0])
-            if r is None:
-                return unescape_full(body, text, base)
-            append(r)
-            append(piece[1:])
-        else:  # an escaped backslash (the regex never ends a body with a lone one)
-            append("\\")
-            append(next(it))
-    return "".join(out)
+    done: list[str] = []  # the value of each window
+    start = 0
+    while start < n:
+        end = min(start + _WINDOW, n)
+        while end < n and body[end - 1] == "\\":
+            end += 1
+        pieces = body[start:end].split("\\")
+        out = [pieces[0]]
+        append = out.append
+        it = iter(pieces)
+        next(it)
+        for piece in it:
+            if piece:
+                r = fast.get(piece[0])
+                if r is None:
+                    return unescape_full(body, text, base)
+                append(r)
+                append(piece[1:])
+            else:  # an escaped backslash, or a lone one that ends the body
+                nxt = next(it, None)
+                if nxt is None:
+                    return unescape_full(body, text, base)
+                append("\\")
+                append(nxt)
+        done.append("".join(out))
+        start = end
+    return done[0] if len(done) == 1 else "".join(done)
+
+
+_WINDOW = 1 << 16  # characters of a string body split at a time by unescape_string
 
 
 def unescape_full(body: str, text: str, base: int) -> str:

@@ -34,7 +34,8 @@ def read_for_lowering(
     try:  # as from-json reads it: any depth, the error at its place
         value, _ = load_json(text)
     except JsonError as e:
-        bad = Diagnostic("PS500", "error", f"invalid JSON: {e.message}", e.pos, e.pos + 1)
+        code, message = e.diagnostic()
+        bad = Diagnostic(code, "error", message, e.pos, e.pos + 1)
         return [], locate([bad], text, name), False
     tools, diags = raw_tools(value, places)
     from plistspec.core.jsonpos import place_named

@@ -9,8 +9,9 @@ kept from it and answered, as JSON-RPC 2.0 says:
 * not JSON (garbage, a cut line): ``-32700`` parse error, ``id`` null;
 * JSON, a request (``method`` and ``id``) that the SDK refuses (arguments nested deeper
   than it parses, params of the wrong shape): ``-32602`` invalid params, with its
-  ``id`` (the line is read again by :func:`plistspec.core.jsontext.load_json`, which
-  has no depth limit);
+  ``id`` (the line is read again by :func:`plistspec.core.jsontext.load_json`; past
+  its 10 000 levels, the members ``id``/``method``/``result``/``error`` of the message
+  are found by the scan of :mod:`plistspec.core.jsonpos`, which keeps a byte a level);
 * any other JSON (no ``method``, an invalid ``id``): ``-32600`` invalid request, with
   the ``id`` when it is a string or an integer, else null;
 * a notification (no ``id``) or a response (``result``/``error``): logged only, since
@@ -44,7 +45,11 @@ def answer_for(line: str, why: str) -> dict[str, Any] | None:
         return None
     try:
         value, _ = load_json(line)
-    except (JsonError, ValueError):
+    except JsonError as e:
+        if not e.too_deep:
+            return _error(None, PARSE_ERROR, "Parse error: the line is not JSON")
+        value = _members(line)
+    except ValueError:
         return _error(None, PARSE_ERROR, "Parse error: the line is not JSON")
     if not isinstance(value, dict):
         return _error(None, INVALID_REQUEST, "Invalid request: not a JSON-RPC object")
@@ -65,6 +70,29 @@ def answer_for(line: str, why: str) -> dict[str, Any] | None:
         )
         return _error(ident, INVALID_PARAMS, f"Invalid params: {detail}")
     return _error(ident, INVALID_REQUEST, "Invalid request: not a JSON-RPC 2.0 message")
+
+
+def _members(line: str) -> dict[str, Any]:
+    """The members of the JSON-RPC object ``line`` that say how to answer it (``id``,
+    ``method``: their values when these are shallow; ``result``, ``error``: None), for a
+    line nested deeper than :func:`load_json` reads."""
+    from plistspec.core.jsonpos import pointer_spans
+    from plistspec.core.jsontext import JsonError, load_json
+
+    keys = ("id", "method", "result", "error")
+    spans = pointer_spans(line, ["", *("/" + k for k in keys)])
+    if not line[slice(*spans[""] or (0, 0))].startswith("{"):
+        return {}
+    out: dict[str, Any] = {}
+    for k in keys:
+        span = spans["/" + k]
+        if span is None or span == spans[""]:  # (a missing member gives its parent's)
+            continue
+        try:
+            out[k] = load_json(line[slice(*span)])[0] if k in ("id", "method") else None
+        except JsonError:
+            out[k] = None
+    return out
 
 
 def _error(ident: str | int | None, code: int, message: str) -> dict[str, Any]:
