@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -25,11 +26,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    """The wheel of this checkout, built once for the module (a build writes build/ in the
-    checkout: two at once would share it)."""
+    """The wheel of this checkout, built once per worker from a copy of the files a build
+    reads: a build writes build/ and *.egg-info in the tree it builds, so two workers (or
+    a developer's build) building the checkout itself at once would share them and fail
+    (xdist_group does not always keep the two tests that use it on one worker)."""
     out = tmp_path_factory.mktemp("wheel")
+    tree = tmp_path_factory.mktemp("tree")
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.elc", "build")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, tree / name)
+    for name in ("src", "grammars", "elisp"):
+        shutil.copytree(ROOT / name, tree / name, symlinks=True, ignore=ignore)
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(tree)],
         capture_output=True,
         text=True,
         timeout=300,
