@@ -65,6 +65,30 @@ _LEAVES = st.sampled_from(
         {"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}], "examples": ["a"]},
         {"anyOf": [{"type": "string", "format": "bogus"}, {"type": "null"}]},
         {"anyOf": [], "description": 3},
+        # unions and arrays of non-leaves with annotations (array_node, union_node)
+        {"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}], "default": None},
+        {
+            "anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}},
+                {"type": "null"},
+            ],
+            "default": None,
+            "examples": [None],
+            "title": "T",
+        },
+        {"anyOf": [{"type": "object"}, {"type": "null"}], "default": None, "minItems": 1},
+        {"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}], "default": None, "x-extra": 1},
+        {"type": "array", "items": {"$ref": "#/$defs/X"}, "default": [], "title": "A"},
+        {"type": ["array", "null"], "items": {"anyOf": [{"type": "string"}]}, "default": []},
+        {
+            "type": "array",
+            "items": {"type": "object", "properties": {}},
+            "deprecated": True,
+            "readOnly": False,
+            "description": "d",
+        },
+        {"type": "array", "items": {"type": "object"}, "default": [], "description": 3},
+        {"type": "array", "items": 3, "default": []},
         {},
         True,
         "not a schema",
@@ -281,7 +305,14 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
     ``default`` (a leaf, an ``anyOf [T, null]``) and its references take the short cuts
     on strict OpenAI (the agreement tests above hold them equal to
     the general path; this holds that they run)."""
-    short_cuts = ("object_node", "annotated_leaf", "ref_leaf", "union_leaf")
+    short_cuts = (
+        "object_node",
+        "annotated_leaf",
+        "ref_leaf",
+        "union_leaf",
+        "union_node",
+        "array_node",
+    )
     real = {name: getattr(walk, name) for name in short_cuts}
     taken = dict.fromkeys(short_cuts, 0)
 
@@ -303,8 +334,10 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
             "limit": {"type": "integer", "default": 10, "title": "Limit"},
             "sort": {"$ref": "#/$defs/Sort"},
             "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+            "filter": {"anyOf": [{"$ref": "#/$defs/Sort"}, {"type": "null"}], "default": None},
+            "sorts": {"type": "array", "items": {"$ref": "#/$defs/Sort"}, "default": []},
         },
-        "required": ["query"],
+        "required": ["query", "filter", "sorts"],
     }
     for name in short_cuts:
         setattr(walk, name, spy(name))
@@ -313,7 +346,8 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
     finally:
         for name in short_cuts:
             setattr(walk, name, real[name])
-    assert taken == dict.fromkeys(short_cuts, 1), taken
+    # (the optional sort made anyOf [its $ref, null] and filter: two unions, three $refs)
+    assert taken == {**dict.fromkeys(short_cuts, 1), "union_node": 2, "ref_leaf": 3}, taken
     assert "$schema" not in lowered and not viol
     assert lowered["properties"]["limit"] == {
         "type": ["integer", "null"],
@@ -322,4 +356,13 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
     }
     assert lowered["properties"]["sort"] == {"anyOf": [{"$ref": "#/$defs/Sort"}, {"type": "null"}]}
     assert lowered["properties"]["note"]["description"] == "(default: null)"
-    assert [c[1] for c in changes] == ["PS422", *["PS425"] * 3, "PS429", "PS419", "PS419"]
+    assert lowered["properties"]["filter"] == {
+        "anyOf": [{"$ref": "#/$defs/Sort"}, {"type": "null"}],
+        "description": "(default: null)",
+    }
+    assert lowered["properties"]["sorts"] == {
+        "type": "array",
+        "items": {"$ref": "#/$defs/Sort"},
+        "description": "(default: [])",
+    }
+    assert [c[1] for c in changes] == ["PS422", *["PS425"] * 3, "PS429", *["PS419"] * 4]

@@ -199,6 +199,33 @@ def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | N
 ANNOTATIONS = frozenset(("default", "examples", "example", "deprecated", "readOnly", "writeOnly"))
 
 
+def _said(node: dict, rest: dict, gone: list, p: Any, ctx: Ctx) -> dict:
+    """``rest`` (``node`` without the annotations ``gone``) with each said in its
+    description and reported (PS419), in the order of ``node``'s keys, as the general
+    path's keyword step says them."""
+    for k in gone:
+        ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
+        ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
+    return rest
+
+
+def _refused(node: dict, ctx: Ctx, keys: frozenset) -> Any:
+    """The keys of ``node`` beyond ``keys``: None when there are none, the list of them
+    (in the node's order) when all are annotations the target refuses and says in the
+    description (:data:`ANNOTATIONS`, ``rules.annotations``), else False."""
+    gone = None
+    allowed = ctx.allowed_node
+    for k in node:
+        if k in keys:
+            continue
+        if k not in ANNOTATIONS or allowed is None or k in allowed:
+            return False
+        gone = [k] if gone is None else [*gone, k]
+    if gone is not None and not ctx.rules.annotations.issuperset(gone):
+        return False
+    return gone
+
+
 def annotated_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
     """A leaf (``leaf``, the walk's test) but for annotations of :data:`ANNOTATIONS` the
     target refuses: a copy without them, each said in the description and reported
@@ -216,10 +243,7 @@ def annotated_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
     rest = {k: v for k, v in node.items() if k not in gone}
     if not leaf(rest):
         return None
-    for k in gone:
-        ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
-        ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
-    return rest
+    return _said(node, rest, gone, p, ctx)
 
 
 def union_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
@@ -252,9 +276,7 @@ def union_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
     rest = {k: v for k, v in node.items() if gone is None or k not in gone}
     rest["anyOf"] = [dict(m) for m in members]
     if gone is not None:
-        for k in gone:
-            ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
-            ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
+        _said(node, rest, gone, p, ctx)
     return rest
 
 
@@ -303,36 +325,57 @@ _UNION_NODE = _NAMED | {"anyOf"}
 _ARRAY_OR_NULL = ["array", "null"]
 
 
-def array_node(node: dict, ctx: Ctx, lists_ok: bool) -> dict | None:
+def array_node(node: dict, p: Any, ctx: Ctx, lists_ok: bool) -> dict | None:
     """``{"type": "array", "items": S}`` (``S`` any schema; with a description and a
     title where the target keeps them; typed ``["array", "null"]`` where it takes type
     lists), the commonest node that is neither a leaf nor an object (an array of
     objects or of references): no rewrite applies to it and no rule of any target, strict
-    or not, refuses it (its ``items`` are walked as on the general path). A copy; None
+    or not, refuses it (its ``items`` are walked as on the general path). With
+    annotations of :data:`ANNOTATIONS` the target refuses (FastMCP's ``default: []``),
+    those said in the description (PS419) as the general path says them. A copy; None
     for any other node (nothing recorded then). Not the root, not inside an inlined
     definition."""
-    if not node.keys() <= _ARRAY_NODE or type(node["items"]) is not dict:
+    gone = None
+    if not node.keys() <= _ARRAY_NODE:
+        if "items" not in node or (gone := _refused(node, ctx, _ARRAY_NODE)) is False:
+            return None
+    if type(node["items"]) is not dict:
         return None
     t = node["type"] if "type" in node else None
     if t != "array" and not (lists_ok and t == _ARRAY_OR_NULL):
         return None
     if "description" in node and type(node["description"]) is not str:
         return None
+    return _kept(node, p, ctx, gone)
+
+
+def _kept(node: dict, p: Any, ctx: Ctx, gone: Any) -> dict | None:
+    """A copy of ``node`` (without the annotations ``gone``, said in its description)
+    where the target keeps each of its other keywords; else None."""
     allowed = ctx.allowed_node
-    if allowed is not None and not node.keys() <= allowed:
+    if gone is None:
+        if allowed is not None and not node.keys() <= allowed:
+            return None
+        return dict(node)
+    rest = {k: v for k, v in node.items() if k not in gone}
+    if allowed is not None and not rest.keys() <= allowed:
         return None
-    return dict(node)
+    return _said(node, rest, gone, p, ctx)
 
 
-def union_node(node: dict, ctx: Ctx) -> dict | None:
+def union_node(node: dict, p: Any, ctx: Ctx) -> dict | None:
     """``{"anyOf": [...]}`` (with a description and a title where the target keeps them)
     whose members are not all leaves (:func:`union_leaf` takes those), for a target that
     takes type lists and object keywords on any node (not Gemini, whose unions of null are
     rewritten): no rewrite applies to the node itself and no rule refuses it (a union
     needs no type, strict mode's neither); its members are walked as on the general path.
-    A copy; None for any other node. Not the root, not inside an inlined definition."""
+    With annotations the target refuses (pydantic's ``default: null``), those said in
+    the description (PS419), as :func:`array_node`. A copy; None for any other node. Not
+    the root, not inside an inlined definition."""
+    gone = None
     if not node.keys() <= _UNION_NODE:
-        return None
+        if "anyOf" not in node or (gone := _refused(node, ctx, _UNION_NODE)) is False:
+            return None
     members = node["anyOf"]
     if type(members) is not list or not members:
         return None
@@ -341,7 +384,4 @@ def union_node(node: dict, ctx: Ctx) -> dict | None:
     r = ctx.rules
     if r.type_list == "nullable" or r.object_keywords_only or r.type_required:
         return None
-    allowed = ctx.allowed_node
-    if allowed is not None and not node.keys() <= allowed:
-        return None
-    return dict(node)
+    return _kept(node, p, ctx, gone)

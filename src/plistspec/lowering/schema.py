@@ -177,8 +177,8 @@ def lower_schema(
             and at is None
             and type(node) is dict
             and (
-                ("items" in node and (new := array_node(node, ctx, lists_ok)) is not None)
-                or ("anyOf" in node and (new := union_node(node, ctx)) is not None)
+                ("items" in node and (new := array_node(node, p, ctx, lists_ok)) is not None)
+                or ("anyOf" in node and (new := union_node(node, p, ctx)) is not None)
             )
         ):  # an array of objects or references, a union of them: nothing to rewrite
             cont[key] = new
