@@ -366,3 +366,35 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
         "description": "(default: [])",
     }
     assert [c[1] for c in changes] == ["PS422", *["PS425"] * 3, "PS429", *["PS419"] * 4]
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic", "openai-strict"])
+def test_kept_annotations_take_the_short_cuts_outside_strict_mode(target, monkeypatch) -> None:
+    """Outside strict mode, a target that keeps ``default`` keeps it on an optional
+    union or array argument, and the short cuts take those nodes (the agreement tests
+    above hold them equal to the general path)."""
+    short_cuts = ("union_leaf", "union_node", "array_node")
+    taken = dict.fromkeys(short_cuts, 0)
+    for name in short_cuts:
+        real = getattr(walk, name)
+
+        def call(*a, _real=real, _name=name):
+            got = _real(*a)
+            taken[_name] += got is not None
+            return got
+
+        monkeypatch.setattr(walk, name, call)
+    props = {
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        "filter": {"anyOf": [{"$ref": "#/$defs/F"}, {"type": "null"}], "default": None},
+        "items": {"type": "array", "items": {"$ref": "#/$defs/F"}, "default": []},
+    }
+    schema = {
+        "type": "object",
+        "properties": props,
+        "$defs": {"F": {"type": "object", "properties": {"a": {"type": "string"}}}},
+    }
+    lowered, _changes, _notes, viol = walk.lower_schema(schema, rules(target), False)
+    assert taken == dict.fromkeys(short_cuts, 1), taken
+    assert not viol
+    assert lowered["properties"] == props  # (default kept: nothing to say)

@@ -210,16 +210,19 @@ def _said(node: dict, rest: dict, gone: list, p: Any, ctx: Ctx) -> dict:
 
 
 def _refused(node: dict, ctx: Ctx, keys: frozenset) -> Any:
-    """The keys of ``node`` beyond ``keys``: None when there are none, the list of them
-    (in the node's order) when all are annotations the target refuses and says in the
-    description (:data:`ANNOTATIONS`, ``rules.annotations``), else False."""
+    """The keys of ``node`` beyond ``keys`` that go: None when there are none, the list
+    of them (in the node's order) when all are annotations (:data:`ANNOTATIONS`) the
+    target keeps (they stay: no rewrite or rule looks at them) or refuses and says in
+    the description (``rules.annotations``: they go), else False."""
     gone = None
     allowed = ctx.allowed_node
     for k in node:
         if k in keys:
             continue
-        if k not in ANNOTATIONS or allowed is None or k in allowed:
+        if k not in ANNOTATIONS:
             return False
+        if allowed is None or k in allowed:
+            continue
         gone = [k] if gone is None else [*gone, k]
     if gone is not None and not ctx.rules.annotations.issuperset(gone):
         return False
@@ -248,9 +251,9 @@ def annotated_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
 
 def union_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
     """``{"anyOf": [LEAF, ..., {"type": "null"}], "description": D, "title": T}``, an
-    optional argument as pydantic writes it, with annotations of :data:`ANNOTATIONS` the
-    target refuses said in the description (PS419, as the general path says them): a
-    copy, its members copied as the walk copies leaves. Only where the target takes type
+    optional argument as pydantic writes it, with annotations of :data:`ANNOTATIONS` (kept
+    where the target keeps them; those it refuses said in the description, PS419, as the
+    general path says them): a copy, its members copied as the walk copies leaves. Only where the target takes type
     lists and ``anyOf`` beside those keywords (not Gemini, whose null unions are
     rewritten); members with an ``enum`` are left to the general path (its counts).
     None for any other node (nothing recorded then)."""
@@ -264,8 +267,9 @@ def union_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
             if allowed is not None and k not in allowed:
                 return None
             continue
-        if k in ANNOTATIONS and allowed is not None and k not in allowed:
-            gone = [k] if gone is None else [*gone, k]
+        if k in ANNOTATIONS:  # (kept where the target takes it: nothing looks at it)
+            if allowed is not None and k not in allowed:
+                gone = [k] if gone is None else [*gone, k]
             continue
         return None
     if gone is not None and not ctx.rules.annotations.issuperset(gone):
@@ -331,8 +335,8 @@ def array_node(node: dict, p: Any, ctx: Ctx, lists_ok: bool) -> dict | None:
     lists), the commonest node that is neither a leaf nor an object (an array of
     objects or of references): no rewrite applies to it and no rule of any target, strict
     or not, refuses it (its ``items`` are walked as on the general path). With
-    annotations of :data:`ANNOTATIONS` the target refuses (FastMCP's ``default: []``),
-    those said in the description (PS419) as the general path says them. A copy; None
+    annotations of :data:`ANNOTATIONS` (FastMCP's ``default: []``): kept where the target
+    keeps them, else said in the description (PS419) as the general path says them. A copy; None
     for any other node (nothing recorded then). Not the root, not inside an inlined
     definition."""
     gone = None
@@ -369,8 +373,8 @@ def union_node(node: dict, p: Any, ctx: Ctx) -> dict | None:
     takes type lists and object keywords on any node (not Gemini, whose unions of null are
     rewritten): no rewrite applies to the node itself and no rule refuses it (a union
     needs no type, strict mode's neither); its members are walked as on the general path.
-    With annotations the target refuses (pydantic's ``default: null``), those said in
-    the description (PS419), as :func:`array_node`. A copy; None for any other node. Not
+    With annotations (pydantic's ``default: null``): kept or said in the description
+    (PS419), as :func:`array_node`. A copy; None for any other node. Not
     the root, not inside an inlined definition."""
     gone = None
     if not node.keys() <= _UNION_NODE:
