@@ -121,13 +121,13 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules, name_chec
                             strict = True
             if why is not None:
                 add("/parameters", "PS426", "warning", f"not sent as strict: {why}", LOSSLESS)
+        errors = False  # (strict mode kept: its changes hold no error, looked at above)
         if not strict:
             lowered, changes, notes, viol = lower_schema(params, r, strict=False)
-        errors = False
-        for c in changes:
-            if c[2] == "error":
-                errors = True
-                break
+            for c in changes:
+                if c[2] == "error":
+                    errors = True
+                    break
         at = len(recs)  # (the changes go here, among the tool's records)
         if viol and not errors:
             for p, msg in viol:
