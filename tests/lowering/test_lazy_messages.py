@@ -1,8 +1,10 @@
-"""Diagnostics of ``--lower`` whose message is written when first read
+"""Lowering's short cuts that must read as what they replace. Diagnostics of ``--lower``
+whose message is written when first read
 (:meth:`plistspec.core.diagnostics.Diagnostic.rewrite_at`) against the eager ones: every
 attribute, ``render``, ``to_json``, ``repr``, a copy and a pickle read the same, and
 ``lower_tools``' diagnostics say what ``lower_tools_detailed``'s records say, for every
-fixture tool and target."""
+fixture tool and target; ``points_at`` (a kept reference's check) answers as
+``resolve_pointer``."""
 
 from __future__ import annotations
 
@@ -65,3 +67,38 @@ def test_lower_tools_says_what_the_records_say(target) -> None:
         if r.effect:
             text += f" [{r.effect}]"
         _same(d, Diagnostic.rewrite(r.code, r.severity, text, r.effect))
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "#/$defs/X",
+        "#/$defs/Y",
+        "#/$defs/",
+        "#/$defs/a~1b",
+        "#/$defs/a%20b",
+        "#/$defs/0",
+        "#/$defs/X/properties",
+        "#/definitions/X",
+        "#",
+        "#X",
+        "https://x/y",
+    ],
+)
+@pytest.mark.parametrize(
+    "root",
+    [
+        {"$defs": {"X": {}, "": 1, "a/b": 2, "a b": 3}},
+        {"$defs": [1, 2]},
+        {"$defs": None},
+        {"definitions": {"X": {}}},
+        {},
+        [1],
+    ],
+)
+def test_points_at_answers_as_resolve_pointer(ref, root) -> None:
+    """The short cut for ``#/$defs/Name`` the walk's kept references take
+    (:func:`plistspec.core.jsonutil.points_at`) answers as the general resolver."""
+    from plistspec.core.jsonutil import points_at, resolve_pointer
+
+    assert points_at(root, ref) is resolve_pointer(root, ref)[0]
