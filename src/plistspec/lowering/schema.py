@@ -223,14 +223,14 @@ def lower_schema(
             if kind == _ONE:
                 if (v is False or v is True) and k == "additionalProperties" and not inlined:
                     continue  # the keyword's own value, not a schema (see the work loop)
-                if type(v) is dict and ((tv := v.get("type")) is None or tv == "object"):
-                    pass  # (no leaf, no array: both are typed otherwise)
-                elif leaf(v):
-                    new[k] = dict(v)
-                    continue
-                elif not inlined and (arr := array_leaf(v)) is not None:
-                    new[k] = arr
-                    continue
+                # (untyped or an object: no leaf, no array, both typed otherwise)
+                if type(v) is not dict or v.get("type", "object") != "object":
+                    if leaf(v):
+                        new[k] = dict(v)
+                        continue
+                    if not inlined and (arr := array_leaf(v)) is not None:
+                        new[k] = arr
+                        continue
                 if type(v) is dict or v is True or v is False:
                     push(
                         (
@@ -255,14 +255,13 @@ def lower_schema(
                     ka = at and Ptr(at, k)
                     for i in range(len(v) - 1, -1, -1):
                         m = v[i]
-                        if type(m) is dict and ((tm := m.get("type")) is None or tm == "object"):
-                            pass  # (no leaf, no array: both are typed otherwise)
-                        elif leaf(m):
-                            v[i] = dict(m)
-                            continue
-                        elif not inlined and (arr := array_leaf(m)) is not None:
-                            v[i] = arr
-                            continue
+                        if type(m) is not dict or m.get("type", "object") != "object":
+                            if leaf(m):  # (else as above: no leaf, no array)
+                                v[i] = dict(m)
+                                continue
+                            if not inlined and (arr := array_leaf(m)) is not None:
+                                v[i] = arr
+                                continue
                         push(
                             (
                                 v,
