@@ -1,6 +1,7 @@
 """Diagnostics as values: a span, a severity, a stable code and a message.
 
-Owns: the :class:`Diagnostic` type, :class:`ReadError` (the one exception the reader
+Owns: the :class:`Diagnostic` type (and :meth:`Diagnostic.rewrite_at`'s kind, whose
+message is written when first read), :class:`ReadError` (the one exception the reader
 raises), turning character offsets into 1-based line/column pairs.
 :meth:`Diagnostic.render` gives the GNU ``file:line:col: severity: message [CODE]``
 line, written by :mod:`plistspec.checking.report` (which owns every output format, and keeps it
