@@ -57,8 +57,9 @@ def lower_tools(
                 diags.extend(diagnostics_of(recs[:at], target))
             # (each message written when read: Diagnostic.rewrite_at)
             quoted = _quoted(target, i, name) + "/parameters"
-            for c in changes:
-                diags.append(make(c[1], c[2], quoted, c[0], c[3], c[4]))
+            append = diags.append
+            for pointer, code, severity, text, effect in changes:
+                append(make(code, severity, quoted, pointer, text, effect))
             if len(recs) > at:
                 diags.extend(diagnostics_of(recs[at:], target))
         return out, diags
