@@ -35,6 +35,11 @@ _LEAVES = st.sampled_from(
         {"type": "string", "description": "A path."},
         {"type": "integer", "enum": [1, 2], "description": "n"},
         {"type": ["string", "null"]},
+        {"type": ["number", "string", "null"], "description": "ms, or 5s"},
+        {"type": ["number", "string", "string"]},
+        {"type": ["integer", "number", "string", "boolean"], "enum": [1, "a"], "default": 1},
+        {"type": ["string", "integer"], "items": {"type": "string"}},
+        {"type": ["string", "null", "integer", "number", "boolean"], "format": "uri"},
         {"type": "array", "items": {"type": "string"}},
         {"type": "boolean", "required": True},
         {"type": "string", "format": "date-time"},
@@ -65,6 +70,30 @@ _LEAVES = st.sampled_from(
         {"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}], "examples": ["a"]},
         {"anyOf": [{"type": "string", "format": "bogus"}, {"type": "null"}]},
         {"anyOf": [], "description": 3},
+        # unions and arrays of non-leaves with annotations (array_node, union_node)
+        {"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}], "default": None},
+        {
+            "anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}},
+                {"type": "null"},
+            ],
+            "default": None,
+            "examples": [None],
+            "title": "T",
+        },
+        {"anyOf": [{"type": "object"}, {"type": "null"}], "default": None, "minItems": 1},
+        {"anyOf": [{"$ref": "#/$defs/X"}, {"type": "null"}], "default": None, "x-extra": 1},
+        {"type": "array", "items": {"$ref": "#/$defs/X"}, "default": [], "title": "A"},
+        {"type": ["array", "null"], "items": {"anyOf": [{"type": "string"}]}, "default": []},
+        {
+            "type": "array",
+            "items": {"type": "object", "properties": {}},
+            "deprecated": True,
+            "readOnly": False,
+            "description": "d",
+        },
+        {"type": "array", "items": {"type": "object"}, "default": [], "description": 3},
+        {"type": "array", "items": 3, "default": []},
         {},
         True,
         "not a schema",
@@ -281,7 +310,14 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
     ``default`` (a leaf, an ``anyOf [T, null]``) and its references take the short cuts
     on strict OpenAI (the agreement tests above hold them equal to
     the general path; this holds that they run)."""
-    short_cuts = ("object_node", "annotated_leaf", "ref_leaf", "union_leaf")
+    short_cuts = (
+        "object_node",
+        "annotated_leaf",
+        "ref_leaf",
+        "union_leaf",
+        "union_node",
+        "array_node",
+    )
     real = {name: getattr(walk, name) for name in short_cuts}
     taken = dict.fromkeys(short_cuts, 0)
 
@@ -303,8 +339,10 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
             "limit": {"type": "integer", "default": 10, "title": "Limit"},
             "sort": {"$ref": "#/$defs/Sort"},
             "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+            "filter": {"anyOf": [{"$ref": "#/$defs/Sort"}, {"type": "null"}], "default": None},
+            "sorts": {"type": "array", "items": {"$ref": "#/$defs/Sort"}, "default": []},
         },
-        "required": ["query"],
+        "required": ["query", "filter", "sorts"],
     }
     for name in short_cuts:
         setattr(walk, name, spy(name))
@@ -313,7 +351,8 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
     finally:
         for name in short_cuts:
             setattr(walk, name, real[name])
-    assert taken == dict.fromkeys(short_cuts, 1), taken
+    # (the optional sort made anyOf [its $ref, null] and filter: two unions, three $refs)
+    assert taken == {**dict.fromkeys(short_cuts, 1), "union_node": 2, "ref_leaf": 3}, taken
     assert "$schema" not in lowered and not viol
     assert lowered["properties"]["limit"] == {
         "type": ["integer", "null"],
@@ -322,4 +361,45 @@ def test_the_short_cuts_for_fastmcp_shapes_are_taken() -> None:
     }
     assert lowered["properties"]["sort"] == {"anyOf": [{"$ref": "#/$defs/Sort"}, {"type": "null"}]}
     assert lowered["properties"]["note"]["description"] == "(default: null)"
-    assert [c[1] for c in changes] == ["PS422", *["PS425"] * 3, "PS429", "PS419", "PS419"]
+    assert lowered["properties"]["filter"] == {
+        "anyOf": [{"$ref": "#/$defs/Sort"}, {"type": "null"}],
+        "description": "(default: null)",
+    }
+    assert lowered["properties"]["sorts"] == {
+        "type": "array",
+        "items": {"$ref": "#/$defs/Sort"},
+        "description": "(default: [])",
+    }
+    assert [c[1] for c in changes] == ["PS422", *["PS425"] * 3, "PS429", *["PS419"] * 4]
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic", "openai-strict"])
+def test_kept_annotations_take_the_short_cuts_outside_strict_mode(target, monkeypatch) -> None:
+    """Outside strict mode, a target that keeps ``default`` keeps it on an optional
+    union or array argument, and the short cuts take those nodes (the agreement tests
+    above hold them equal to the general path)."""
+    short_cuts = ("union_leaf", "union_node", "array_node")
+    taken = dict.fromkeys(short_cuts, 0)
+    for name in short_cuts:
+        real = getattr(walk, name)
+
+        def call(*a, _real=real, _name=name):
+            got = _real(*a)
+            taken[_name] += got is not None
+            return got
+
+        monkeypatch.setattr(walk, name, call)
+    props = {
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        "filter": {"anyOf": [{"$ref": "#/$defs/F"}, {"type": "null"}], "default": None},
+        "items": {"type": "array", "items": {"$ref": "#/$defs/F"}, "default": []},
+    }
+    schema = {
+        "type": "object",
+        "properties": props,
+        "$defs": {"F": {"type": "object", "properties": {"a": {"type": "string"}}}},
+    }
+    lowered, _changes, _notes, viol = walk.lower_schema(schema, rules(target), False)
+    assert taken == dict.fromkeys(short_cuts, 1), taken
+    assert not viol
+    assert lowered["properties"] == props  # (default kept: nothing to say)

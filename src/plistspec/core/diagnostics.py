@@ -1,6 +1,7 @@
 """Diagnostics as values: a span, a severity, a stable code and a message.
 
-Owns: the :class:`Diagnostic` type, :class:`ReadError` (the one exception the reader
+Owns: the :class:`Diagnostic` type (and :meth:`Diagnostic.rewrite_at`'s kind, whose
+message is written when first read), :class:`ReadError` (the one exception the reader
 raises), turning character offsets into 1-based line/column pairs.
 :meth:`Diagnostic.render` gives the GNU ``file:line:col: severity: message [CODE]``
 line, written by :mod:`plistspec.checking.report` (which owns every output format, and keeps it
@@ -132,6 +133,25 @@ class Diagnostic:
         d.effect = effect
         return d
 
+    @classmethod
+    def rewrite_at(
+        cls, code: str, severity: Severity, head: str, pointer: Any, text: str, effect: str | None
+    ) -> Diagnostic:
+        """:meth:`rewrite` of ``f"{head}{pointer}: {text}"`` (`` [effect]`` after it when
+        ``effect``), the message written when first read (``pointer`` may be a
+        :class:`plistspec.core.jsonutil.Ptr`, written out then): ``--lower`` reports every
+        rewrite, and a library caller reads few of them. Reads as :meth:`rewrite`'s
+        diagnostic in every attribute (tests/lowering/test_lazy_messages.py)."""
+        d = _new(_Written)
+        d.code = code
+        d.severity = severity
+        d._parts = (head, pointer, text, effect)
+        d.start = d.end = -1
+        d.path = d.fix = None
+        d.line = d.column = d.end_line = d.end_column = 0
+        d.effect = effect
+        return d
+
     @property
     def is_error(self) -> bool:
         return self.severity == "error"
@@ -166,6 +186,33 @@ class Diagnostic:
 
     def __repr__(self) -> str:
         return f"Diagnostic({self.code!r}, {self.severity!r}, {self.message!r}, {self.start}, {self.end})"
+
+
+_MESSAGE = Diagnostic.message  # the slot (a member descriptor) that _Written's property fills
+
+
+class _Written(Diagnostic):
+    """A diagnostic of :meth:`Diagnostic.rewrite_at`: its message made from its parts when
+    first read (then kept in the slot, as any diagnostic's), or set as any other."""
+
+    __slots__ = ("_parts",)
+
+    @property  # type: ignore[override]
+    def message(self) -> str:
+        try:
+            return _MESSAGE.__get__(self, _Written)
+        except AttributeError:
+            head, pointer, text, effect = self._parts
+            if effect:
+                m = f"{head}{pointer}: {text} [{effect}]"
+            else:
+                m = f"{head}{pointer}: {text}"
+            _MESSAGE.__set__(self, m)
+            return m
+
+    @message.setter
+    def message(self, value: str) -> None:
+        _MESSAGE.__set__(self, value)
 
 
 class ReadError(Exception):

@@ -23,6 +23,7 @@ __all__ = [
     "brief",
     "ptr",
     "resolve_pointer",
+    "points_at",
     "subschemas",
     "add_note",
     "types_of",
@@ -231,6 +232,17 @@ def ptr(base: Any, *parts: Any) -> Any:
     for p in parts:
         out += "/" + str(p).replace("~", "~0").replace("/", "~1")
     return out
+
+
+def points_at(root: Any, ref: str) -> bool:
+    """``resolve_pointer(root, ref)[0]``, answered at once for the commonest reference,
+    ``#/$defs/Name`` (a name without ``/``, ``~`` or ``%``) into a ``$defs`` object."""
+    if ref.startswith("#/$defs/") and type(root) is dict:
+        name = ref[8:]
+        defs = root.get("$defs")
+        if type(defs) is dict and "/" not in name and "~" not in name and "%" not in name:
+            return name in defs
+    return resolve_pointer(root, ref)[0]
 
 
 def resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:

@@ -45,7 +45,7 @@ def lower_tools(
     with paused():
         out, parts = lowered_parts(tools, target)
         diags: list[Diagnostic] = []
-        make = Diagnostic.rewrite
+        make = Diagnostic.rewrite_at
         for i, name, recs, changes, at in parts:
             if not changes:
                 if recs:
@@ -55,14 +55,11 @@ def lower_tools(
             # places them; a change's pointer is in the parameters
             if at:
                 diags.extend(diagnostics_of(recs[:at], target))
+            # (each message written when read: Diagnostic.rewrite_at)
             quoted = _quoted(target, i, name) + "/parameters"
-            for c in changes:
-                effect = c[4]
-                if effect:
-                    message = f"{quoted}{c[0]}: {c[3]} [{effect}]"
-                else:
-                    message = f"{quoted}{c[0]}: {c[3]}"
-                diags.append(make(c[1], c[2], message, effect))
+            append = diags.append
+            for pointer, code, severity, text, effect in changes:
+                append(make(code, severity, quoted, pointer, text, effect))
             if len(recs) > at:
                 diags.extend(diagnostics_of(recs[at:], target))
         return out, diags
@@ -81,7 +78,7 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
     (``[lossless]``, ``[widens]``, ``[narrows]``, ``[widens+narrows]``) and is the
     diagnostic's ``effect`` (in ``--diagnostics-format json`` too)."""
     out = []
-    make = Diagnostic.rewrite
+    make = Diagnostic.rewrite_at  # (each message written when read)
     names: dict[int, str] = {}  # the quoted name of each tool, made once
     for x in records:
         if len(x) == 7:
@@ -91,9 +88,5 @@ def diagnostics_of(records: list, target: str) -> list[Diagnostic]:
         quoted = names.get(tool)
         if quoted is None:
             quoted = names[tool] = _quoted(target, tool, name)
-        if effect:
-            message = f"{quoted}{pointer}: {text} [{effect}]"
-        else:
-            message = f"{quoted}{pointer}: {text}"
-        out.append(make(code, severity, message, effect))
+        out.append(make(code, severity, quoted, pointer, text, effect))
     return out

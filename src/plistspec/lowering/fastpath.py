@@ -25,8 +25,8 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsontypes import only_strings
-from plistspec.core.jsonutil import brief, resolve_pointer
-from plistspec.lowering.check import check_node, count_properties
+from plistspec.core.jsonutil import brief, points_at
+from plistspec.lowering.check import count_properties
 from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.strict import close_object
@@ -123,12 +123,10 @@ def object_node(
     new = dict(node)
     if s is None:
         return new
+    # close_object leaves the object closed and, where strict mode needs it, every
+    # property required in order (else it raises Blocked): what check_node asks of this
+    # node in strict mode (tests/lowering/test_fastpath.py compares the general path)
     close_object(new, p, ctx, node if origin is None else origin)
-    if (s["closed_objects"] and new.get("additionalProperties") is not False) or (
-        s["all_required"] and new.get("required") != list(new["properties"])
-    ):  # not what close_object leaves: the checks say what is wrong
-        check_node(new, p, root, depth, ctx)
-        return new
     count_properties(props, depth, ctx.stats)
     return new
 
@@ -199,6 +197,36 @@ def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | N
 ANNOTATIONS = frozenset(("default", "examples", "example", "deprecated", "readOnly", "writeOnly"))
 
 
+def _said(node: dict, rest: dict, gone: list, p: Any, ctx: Ctx) -> dict:
+    """``rest`` (``node`` without the annotations ``gone``) with each said in its
+    description and reported (PS419), in the order of ``node``'s keys, as the general
+    path's keyword step says them."""
+    for k in gone:
+        ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
+        ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
+    return rest
+
+
+def _refused(node: dict, ctx: Ctx, keys: frozenset) -> Any:
+    """The keys of ``node`` beyond ``keys`` that go: None when there are none, the list
+    of them (in the node's order) when all are annotations (:data:`ANNOTATIONS`) the
+    target keeps (they stay: no rewrite or rule looks at them) or refuses and says in
+    the description (``rules.annotations``: they go), else False."""
+    gone = None
+    allowed = ctx.allowed_node
+    for k in node:
+        if k in keys:
+            continue
+        if k not in ANNOTATIONS:
+            return False
+        if allowed is None or k in allowed:
+            continue
+        gone = [k] if gone is None else [*gone, k]
+    if gone is not None and not ctx.rules.annotations.issuperset(gone):
+        return False
+    return gone
+
+
 def annotated_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
     """A leaf (``leaf``, the walk's test) but for annotations of :data:`ANNOTATIONS` the
     target refuses: a copy without them, each said in the description and reported
@@ -216,17 +244,14 @@ def annotated_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
     rest = {k: v for k, v in node.items() if k not in gone}
     if not leaf(rest):
         return None
-    for k in gone:
-        ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
-        ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
-    return rest
+    return _said(node, rest, gone, p, ctx)
 
 
 def union_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
     """``{"anyOf": [LEAF, ..., {"type": "null"}], "description": D, "title": T}``, an
-    optional argument as pydantic writes it, with annotations of :data:`ANNOTATIONS` the
-    target refuses said in the description (PS419, as the general path says them): a
-    copy, its members copied as the walk copies leaves. Only where the target takes type
+    optional argument as pydantic writes it, with annotations of :data:`ANNOTATIONS` (kept
+    where the target keeps them; those it refuses said in the description, PS419, as the
+    general path says them): a copy, its members copied as the walk copies leaves. Only where the target takes type
     lists and ``anyOf`` beside those keywords (not Gemini, whose null unions are
     rewritten); members with an ``enum`` are left to the general path (its counts).
     None for any other node (nothing recorded then)."""
@@ -240,8 +265,9 @@ def union_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
             if allowed is not None and k not in allowed:
                 return None
             continue
-        if k in ANNOTATIONS and allowed is not None and k not in allowed:
-            gone = [k] if gone is None else [*gone, k]
+        if k in ANNOTATIONS:  # (kept where the target takes it: nothing looks at it)
+            if allowed is not None and k not in allowed:
+                gone = [k] if gone is None else [*gone, k]
             continue
         return None
     if gone is not None and not ctx.rules.annotations.issuperset(gone):
@@ -252,9 +278,7 @@ def union_leaf(node: dict, p: Any, ctx: Ctx, leaf: Any) -> dict | None:
     rest = {k: v for k, v in node.items() if gone is None or k not in gone}
     rest["anyOf"] = [dict(m) for m in members]
     if gone is not None:
-        for k in gone:
-            ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
-            ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
+        _said(node, rest, gone, p, ctx)
     return rest
 
 
@@ -270,7 +294,7 @@ def ref_leaf(node: dict, p: Any, ctx: Ctx) -> dict | None:
     s = ctx.strict
     if s is not None and (not s["recursion"] or not ref_target_ok(ref, s)):
         return None
-    if not resolve_pointer(ctx.original, ref)[0]:
+    if not points_at(ctx.original, ref):
         return None
     ctx.refs.append((p, ref))
     return {"$ref": ref}
@@ -303,36 +327,57 @@ _UNION_NODE = _NAMED | {"anyOf"}
 _ARRAY_OR_NULL = ["array", "null"]
 
 
-def array_node(node: dict, ctx: Ctx, lists_ok: bool) -> dict | None:
+def array_node(node: dict, p: Any, ctx: Ctx, lists_ok: bool) -> dict | None:
     """``{"type": "array", "items": S}`` (``S`` any schema; with a description and a
     title where the target keeps them; typed ``["array", "null"]`` where it takes type
     lists), the commonest node that is neither a leaf nor an object (an array of
     objects or of references): no rewrite applies to it and no rule of any target, strict
-    or not, refuses it (its ``items`` are walked as on the general path). A copy; None
+    or not, refuses it (its ``items`` are walked as on the general path). With
+    annotations of :data:`ANNOTATIONS` (FastMCP's ``default: []``): kept where the target
+    keeps them, else said in the description (PS419) as the general path says them. A copy; None
     for any other node (nothing recorded then). Not the root, not inside an inlined
     definition."""
-    if not node.keys() <= _ARRAY_NODE or type(node["items"]) is not dict:
+    gone = None
+    if not node.keys() <= _ARRAY_NODE:
+        if "items" not in node or (gone := _refused(node, ctx, _ARRAY_NODE)) is False:
+            return None
+    if type(node["items"]) is not dict:
         return None
     t = node["type"] if "type" in node else None
     if t != "array" and not (lists_ok and t == _ARRAY_OR_NULL):
         return None
     if "description" in node and type(node["description"]) is not str:
         return None
+    return _kept(node, p, ctx, gone)
+
+
+def _kept(node: dict, p: Any, ctx: Ctx, gone: Any) -> dict | None:
+    """A copy of ``node`` (without the annotations ``gone``, said in its description)
+    where the target keeps each of its other keywords; else None."""
     allowed = ctx.allowed_node
-    if allowed is not None and not node.keys() <= allowed:
+    if gone is None:
+        if allowed is not None and not node.keys() <= allowed:
+            return None
+        return dict(node)
+    rest = {k: v for k, v in node.items() if k not in gone}
+    if allowed is not None and not rest.keys() <= allowed:
         return None
-    return dict(node)
+    return _said(node, rest, gone, p, ctx)
 
 
-def union_node(node: dict, ctx: Ctx) -> dict | None:
+def union_node(node: dict, p: Any, ctx: Ctx) -> dict | None:
     """``{"anyOf": [...]}`` (with a description and a title where the target keeps them)
     whose members are not all leaves (:func:`union_leaf` takes those), for a target that
     takes type lists and object keywords on any node (not Gemini, whose unions of null are
     rewritten): no rewrite applies to the node itself and no rule refuses it (a union
     needs no type, strict mode's neither); its members are walked as on the general path.
-    A copy; None for any other node. Not the root, not inside an inlined definition."""
+    With annotations (pydantic's ``default: null``): kept or said in the description
+    (PS419), as :func:`array_node`. A copy; None for any other node. Not
+    the root, not inside an inlined definition."""
+    gone = None
     if not node.keys() <= _UNION_NODE:
-        return None
+        if "anyOf" not in node or (gone := _refused(node, ctx, _UNION_NODE)) is False:
+            return None
     members = node["anyOf"]
     if type(members) is not list or not members:
         return None
@@ -341,7 +386,4 @@ def union_node(node: dict, ctx: Ctx) -> dict | None:
     r = ctx.rules
     if r.type_list == "nullable" or r.object_keywords_only or r.type_required:
         return None
-    allowed = ctx.allowed_node
-    if allowed is not None and not node.keys() <= allowed:
-        return None
-    return dict(node)
+    return _kept(node, p, ctx, gone)

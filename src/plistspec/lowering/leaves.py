@@ -205,10 +205,11 @@ def _array_or_null(t: list) -> bool:
 
 
 def _scalar_list(t: list) -> bool:
-    """A type list of distinct scalar types (``["string", "null"]``)."""
-    if len(t) != 2 and len(t) != 1:
+    """A type list of distinct scalar types (``["string", "null"]``, ``["number",
+    "string", "null"]``: a union of scalars made nullable)."""
+    if not t or len(t) > len(SCALARS):
         return False
     for x in t:
         if type(x) is not str or x not in SCALARS:
             return False
-    return len(t) == 1 or t[0] != t[1]
+    return len(t) == 1 or len(set(t)) == len(t)

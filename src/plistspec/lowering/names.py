@@ -28,7 +28,21 @@ def _char_rules(r: Rules) -> tuple[Any, Any, dict[str, bool]]:
     return re.compile(rule["allowed"]), re.compile(rule["first"]), {}
 
 
+#: names fixed so far, per target: (rules, name) -> the fixed name (a pure function of both)
+_FIXED: dict[tuple[Rules, str], str] = {}
+
+
 def _fix(name: str, r: Rules) -> str:
+    key = (r, name)
+    out = _FIXED.get(key)
+    if out is None:
+        if len(_FIXED) > 4096:
+            _FIXED.clear()
+        out = _FIXED[key] = _fixed(name, r)
+    return out
+
+
+def _fixed(name: str, r: Rules) -> str:
     allowed, first, known = _char_rules(r)
     chars = []
     for c in name:

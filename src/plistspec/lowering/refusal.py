@@ -29,7 +29,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from plistspec.core.jsonutil import brief, resolve_pointer
+from plistspec.core.jsontypes import only_strings
+from plistspec.core.jsonutil import brief, points_at
 from plistspec.lowering.nodes import value_type
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.schema import SUBSCHEMA_KEYWORDS, defs_home
@@ -137,7 +138,7 @@ def _node(node: Any, depth: int, c: tuple, params: dict) -> Any:
         if t not in _JSON:
             return _UNKNOWN
         types: Any = (t,)
-    elif type(t) is list and t and all(type(x) is str and x in _JSON for x in t):
+    elif type(t) is list and t and only_strings(map(type, t)) and _JSON.issuperset(t):
         if len(set(t)) != len(t):
             return _UNKNOWN
         types = t
@@ -232,7 +233,7 @@ def _ref(node: dict, s: dict, params: dict) -> Any:
         return _UNKNOWN
     if not s["recursion"] or not ref_target_ok(ref, s):
         return _UNKNOWN
-    return _OK if resolve_pointer(params, ref)[0] else _UNKNOWN
+    return _OK if points_at(params, ref) else _UNKNOWN
 
 
 def _array(node: dict, depth: int, c: tuple, params: dict) -> Any:
@@ -275,7 +276,7 @@ def _object(node: dict, depth: int, root: bool, c: tuple, params: dict) -> Any:
         return _UNKNOWN
     req = node["required"] if "required" in node else None
     if req is not None:
-        if type(req) is not list or not all(type(x) is str for x in req):
+        if type(req) is not list or not only_strings(map(type, req)):
             return _UNKNOWN
         if req and (props is None or not all(map(props.__contains__, req))):
             return _UNKNOWN  # (a name properties lacks is added, taking any value)

@@ -177,8 +177,8 @@ def lower_schema(
             and at is None
             and type(node) is dict
             and (
-                ("items" in node and (new := array_node(node, ctx, lists_ok)) is not None)
-                or ("anyOf" in node and (new := union_node(node, ctx)) is not None)
+                ("items" in node and (new := array_node(node, p, ctx, lists_ok)) is not None)
+                or ("anyOf" in node and (new := union_node(node, p, ctx)) is not None)
             )
         ):  # an array of objects or references, a union of them: nothing to rewrite
             cont[key] = new
@@ -223,11 +223,15 @@ def lower_schema(
             if kind == _ONE:
                 if (v is False or v is True) and k == "additionalProperties" and not inlined:
                     continue  # the keyword's own value, not a schema (see the work loop)
-                if leaf(v):
-                    new[k] = dict(v)
-                elif not inlined and (arr := array_leaf(v)) is not None:
-                    new[k] = arr
-                elif type(v) is dict or v is True or v is False:
+                # (untyped or an object: no leaf, no array, both typed otherwise)
+                if type(v) is not dict or v.get("type", "object") != "object":
+                    if leaf(v):
+                        new[k] = dict(v)
+                        continue
+                    if not inlined and (arr := array_leaf(v)) is not None:
+                        new[k] = arr
+                        continue
+                if type(v) is dict or v is True or v is False:
                     push(
                         (
                             new,
@@ -250,25 +254,28 @@ def lower_schema(
                     kp = Ptr(p, k)
                     ka = at and Ptr(at, k)
                     for i in range(len(v) - 1, -1, -1):
-                        if leaf(v[i]):
-                            v[i] = dict(v[i])
-                        elif not inlined and (arr := array_leaf(v[i])) is not None:
-                            v[i] = arr
-                        else:
-                            push(
-                                (
-                                    v,
-                                    i,
-                                    Ptr(kp, i),
-                                    False,
-                                    home,
-                                    inlined,
-                                    None,
-                                    ka and Ptr(ka, i),
-                                    depth,
-                                    cm,
-                                )
+                        m = v[i]
+                        if type(m) is not dict or m.get("type", "object") != "object":
+                            if leaf(m):  # (else as above: no leaf, no array)
+                                v[i] = dict(m)
+                                continue
+                            if not inlined and (arr := array_leaf(m)) is not None:
+                                v[i] = arr
+                                continue
+                        push(
+                            (
+                                v,
+                                i,
+                                Ptr(kp, i),
+                                False,
+                                home,
+                                inlined,
+                                None,
+                                ka and Ptr(ka, i),
+                                depth,
+                                cm,
                             )
+                        )
             elif kind == _MAP:
                 if type(v) is dict:
                     v = new[k] = dict(v)
@@ -278,8 +285,12 @@ def lower_schema(
                         kp = Ptr(p, k)
                         ka = at and Ptr(at, k)
                         for name in reversed(names):
-                            if leaf(v[name]):
-                                v[name] = dict(v[name])
+                            sub = v[name]
+                            if (
+                                type(sub) is not dict
+                                or ((ts := sub.get("type")) is not None and ts != "object")
+                            ) and leaf(sub):  # (a leaf is typed, not as an object)
+                                v[name] = dict(sub)
                                 continue
                             ref = f"#/{k}/" + str(name).replace("~", "~0").replace("/", "~1")
                             enter = None
@@ -303,7 +314,11 @@ def lower_schema(
                     else:
                         for name in reversed(names):
                             sub = v[name]
-                            if (  # {"type": T(, "description": D)}: leaf(sub), asked inline
+                            if type(sub) is dict and (
+                                (ts := sub.get("type")) is None or ts == "object"
+                            ):
+                                pass  # (no leaf, no array: both are typed otherwise)
+                            elif (  # {"type": T(, "description": D)}: leaf(sub), asked inline
                                 type(sub) is dict
                                 and len(sub) <= 2
                                 and (len(sub) == 1 or type(sub.get("description")) is str)
@@ -322,7 +337,7 @@ def lower_schema(
                             ) or leaf(sub):
                                 v[name] = dict(sub)
                                 continue
-                            if not inlined and (arr := array_leaf(sub)) is not None:
+                            elif not inlined and (arr := array_leaf(sub)) is not None:
                                 v[name] = arr
                                 continue
                             if kp is None:

@@ -121,13 +121,13 @@ def _lower_tool(i: int, tool: dict[str, Any], new_name: Any, r: Rules, name_chec
                             strict = True
             if why is not None:
                 add("/parameters", "PS426", "warning", f"not sent as strict: {why}", LOSSLESS)
+        errors = False  # (strict mode kept: its changes hold no error, looked at above)
         if not strict:
             lowered, changes, notes, viol = lower_schema(params, r, strict=False)
-        errors = False
-        for c in changes:
-            if c[2] == "error":
-                errors = True
-                break
+            for c in changes:
+                if c[2] == "error":
+                    errors = True
+                    break
         at = len(recs)  # (the changes go here, among the tool's records)
         if viol and not errors:
             for p, msg in viol:
@@ -216,19 +216,34 @@ def _object_output(meta: dict[str, Any], target: str, add) -> None:
         )
 
 
-#: root properties from which a tool's strict walk is long enough that a refusal found
-#: before it (:func:`plistspec.lowering.refusal.first_blocker`) pays for the look (measured
-#: on the benchmark's sets: 6 to 8 gain alike on MCP tools and cost nothing on the others)
+#: properties (of the root, of definitions, and the definitions) from which a tool's strict
+#: walk is long enough that a refusal found before it
+#: (:func:`plistspec.lowering.refusal.first_blocker`) pays for the look (measured on the
+#: benchmark's sets: 6 to 8 gain alike on MCP tools and cost nothing on the others)
 _LONG = 6
 
 
 def _long_walk(params: dict[str, Any]) -> bool:
-    """Whether strict mode's walk of ``params`` is a long one: many arguments, or
-    definitions beside them (a smaller tool's walk costs about what the look would)."""
-    if "$defs" in params or "definitions" in params:
-        return True
+    """Whether strict mode's walk of ``params`` is a long one: many arguments, counting
+    each definition beside them and its properties (a smaller tool's walk costs about what
+    the look would: a recursive ``Node`` of one or two fields is not long)."""
     props = params.get("properties")
-    return type(props) is dict and len(props) >= _LONG
+    n = len(props) if type(props) is dict else 0
+    if n >= _LONG:
+        return True
+    for key in ("$defs", "definitions"):
+        defs = params.get(key)
+        if defs is None:
+            continue
+        if type(defs) is not dict:
+            return True  # (the walk decides what it is: asked as before)
+        for d in defs.values():
+            n += 1
+            if type(d) is dict and type(dp := d.get("properties")) is dict:
+                n += len(dp)
+        if n >= _LONG:
+            return True
+    return False
 
 
 _SETTLED = frozenset(("$ref", "allOf", "anyOf", "oneOf", "required", "patternProperties"))
