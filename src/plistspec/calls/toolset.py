@@ -30,17 +30,16 @@ import hashlib
 import json
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from plistspec.calls import llmwire
 from plistspec.calls.elements import split_array, split_tools
+from plistspec.calls.judge import judge
+from plistspec.calls.problems import Problem, message
 from plistspec.calls.refs import restore_refs
+from plistspec.calls.validate import TIMEOUT, Checker
 
-if TYPE_CHECKING:
-    from plistspec.calls.problems import Problem
-    from plistspec.calls.validate import Checker
-
-__all__ = ["Toolsets", "target_of", "warm_calls"]
+__all__ = ["Toolsets", "target_of"]
 
 _SETS = 64  # lowered tool sets kept
 _TOOLS = 20_000  # tools kept for calls
@@ -56,8 +55,6 @@ class _Tool:
 
     def checker(self) -> Checker:
         if not self._checker:
-            from plistspec.calls.validate import Checker
-
             self._checker.append(Checker(self.original))
         return self._checker[0]
 
@@ -351,8 +348,6 @@ class Toolsets:
         tool = self._tools.get(tool_id) if isinstance(tool_id, str) else None
         if tool is None:
             return {"unknown": True}
-        from plistspec.calls.judge import judge
-        from plistspec.calls.problems import Problem
         from plistspec.core.jsontext import JsonError, load_json
 
         try:
@@ -381,14 +376,7 @@ class Toolsets:
         return _refused(tool.name, verdict.problems)
 
 
-def warm_calls() -> None:
-    """Import what checking a call needs (the first call's time; nothing else)."""
-    import plistspec.calls.judge  # noqa: F401
-
-
 def _timed_out(problems: list[Problem]) -> bool:
-    from plistspec.calls.validate import TIMEOUT
-
     return any(p.keyword == TIMEOUT for p in problems)
 
 
@@ -418,8 +406,6 @@ def _read(text: str, contracts: str | None) -> tuple[Any, list[str], list[Any]]:
 
 
 def _refused(name: str, problems: list[Problem]) -> dict[str, Any]:
-    from plistspec.calls.problems import message
-
     out: dict[str, Any] = {
         "ok": False,
         "message": message(name, problems),

@@ -221,7 +221,6 @@ def serve(
     r = r if r is not None else sys.stdin.buffer
     w = w if w is not None else sys.stdout.buffer
     _widen_pipe(r)
-    calls_ready = False
     while True:
         line = _read_line(r)
         if not line:
@@ -259,12 +258,6 @@ def serve(
                     toolsets = Toolsets()
                 status, out, err = _answer(toolsets, kind, req, data)
         _reply(w, status, out, err)
-        if kind == "lower" and not calls_ready and _idle(r):
-            # the tool set's calls come next: what checking one needs is imported now
-            from plistspec.calls.toolset import warm_calls
-
-            warm_calls()
-            calls_ready = True
 
 
 def _read_file(path: Any, n: int) -> bytes:
