@@ -273,14 +273,9 @@ def _imported(stderr: bytes) -> set[str]:
     }
 
 
-def test_gptel_requests_never_import_click_and_a_check_request_still_works() -> None:
-    """What gptel asks (lower, call) is answered without importing click or any command
-    (an editor waits for the process's first answer); a ``check`` request imports them
-    then and answers as ``plistspec check`` does."""
-    text = json.dumps(
-        [{"type": "function", "function": {"name": "w", "description": "d", "parameters": {}}}]
-    ).encode()
-    lower = json.dumps({"kind": "lower", "backend": "openai", "length": len(text)}).encode()
+def _traced_server(requests: bytes) -> tuple[bytes, bytes]:
+    """Standard output and the import trace (standard error) of a server that answered
+    ``requests`` and ended (exit 0) at the end of its input."""
     proc = subprocess.Popen(
         [sys.executable, "-X", "importtime", "-m", "plistspec", "check", "--server"],
         stdin=subprocess.PIPE,
@@ -288,8 +283,21 @@ def test_gptel_requests_never_import_click_and_a_check_request_still_works() -> 
         stderr=subprocess.PIPE,
         env=ENV,
     )
-    out, err = proc.communicate(lower + b"\n" + text, timeout=120)
-    assert proc.returncode == 0 and json.loads(out.splitlines()[0])["exit"] == 0
+    out, err = proc.communicate(requests, timeout=120)
+    assert proc.returncode == 0, err[-2000:]
+    return out, err
+
+
+def test_gptel_requests_never_import_click_and_a_check_request_still_works() -> None:
+    """What gptel asks first (its tools lowered) is answered without importing click or any command
+    (an editor waits for the process's first answer); a ``check`` request imports them
+    then and answers as ``plistspec check`` does."""
+    text = json.dumps(
+        [{"type": "function", "function": {"name": "w", "description": "d", "parameters": {}}}]
+    ).encode()
+    lower = json.dumps({"kind": "lower", "backend": "openai", "length": len(text)}).encode()
+    out, err = _traced_server(lower + b"\n" + text)
+    assert json.loads(out.splitlines()[0])["exit"] == 0
     imported = _imported(err)
     assert "plistspec.calls.toolset" in imported  # the request was answered here
     assert not {m for m in imported if m == "click" or m.endswith("_cmd")}, sorted(imported)
@@ -297,15 +305,7 @@ def test_gptel_requests_never_import_click_and_a_check_request_still_works() -> 
     data = b'(gptel-make-tool :name "x")\n'
     args = ["--stdin-filename", "t.el", "-"]
     check = json.dumps({"args": args, "length": len(data)}).encode()
-    proc = subprocess.Popen(
-        [sys.executable, "-X", "importtime", "-m", "plistspec", "check", "--server"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=ENV,
-    )
-    out, err = proc.communicate(check + b"\n" + data, timeout=120)
-    assert proc.returncode == 0
+    out, err = _traced_server(check + b"\n" + data)
     assert _replies(out) == [one_shot(args, data)]
     assert {"click", "plistspec.cli.check_cmd"} <= _imported(err)
 
