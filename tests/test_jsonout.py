@@ -76,13 +76,16 @@ def test_the_deep_path_writes_the_same_bytes(v, indent: str) -> None:
 
 @pytest.mark.slow
 def test_values_nested_deeper_than_python_recurses() -> None:
-    """Tool JSON lowered as it came may nest 10 000 deep: it is copied and printed (the
-    same text as at a shallow depth, line for line), never a RecursionError."""
+    """Tool JSON lowered as it came may nest as deep as JSON is read (10 000 levels, PS527;
+    far deeper than Python recurses): it is copied and printed (the same text as at a
+    shallow depth, line for line), never a RecursionError."""
     from plistspec.core.jsoncopy import copy_json
-    from plistspec.core.jsontext import load_json
+    from plistspec.core.jsontext import MAX_DEPTH, load_json
 
+    # the array, two levels per wrapper (the object and its properties), the innermost object
+    wrappers = (MAX_DEPTH - 2) // 2
     deep: dict = {"type": "string"}
-    for _ in range(10_000):
+    for _ in range(wrappers):
         deep = {"type": "object", "properties": {"p": deep}}
     copied = copy_json(deep)
     assert copied is not deep
@@ -91,6 +94,6 @@ def test_values_nested_deeper_than_python_recurses() -> None:
     node, depth = back[0], 0
     while node.get("properties"):
         node, depth = node["properties"]["p"], depth + 1
-    assert depth == 10_000 and node == {"type": "string"}
+    assert depth == wrappers and node == {"type": "string"}
     assert text.startswith('[\n  {\n    "type": "object",\n    "properties": {\n      "p": {\n')
     assert dumps_nested(copied, "  ").startswith('{\n    "type": "object"')
