@@ -40,9 +40,9 @@ def run() -> None:
 
 
 def __getattr__(name: str) -> Any:
-    """``main`` (the click group) and ``LazyGroup``, imported with click on first use."""
-    if name in ("main", "LazyGroup"):
-        from plistspec.cli import app
+    """``main``: the click group, imported with click on first use."""
+    if name == "main":
+        from plistspec.cli.app import main
 
-        return getattr(app, name)
+        return main
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -183,8 +183,13 @@ def warm_when_idle(r: BinaryIO) -> Any:
     is waiting on ``r`` yet (an editor that starts the process ahead of its first
     request); None when a request is already there (it goes first: Flymake's check
     needs none of this) or the check cannot be made."""
-    if not _idle(r):
-        return None
+    import select
+
+    try:
+        if select.select([r], [], [], 0)[0]:
+            return None
+    except (OSError, ValueError, TypeError, io.UnsupportedOperation):
+        return None  # no telling whether a request waits: it may
     try:
         from plistspec.calls.toolset import Toolsets
         from plistspec.core.gcpause import paused
@@ -194,16 +199,6 @@ def warm_when_idle(r: BinaryIO) -> Any:
             return Toolsets()
     except Exception:  # noqa: BLE001 - getting ready early is an optimisation, never a failure
         return None
-
-
-def _idle(r: BinaryIO) -> bool:
-    """Whether no request is waiting on ``r`` (False when that cannot be told)."""
-    import select
-
-    try:
-        return not select.select([r], [], [], 0)[0]
-    except (OSError, ValueError, TypeError, io.UnsupportedOperation):
-        return False
 
 
 def serve(
