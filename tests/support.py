@@ -7,6 +7,7 @@ Import it as ``from support import ...`` (``tests/`` is on pytest's ``pythonpath
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -116,3 +117,15 @@ def elisp_deps_preamble(deps: Path) -> str:
     """Elisp that puts the real gptel / llm (and their dependencies) on ``load-path``."""
     dirs = " ".join(f'"{(deps / d).as_posix()}"' for d in ELISP_DEPS_DIRS)
     return f"(dolist (d (list {dirs})) (push d load-path))\n(require 'compat)\n"
+
+
+def copy_build_tree(dest: Path) -> Path:
+    """A copy, at ``dest``, of the files of this checkout a build reads (what
+    package-vc-install leaves; a wheel built there shares no build/ with another build)."""
+    dest.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.elc", "build", ".venv")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, dest / name)
+    for name in ("src", "grammars", "elisp"):
+        shutil.copytree(ROOT / name, dest / name, symlinks=True, ignore=ignore)
+    return dest

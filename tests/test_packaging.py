@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from support import copy_build_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,12 +32,7 @@ def wheel(tmp_path_factory) -> Path:
     a developer's build) building the checkout itself at once would share them and fail
     (xdist_group does not always keep the two tests that use it on one worker)."""
     out = tmp_path_factory.mktemp("wheel")
-    tree = tmp_path_factory.mktemp("tree")
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.elc", "build")
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, tree / name)
-    for name in ("src", "grammars", "elisp"):
-        shutil.copytree(ROOT / name, tree / name, symlinks=True, ignore=ignore)
+    tree = copy_build_tree(tmp_path_factory.mktemp("tree") / "checkout")
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(tree)],
         capture_output=True,

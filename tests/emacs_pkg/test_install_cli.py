@@ -21,19 +21,9 @@ from pathlib import Path
 import pytest
 
 from emacs_pkg.emacs_session import ROOT, lisp_string
+from support import copy_build_tree
 
 pytestmark = [pytest.mark.slow, pytest.mark.emacs]
-
-
-def _clone(dest: Path) -> Path:
-    """What package-vc-install leaves: the repository's files (a copy of what a build reads)."""
-    dest.mkdir(parents=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.elc", "build", ".venv")
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, dest / name)
-    for name in ("src", "grammars", "elisp"):
-        shutil.copytree(ROOT / name, dest / name, symlinks=True, ignore=ignore)
-    return dest
 
 
 README_URL = "https://github.com/plistspec/plistspec"
@@ -72,7 +62,7 @@ def _package_vc_install(emacs, clone: Path, elpa: Path, env: dict) -> str:
 
 
 def test_install_cli_from_the_package_repository(emacs, tmp_path: Path) -> None:
-    clone = _clone(tmp_path / "repo")
+    clone = copy_build_tree(tmp_path / "repo")
     home = tmp_path / "emacs.d"
     tools = tmp_path / "tools"
     tools.mkdir()
