@@ -86,6 +86,27 @@ def run_emacs(code: str, timeout: float = 600) -> subprocess.CompletedProcess:
         os.unlink(script)
 
 
+def servers_after_turning_on(preamble: str, mode: str, extra: str = "nil") -> str:
+    """``(BEFORE LIVE EXTRA)`` printed by Emacs after ``preamble``: how many plistspec
+    processes ran before ``(MODE 1)``, whether plistspec's process is live right after
+    it (no request made), and the value of the Elisp form ``extra`` then."""
+    code = (
+        preamble
+        + f"""
+(let ((before (hash-table-count plistspec--servers)))
+  ({mode} 1)
+  (let ((proc (gethash (let ((default-directory (expand-file-name "~/")))
+                         (plistspec-command))
+                       plistspec--servers)))
+    (princ (format "%S\\n" (list before (and (processp proc) (process-live-p proc) t)
+                                {extra})))))
+"""
+    )
+    proc = run_emacs(code, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    return proc.stdout.decode().strip()
+
+
 def run_harness_el(
     harness: Path, code: str, config: dict[str, Any], folder: str
 ) -> tuple[dict[str, Any], str]:

@@ -165,22 +165,12 @@ def test_a_tool_set_is_reused_only_when_it_is_the_same() -> None:
 def test_turning_the_mode_on_starts_plistspec_before_any_request() -> None:
     """Python starts when the mode is turned on, not at the first request: by then it has
     made its lowering ready, so the first request does not wait for it to start."""
-    from gptel_harness import preamble, run_emacs
+    from gptel_harness import preamble
 
-    deps = deps_or_skip()
-    code = (
-        preamble(deps)
-        + r"""
-(let ((before (hash-table-count plistspec--servers)))
-  (plistspec-gptel-mode 1)
-  (let ((proc (gethash (let ((default-directory (expand-file-name "~/")))
-                         (plistspec-command))
-                       plistspec--servers)))
-    (princ (format "%S\n" (list before (and (processp proc) (process-live-p proc) t)
-                                (length gptel--request-alist))))))
-"""
+    from runtime_support import servers_after_turning_on
+
+    got = servers_after_turning_on(
+        preamble(deps_or_skip()), "plistspec-gptel-mode", "(length gptel--request-alist)"
     )
-    proc = run_emacs(code, timeout=120)
-    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     # no process before; a live one after turning the mode on, and no request was made
-    assert proc.stdout.decode().strip() == "(0 t 0)"
+    assert got == "(0 t 0)"

@@ -160,19 +160,6 @@ def test_turning_the_mode_on_starts_plistspec_before_any_request() -> None:
     for it to start."""
     from llm_harness import preamble
 
-    from runtime_support import deps_or_skip, run_emacs
+    from runtime_support import deps_or_skip, servers_after_turning_on
 
-    code = (
-        preamble(deps_or_skip())
-        + r"""
-(let ((before (hash-table-count plistspec--servers)))
-  (plistspec-llm-mode 1)
-  (let ((proc (gethash (let ((default-directory (expand-file-name "~/")))
-                         (plistspec-command))
-                       plistspec--servers)))
-    (princ (format "%S\n" (list before (and (processp proc) (process-live-p proc) t))))))
-"""
-    )
-    proc = run_emacs(code, timeout=120)
-    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
-    assert proc.stdout.decode().strip() == "(0 t)"
+    assert servers_after_turning_on(preamble(deps_or_skip()), "plistspec-llm-mode") == "(0 t nil)"
