@@ -17,15 +17,13 @@ from typing import Any
 from plistspec.core.jsontypes import JSON_TYPES, only_strings
 from plistspec.core.jsonutil import points_at, ptr
 from plistspec.lowering.context import Ctx
-from plistspec.lowering.rules import ref_target_ok
+from plistspec.lowering.rules import GEMINI_OBJECT_KEYS, ref_target_ok
 from plistspec.lowering.strict import enum_violations as _strict_enum
 from plistspec.lowering.strict import value_violations
 
 __all__ = ["check_node", "finish", "count_properties"]
 
 _SKIP = frozenset(("description", "title"))
-#: the keywords Gemini's ``parameters`` takes only on a schema typed ``object``
-_GEMINI_OBJECT_KEYS = ("properties", "required", "minProperties", "maxProperties")
 
 
 def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
@@ -94,7 +92,7 @@ def check_node(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> None:
             if "prefixItems" not in node:
                 out.append((p, f"{r.name} rejects an array schema without items"))
     if r.object_keywords_only and (types is None or "object" not in types):
-        for k in _GEMINI_OBJECT_KEYS:
+        for k in GEMINI_OBJECT_KEYS:
             if k in node:
                 out.append((ptr(p, k), f"{r.name} refuses {k} on a schema not typed object"))
     if not r.anyof_with_type and t is not None and "anyOf" in node:

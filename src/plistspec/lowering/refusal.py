@@ -29,8 +29,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from plistspec.core.jsontypes import only_strings
+from plistspec.core.jsontypes import JSON_TYPES, only_strings
 from plistspec.core.jsonutil import brief, points_at
+from plistspec.lowering.leaves import SCALARS
 from plistspec.lowering.nodes import value_type
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.schema import SUBSCHEMA_KEYWORDS, defs_home
@@ -38,8 +39,6 @@ from plistspec.lowering.strict import nullable
 
 __all__ = ["first_blocker"]
 
-_SCALARS = frozenset(("string", "number", "integer", "boolean", "null"))
-_JSON = _SCALARS | {"object", "array"}
 #: the keywords whose presence decides how the walk handles a node: those holding
 #: subschemas and these (the others are annotations and value keywords: kept, moved
 #: into the description or removed, never a reason to refuse, never walked into)
@@ -128,17 +127,17 @@ def _node(node: Any, depth: int, c: tuple, params: dict) -> Any:
     if type(node) is not dict:
         return _UNKNOWN
     t = node.get("type")
-    if type(t) is str and t in _SCALARS and _NOT_SCALAR.isdisjoint(node):
+    if type(t) is str and t in SCALARS and _NOT_SCALAR.isdisjoint(node):
         return _OK  # the commonest node: a scalar with nothing to look at
     if depth > _MAX_DEPTH:
         return _UNKNOWN
     if t is None:
         return _untyped(node, depth, c, params)
     if type(t) is str:
-        if t not in _JSON:
+        if t not in JSON_TYPES:
             return _UNKNOWN
         types: Any = (t,)
-    elif type(t) is list and t and only_strings(map(type, t)) and _JSON.issuperset(t):
+    elif type(t) is list and t and only_strings(map(type, t)) and JSON_TYPES.issuperset(t):
         if len(set(t)) != len(t):
             return _UNKNOWN
         types = t
@@ -207,7 +206,7 @@ def _untyped(node: dict, depth: int, c: tuple, params: dict) -> Any:
         return _OK if c[5] else _enum([v], c[0])
     if k == "enum":
         e = node["enum"]
-        if type(e) is not list or not e or not c[3] or value_type(e) not in _SCALARS:
+        if type(e) is not list or not e or not c[3] or value_type(e) not in SCALARS:
             return _UNKNOWN
         return _enum(e, c[0])
     return _UNKNOWN
@@ -316,7 +315,7 @@ def _properties(props: dict, req: Any, depth: int, c: tuple, params: dict) -> An
         optional = props.keys() - (req or ())
     for name, sub in props.items():
         t = sub.get("type")
-        if type(t) is str and t in _SCALARS and _NOT_SCALAR.isdisjoint(sub):
+        if type(t) is str and t in SCALARS and _NOT_SCALAR.isdisjoint(sub):
             continue  # (as _node's first test: a scalar, nullable or not)
         if name in optional and not _NULLABLE_CHANGES.isdisjoint(sub):
             if "$ref" in sub:  # (made anyOf [it without description and title, null])

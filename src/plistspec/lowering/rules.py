@@ -15,7 +15,20 @@ from typing import Any
 
 from plistspec.core.grammars import grammar_path
 
-__all__ = ["Rules", "rules", "targets", "canonical", "table", "grammar_dir", "ref_target_ok"]
+__all__ = [
+    "Rules",
+    "rules",
+    "targets",
+    "canonical",
+    "table",
+    "grammar_dir",
+    "ref_target_ok",
+    "GEMINI_OBJECT_KEYS",
+]
+
+#: the keywords Gemini's ``parameters`` takes only on a schema typed ``object``
+#: ("required only allowed on OBJECT"; the same proto fields for the others)
+GEMINI_OBJECT_KEYS = ("properties", "required", "minProperties", "maxProperties")
 
 
 def grammar_dir() -> Path:

@@ -16,13 +16,10 @@ from typing import Any
 
 from plistspec.core.jsontypes import JSON_TYPES
 from plistspec.core.jsonutil import ROOT, ptr, resolve_pointer, types_of
-from plistspec.lowering.rules import Rules, ref_target_ok, rules
+from plistspec.lowering.rules import GEMINI_OBJECT_KEYS, Rules, ref_target_ok, rules
 
 __all__ = ["schema_violations", "tool_violations", "strict_violations"]
 
-#: the keywords Gemini's ``parameters`` takes only on a schema typed ``object``
-#: ("required only allowed on OBJECT"; the same proto fields for the others)
-_GEMINI_OBJECT_KEYS = ("properties", "required", "minProperties", "maxProperties")
 
 _COMPOSITION = ("anyOf", "oneOf", "allOf")
 _ONE = frozenset(
@@ -157,7 +154,7 @@ def _node(
     if not r.anyof_with_type and "type" in node and "anyOf" in node:
         out.append((p, f"{r.name} refuses type beside anyOf"))
     if r.object_keywords_only and (types is None or "object" not in types):
-        for k in _GEMINI_OBJECT_KEYS:
+        for k in GEMINI_OBJECT_KEYS:
             if k in node:
                 out.append((ptr(p, k), f"{r.name} refuses {k} on a schema not typed object"))
     f = node.get("format")
