@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from plistspec.calls.mapback import apply_edits, edits
 from plistspec.calls.problems import Problem, message
-from plistspec.calls.validate import EMPTY_PARAMETERS, TIMEOUT, Checker
+from plistspec.calls.validate import EMPTY_PARAMETERS, Checker, timed_out
 
 __all__ = ["Verdict", "judge"]
 
@@ -35,7 +35,7 @@ class Verdict(NamedTuple):
     @property
     def unchecked(self) -> bool:
         """The check ran out of time (a ``pattern`` that backtracks on the value)."""
-        return any(p.keyword == TIMEOUT for p in self.problems)
+        return timed_out(self.problems)
 
 
 def judge(
@@ -47,12 +47,15 @@ def judge(
     nil: bool = False,
     absent_null: bool = False,
     checker: Checker | None = None,
+    checked: list[Problem] | None = None,
 ) -> Verdict:
     """The call of tool ``name`` with ``arguments`` (parsed JSON), made against the
     parameters schema ``lowered``, judged by the tool's declared ``contract``. ``nil``:
     the arguments come from Emacs (``null`` and ``{}`` are both nil); ``absent_null``: a
     ``null`` for a property its object does not require is "not given" (gptel's
-    reading); ``checker``: a :class:`Checker` of ``contract`` made before, to reuse."""
+    reading); ``checker``: a :class:`Checker` of ``contract`` made before, to reuse;
+    ``checked``: what that checker found in ``arguments`` as they are (with the same
+    ``nil`` and ``absent_null``), when the caller already asked it."""
     checker = checker if checker is not None else Checker(contract)
     changes: list[tuple] = []
     if lowered != contract:
@@ -63,9 +66,13 @@ def judge(
         back_problems = checker.problems(back, nil=nil, absent_null=absent_null)
         if not back_problems:
             return Verdict(True, back, changes, [], "")
-        if any(p.keyword == TIMEOUT for p in back_problems):
+        if timed_out(back_problems):
             return Verdict(False, arguments, [], back_problems, message(name, back_problems))
-    problems = checker.problems(arguments, nil=nil, absent_null=absent_null)
+    problems = (
+        checked
+        if checked is not None
+        else checker.problems(arguments, nil=nil, absent_null=absent_null)
+    )
     if not problems:
         return Verdict(True, arguments, [], [], "")
     problems = back_problems or problems

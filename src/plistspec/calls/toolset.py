@@ -37,7 +37,7 @@ from plistspec.calls.elements import split_array, split_tools
 from plistspec.calls.judge import judge
 from plistspec.calls.problems import Problem, message
 from plistspec.calls.refs import restore_refs
-from plistspec.calls.validate import TIMEOUT, Checker
+from plistspec.calls.validate import Checker, timed_out
 
 __all__ = ["Toolsets", "target_of"]
 
@@ -357,10 +357,13 @@ class Toolsets:
             return _refused(tool.name, problems)
         if emacs and (args is None or args == []):
             args = {}
-        if tool.declared and not tool.checker().problems(args, nil=emacs):
-            # plistspec-llm-mode: a call that fits the declared schema as sent runs as sent,
-            # exactly as llm alone runs it (a JSON null stays llm's :null)
-            return {"ok": True, "edits": []}
+        checked = None
+        if tool.declared:
+            checked = tool.checker().problems(args, nil=emacs)
+            if not checked:
+                # plistspec-llm-mode: a call that fits the declared schema as sent runs as
+                # sent, exactly as llm alone runs it (a JSON null stays llm's :null)
+                return {"ok": True, "edits": []}
         verdict = judge(
             tool.name,
             tool.original,
@@ -370,14 +373,11 @@ class Toolsets:
             # gptel hands a function nil for a null it was sent; llm's mode judges as declared
             absent_null=emacs and not tool.declared,
             checker=tool.checker(),
+            checked=checked,  # llm's mode: absent_null is False, as in the check above
         )
         if verdict.ok:
             return {"ok": True, "edits": [list(c) for c in verdict.edits]}
         return _refused(tool.name, verdict.problems)
-
-
-def _timed_out(problems: list[Problem]) -> bool:
-    return any(p.keyword == TIMEOUT for p in problems)
 
 
 def _read(text: str, contracts: str | None) -> tuple[Any, list[str], list[Any]]:
@@ -411,7 +411,7 @@ def _refused(name: str, problems: list[Problem]) -> dict[str, Any]:
         "message": message(name, problems),
         "problems": [[p.pointer, p.expected, p.got] for p in problems],
     }
-    if _timed_out(problems):
+    if timed_out(problems):
         out["unchecked"] = True
     return out
 

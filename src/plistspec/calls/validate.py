@@ -38,9 +38,15 @@ from plistspec.calls.bounded import DEFAULT_SECONDS, TimedOut, time_bound
 from plistspec.calls.problems import Problem, pointer_of, shown
 from plistspec.core.jsontypes import is_json_type
 
-__all__ = ["Checker", "validate", "EMPTY_PARAMETERS", "TIMEOUT"]
+__all__ = ["Checker", "validate", "EMPTY_PARAMETERS", "TIMEOUT", "timed_out"]
 
 TIMEOUT = "timeout"  # the keyword of the problem "could not be checked in time"
+
+
+def timed_out(problems: Any) -> bool:
+    """Whether one of ``problems`` says the check ran out of time (:data:`TIMEOUT`)."""
+    return any(p.keyword == TIMEOUT for p in problems)
+
 
 # the parameters of a tool without arguments (gptel sends nothing, or null for Gemini)
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
