@@ -10,7 +10,6 @@ caller reads the text whole.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -18,7 +17,6 @@ from plistspec.core.jsontext import JsonError, decode_at
 
 __all__ = ["split_tools", "split_array"]
 
-_DECODER = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")
 _GEMINI = re.compile(r'[ \t\n\r]*\[[ \t\n\r]*\{[ \t\n\r]*"functionDeclarations"[ \t\n\r]*:')
 
@@ -35,17 +33,12 @@ def split_array(text: str, start: int = 0) -> tuple[list[tuple[str, Any]], int] 
     if text[i : i + 1] == "]":
         return out, i + 1
     while True:
-        try:
-            value, end = _DECODER.raw_decode(text, i)
-        except ValueError:
+        try:  # the C decoder, and the iterative parser where it would go too deep
+            value, end = decode_at(text, i)
+        except JsonError as e:
+            if e.too_deep:
+                raise
             return None
-        except RecursionError:  # deeper than the C decoder goes: the iterative parser
-            try:
-                value, end = decode_at(text, i)
-            except JsonError as e:
-                if e.too_deep:
-                    raise
-                return None
         out.append((text[i:end], value))
         i = _WS.match(text, end).end()
         c = text[i : i + 1]
