@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from plistspec.elisp.datum import Datum, List, Symbol, Vector
 from plistspec.extract.forms import function_name
+from plistspec.extract.wrappers import WRAPPER_MACROS
 
 __all__ = ["FileContext", "FileNames", "file_names"]
 
@@ -28,7 +29,7 @@ _FUNCTION_DEFINERS = frozenset(
         "define-inline",
     )
 )
-_MACRO_DEFINERS = frozenset(("defmacro", "cl-defmacro"))
+_MACRO_DEFINERS = frozenset(WRAPPER_MACROS)
 _PLAIN_DEFUNS = frozenset(("defun", "defsubst"))
 # (defalias 'NAME ...) / (fset 'NAME ...): the name is quoted
 _ALIASERS = frozenset(("defalias", "fset", "defalias-maybe"))

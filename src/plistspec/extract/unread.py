@@ -28,6 +28,7 @@ from typing import Any
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.elisp.datum import Datum, List, Symbol, Vector
 from plistspec.extract.forms import TOOL_HEADS, WRAPPER_HEADS, ToolForm, function_name
+from plistspec.extract.wrappers import WRAPPER_DEFINERS, WRAPPER_MACROS
 
 __all__ = ["unread_constructors"]
 
@@ -40,7 +41,7 @@ _HARMLESS = frozenset(
     cl-defmethod require provide""".split()
 )
 _CALLERS = frozenset(("apply", "funcall", "apply-partially"))
-_DEFINERS = frozenset(("defun", "cl-defun", "defmacro", "cl-defmacro", "defsubst", "cl-defsubst"))
+_DEFINERS = frozenset((*WRAPPER_DEFINERS, *WRAPPER_MACROS))
 
 
 def _ref(d: Datum) -> str | None:
