@@ -46,28 +46,25 @@ class Unplaced(Exception):
     """A comment (at offset ``args[0]``) the layout has no place for."""
 
 
-class _Comments:
-    """The comments of one gap between tokens: ``(offset, text, own line)``."""
-
-    @staticmethod
-    def scan(text: str, lo: int, hi: int) -> list[tuple[int, str, bool]] | None:
-        """The comments of ``text[lo:hi]``, None when it holds anything but blanks and
-        comments (then the container is kept as written)."""
-        out = []
-        i = lo
-        while i < hi:
-            c = text[i]
-            if c == ";":
-                eol = text.find("\n", i, hi)
-                j = hi if eol < 0 else eol
-                line_start = text.rfind("\n", 0, i) + 1
-                out.append((i, text[i:j].rstrip(), not text[line_start:i].strip()))
-                i = j
-            elif c.isspace():
-                i += 1
-            else:
-                return None
-        return out
+def _comments_in_gap(text: str, lo: int, hi: int) -> list[tuple[int, str, bool]] | None:
+    """The comments of the gap ``text[lo:hi]`` between tokens, each ``(offset, text, own
+    line)``; None when it holds anything but blanks and comments (then the container is
+    kept as written)."""
+    out = []
+    i = lo
+    while i < hi:
+        c = text[i]
+        if c == ";":
+            eol = text.find("\n", i, hi)
+            j = hi if eol < 0 else eol
+            line_start = text.rfind("\n", 0, i) + 1
+            out.append((i, text[i:j].rstrip(), not text[line_start:i].strip()))
+            i = j
+        elif c.isspace():
+            i += 1
+        else:
+            return None
+    return out
 
 
 class _Out:
@@ -137,7 +134,7 @@ class _Layout:
 
     # -- pieces ------------------------------------------------------------------------
     def gap(self, lo: int, hi: int) -> list[tuple[int, str, bool]]:
-        found = _Comments.scan(self.text, lo, hi)
+        found = _comments_in_gap(self.text, lo, hi)
         if found is None:
             raise _Verbatim
         return found
@@ -162,7 +159,7 @@ class _Layout:
             parts = []
             prev = d.start + 1
             for k, e in enumerate(items):
-                if _Comments.scan(text, prev, e.start) != []:
+                if _comments_in_gap(text, prev, e.start) != []:
                     return None
                 prev = e.end
                 if at is not None and k >= at and (k - at) % 2 == 1 and _plist_at(e) is not None:
@@ -171,7 +168,7 @@ class _Layout:
                 if s is None:
                     return None
                 parts.append(s)
-            if _Comments.scan(text, prev, d.end - 1) != []:
+            if _comments_in_gap(text, prev, d.end - 1) != []:
                 return None
             if type(d) is Vector:
                 return "[" + " ".join(parts) + "]"
@@ -284,8 +281,9 @@ class _Layout:
 
     def key(self, w: _Out, k: Any, v: Any) -> None:
         """``:key `` (a comment between a key and its value has no place)."""
-        if self.gap(k.end, v.start):
-            raise Unplaced(_Comments.scan(self.text, k.end, v.start)[0][0])  # type: ignore[index]
+        found = self.gap(k.end, v.start)
+        if found:
+            raise Unplaced(found[0][0])
         w.put(self.text[k.start : k.end] + " ")
 
     # -- :args ---------------------------------------------------------------------------

@@ -79,15 +79,17 @@ def lint(
                 d
                 for d in diags
                 if not (d.code in _REPLACED and (d.start, d.end, _REPLACED[d.code]) in codes)
-                and not (d.code in ("PS307", "PS339") and (d.start, d.end) in spans)
+                and not (d.code in _NAME_CODES and (d.start, d.end) in spans)
             ]
         if diags and (target in _OWN_NAME_RULES or target.startswith(("mcp-", "gemini-"))):
             # their own name rules replace PS307
-            diags = [d for d in diags if d.code not in ("PS307", "PS339")]
+            diags = [d for d in diags if d.code not in _NAME_CODES]
         diags.extend(more)
     return diags
 
 
+# the generic tool-name lints (a provider's own name rule says it more precisely)
+_NAME_CODES = frozenset(("PS307", "PS339"))
 # spec lint -> the provider lint that says the same at the same span
 _REPLACED = {"PS307": "PS401", "PS339": "PS401", "PS318": "PS411", "PS306": "PS402"}
 _OWN_NAME_RULES = frozenset(("ollama", "mcp", "gemini"))
