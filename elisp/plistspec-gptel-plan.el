@@ -95,8 +95,6 @@ Return the answer (a plist), or nil when there is none in time."
     (when (and proc (not (plistspec--server-late-p proc)))
       (let* ((deadline (+ (float-time) plistspec-gptel-wait))
              (state (plistspec-runtime-wait proc (make-symbol "gptel") head data deadline t)))
-        (when (and (null (car state)) (not (process-live-p proc)))
-          (setcar state 'died))
         (pcase (car state)
           ('nil
            (plistspec--server-mark-late proc)
@@ -405,12 +403,8 @@ KIND is the backend's kind."
                             (cl-loop for tool across all for i from 0
                                      unless (assq i broken) collect tool)
                           all)))
-         (names (make-hash-table :test #'equal))
-         (kept nil) (left-out nil))
-    (cl-loop for sent across (plist-get answer :sent)
-             for tool = (aref good (aref sent 0))
-             do (push tool kept)
-             (puthash (aref sent 1) (cons tool (aref sent 2)) names))
+         (sent (plistspec-runtime-sent (plist-get answer :sent) good))
+         (left-out nil))
     (cl-loop for out across (plist-get answer :left_out)
              do (push (cons (aref out 1) (aref out 2)) left-out))
     (cl-loop for (i . why) in broken
@@ -421,9 +415,9 @@ KIND is the backend's kind."
      :text (nth 6 entry)
      :contracts (nth 7 entry)
      :target (plist-get answer :target)
-     :kept (nreverse kept)
+     :kept (car sent)
      :json (nth 4 entry)
-     :names names
+     :names (cdr sent)
      :left-out (nreverse left-out)
      :count (length all)
      :time (current-time))))

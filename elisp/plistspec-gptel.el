@@ -245,10 +245,8 @@ request: its calls run unchecked [PS704]"))
 
 (defun plistspec-gptel--remember-block (plan name text)
   "Remember that the call of NAME was blocked with TEXT (request of PLAN)."
-  (plistspec-runtime-push (list (current-time) (plistspec-gptel--plan-backend plan) name text)
-                          'plistspec-gptel--blocked plistspec-gptel--blocked-max)
-  (message "plistspec: blocked a call of %s: %s [PS702]" name
-           (car (split-string text "\n"))))
+  (plistspec-runtime-block 'plistspec-gptel--blocked plistspec-gptel--blocked-max
+                           (plistspec-gptel--plan-backend plan) name text))
 
 (defvar plistspec-gptel--guarded (make-hash-table :test #'eq :weakness 'key)
   "The tool copies whose async function is already guarded.")

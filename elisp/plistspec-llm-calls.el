@@ -378,9 +378,8 @@ A list of (POINTER . TEXT)."
 
 (defun plistspec-llm--block (plan name text)
   "Remember that a call of NAME in PLAN's request was blocked with TEXT."
-  (plistspec-runtime-push (list (current-time) (plistspec-llm--plan-provider plan) name text)
-                          'plistspec-llm--blocked plistspec-llm--blocked-max)
-  (message "plistspec: blocked a call of %s: %s [PS702]" name (car (split-string text "\n"))))
+  (plistspec-runtime-block 'plistspec-llm--blocked plistspec-llm--blocked-max
+                           (plistspec-llm--plan-provider plan) name text))
 
 (defun plistspec-llm--apply-edits (args edits)
   "ARGS (an alist, changed in place) with plistspec's EDITS applied.

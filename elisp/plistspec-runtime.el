@@ -94,6 +94,8 @@ came in time (the cell is set when it comes later)."
       (while (and (null (car state)) (process-live-p proc) (< (float-time) deadline))
         ;; only this process's output: no timer or other filter runs meanwhile
         (accept-process-output proc 0.05 nil 1)))
+    (when (and (null (car state)) (not (process-live-p proc)))
+      (setcar state 'died))              ; its sentinel has not run yet
     state))
 
 (defun plistspec-runtime-slow (warn library wait)
@@ -130,6 +132,24 @@ PARTS made the SNAPSHOT (`plistspec-runtime-snapshot')."
   (set place (cons entry (symbol-value place)))
   (when (> (length (symbol-value place)) max)
     (setcdr (nthcdr (1- max) (symbol-value place)) nil)))
+
+(defun plistspec-runtime-sent (sent good)
+  "The tools plistspec's answer sends, and where each went: (KEPT . NAMES).
+SENT is the answer's vector of [INDEX NAME ID], INDEX into the vector
+GOOD of the tools that were sent to it; KEPT lists the tools in order,
+NAMES maps each sent NAME to (TOOL . ID)."
+  (let ((names (make-hash-table :test #'equal)) (kept nil))
+    (cl-loop for s across sent
+             for tool = (aref good (aref s 0))
+             do (push tool kept)
+             (puthash (aref s 1) (cons tool (aref s 2)) names))
+    (cons (nreverse kept) names)))
+
+(defun plistspec-runtime-block (place max who name text)
+  "Remember on PLACE (keeping MAX) that a call of NAME for WHO was blocked.
+TEXT is what the model was told; its first line is shown in the echo area."
+  (plistspec-runtime-push (list (current-time) who name text) place max)
+  (message "plistspec: blocked a call of %s: %s [PS702]" name (car (split-string text "\n"))))
 
 ;;;; The library functions a mode advises
 
