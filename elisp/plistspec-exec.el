@@ -73,7 +73,7 @@ A NAME with a directory part is taken relative to `default-directory'."
 (defun plistspec--untrusted-message (program why)
   "Why PROGRAM, a project's own program, is not run: WHY, and what to do."
   (format "not running %s, %s%s" (abbreviate-file-name program) why
-          (if (string-prefix-p "the project" why)
+          (if (eq why plistspec--not-trusted)
               (substitute-command-keys " (\\[plistspec-trust-project] trusts it)")
             "")))
 
@@ -129,8 +129,7 @@ Such a name is taken from the visited file's directory."
 
 (defun plistspec--installed-program ()
   "The plistspec that \\[plistspec-install-cli] installed, or nil."
-  (let ((file (expand-file-name "bin/plistspec" plistspec-cli-directory)))
-    (and (file-executable-p file) (not (file-directory-p file)) file)))
+  (plistspec--program (expand-file-name "bin/plistspec" plistspec-cli-directory)))
 
 (defun plistspec--not-found (venv why python)
   "The message saying plistspec was found nowhere.

@@ -97,6 +97,9 @@ found: no link in it is resolved."
   "Non-nil when the absolute FILE is DIR (a directory name) or inside it."
   (string-prefix-p dir (file-name-as-directory file)))
 
+(defconst plistspec--not-trusted "the project is not trusted"
+  "What `plistspec-untrusted-reason' says of a program trusting can run.")
+
 (defun plistspec-untrusted-reason (file &optional project)
   "Why FILE, a program found in PROJECT, may not run; nil when it may.
 PROJECT is the directory FILE was found in (by default, the one
@@ -124,7 +127,7 @@ trust to run with PROJECT's files."
                                  (plistspec--remembered-projects)))
                (plistspec--emacs-trusts-p found))
            nil)
-          (t "the project is not trusted"))))
+          (t plistspec--not-trusted))))
 
 (defun plistspec-trusted-p (file &optional project)
   "Non-nil when the user trusts FILE, a program found in PROJECT, to run.
