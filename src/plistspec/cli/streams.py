@@ -8,9 +8,11 @@ editor's ``check --server`` loop, which starts without click.
 
 from __future__ import annotations
 
+import atexit
 import errno
 import os
 import sys
+from typing import NoReturn
 
 __all__ = [
     "ClosedStream",
@@ -19,6 +21,7 @@ __all__ = [
     "flush_stdout",
     "guard_std_streams",
     "internal_error",
+    "out_of_memory",
     "report_stdout_failure",
 ]
 
@@ -28,7 +31,9 @@ def internal_error(e: BaseException) -> None:
     ``PLISTSPEC_TRACEBACK=1`` the traceback is shown instead, for a bug report."""
     if os.environ.get("PLISTSPEC_TRACEBACK"):
         raise e
-    text = "out of memory" if isinstance(e, MemoryError) else f"{type(e).__name__}: {e}"
+    if isinstance(e, MemoryError):
+        out_of_memory(e)
+    text = f"{type(e).__name__}: {e}"
     if not text.isprintable():
         text = text.encode("unicode_escape", "backslashreplace").decode("ascii")
     try:
@@ -40,6 +45,46 @@ def internal_error(e: BaseException) -> None:
     except (OSError, ValueError):
         pass
     sys.exit(1)
+
+
+_OUT_OF_MEMORY = (
+    b"plistspec: error: internal error (out of memory); please report it "
+    b"(PLISTSPEC_TRACEBACK=1 shows where) [PS903]\n"
+)
+
+
+def out_of_memory(e: MemoryError) -> NoReturn:
+    """Memory ran out: say so in one line and end the process at once.
+
+    The frames that held the memory live on in the exception's traceback (and in the
+    context of anything raised while handling it), so they are cleared first; the line
+    is written with one ``os.write`` of prepared bytes; the exit handlers run (an Emacs
+    daemon that ``serve --from-emacs`` started is stopped) and the process ends with
+    ``os._exit``: an orderly exit (``SystemExit`` through the interpreter's shutdown)
+    allocates, and on a machine still short of memory it failed with a traceback."""
+    tb = e.__traceback__
+    e.__traceback__ = None
+    e.__context__ = None
+    while tb is not None:
+        try:
+            tb.tb_frame.clear()
+        except RuntimeError:  # a frame still running (this handler's callers)
+            pass
+        tb = tb.tb_next
+    del tb
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError, MemoryError):
+        pass
+    try:
+        os.write(2, _OUT_OF_MEMORY)
+    except OSError:
+        pass
+    try:
+        atexit._run_exitfuncs()  # what the interpreter's own exit would run
+    except BaseException:  # noqa: BLE001 - exiting anyway, and with nothing printed
+        pass
+    os._exit(1)
 
 
 STDOUT_ERRNOS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT, errno.EFBIG}
