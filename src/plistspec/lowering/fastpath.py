@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsontypes import only_strings
-from plistspec.core.jsonutil import brief, points_at
+from plistspec.core.jsonutil import brief, resolve_pointer
 from plistspec.lowering.check import count_properties
 from plistspec.lowering.context import (
     LOSSLESS,
@@ -289,7 +289,7 @@ def ref_leaf(node: dict, p: Any, ctx: Ctx) -> dict | None:
     s = ctx.strict
     if s is not None and (not s["recursion"] or not ref_target_ok(ref, s)):
         return None
-    if not points_at(ctx.original, ref):
+    if not resolve_pointer(ctx.original, ref)[0]:
         return None
     ctx.refs.append((p, ref))
     return {"$ref": ref}
