@@ -4,8 +4,8 @@ Numbers, not pass/fail. Generates a tools file with ``gen_tools.generate`` (defa
 seed 1: the file of issue 11), reads its tools' IR once, then times only ``tool_form``
 over them, ``--runs`` times (min and
 median kept, garbage collection paused as fmt pauses it), and prints CPU seconds, calls
-and output MB/s. Also times ``to_elisp`` (the ``from-json`` writer: the same tools, no
-comment plan) unless ``--no-file``.
+and output MB/s. Also times ``to_elisp`` (the ``from-json`` writer: the same tools)
+unless ``--no-file``.
 
     PYTHONPATH=src python bench/bench_writer.py [SIZE] [--runs N] [--seed N] [--no-file]
 """
@@ -26,13 +26,13 @@ from gen_tools import generate, parse_size  # noqa: E402
 
 
 def collect(text: str) -> list[tuple]:
-    """``(tool, dialect, indent, plan, tail_safe)`` for every tool of ``text``: its IR as
+    """``(tool, dialect, indent)`` for every tool of ``text``: its IR as
     ``to-json --format ir`` reads it, written at column 0 (fmt no longer calls the writer:
     it lays forms out from their source, issue 29)."""
     from plistspec.api import read_tools
 
     tools, _ = read_tools(text)
-    return [(t, (t.get("metadata") or {}).get("dialect", "gptel"), 0, None, True) for t in tools]
+    return [(t, (t.get("metadata") or {}).get("dialect", "gptel"), 0) for t in tools]
 
 
 def _time(fn, runs: int) -> list[float]:
@@ -61,17 +61,16 @@ def main() -> None:
 
     text = generate(parse_size(a.size), a.seed)[0]
     calls = collect(text)
-    planned = sum(1 for c in calls if c[3])
-    out_bytes = sum(len(tool_form(t, d, i, comments=p, tail_safe=s)[0]) for t, d, i, p, s in calls)
+    out_bytes = sum(len(tool_form(t, d, i)[0]) for t, d, i in calls)
 
     def forms() -> None:
-        for t, d, i, p, s in calls:
-            tool_form(t, d, i, comments=p, tail_safe=s)
+        for t, d, i in calls:
+            tool_form(t, d, i)
 
     times = _time(forms, a.runs)
     best = min(times)
     print(
-        f"tool_form  {a.size}: {len(calls)} calls ({planned} with comments), "
+        f"tool_form  {a.size}: {len(calls)} calls, "
         f"{out_bytes / 1e6:.2f} MB out: min {best:.3f} s, median {statistics.median(times):.3f} s, "
         f"{out_bytes / 1e6 / best:.1f} MB/s"
     )

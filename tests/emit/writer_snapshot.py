@@ -3,14 +3,16 @@
 Owns: how ``tests/emit/data/writer_snapshot.json.xz`` is made and replayed. Each case is
 one call of the writer with its whole input stored beside the output it gave when the
 snapshot was recorded, so the replay depends on nothing but the writer (not on the
-reader, lowering or fmt's comment planner, which may change on their own):
+reader or lowering, which may change on their own):
 
-* ``form``: :func:`plistspec.emit_elisp.tool_form` (tool IR, dialect, indent, comment
-  plan, tail_safe) → (text, diagnostics). Recorded from every call ``fmt`` makes on the
-  ``.el`` fixtures and on a 200 KB file from ``bench/gen_tools.py`` (seed 7), each
-  formatted as written, as gptel and as llm; plus seeded random tools (odd values,
-  lines near the fill column, nesting past ``MAX_INDENT``) with seeded random comment
-  plans, both dialects.
+* ``form``: :func:`plistspec.emit_elisp.tool_form` (tool IR, dialect, indent) → (text,
+  diagnostics). The stored cases are the calls ``fmt`` made (before it laid forms out
+  from their source) on the ``.el`` fixtures and on a 200 KB file from
+  ``bench/gen_tools.py`` (seed 7), each formatted as written, as gptel and as llm; plus
+  seeded random tools (odd values, lines near the fill column, nesting past
+  ``MAX_INDENT``), both dialects. (Cases of the comment plans the writer once took were
+  recorded again without them, by the writer before their removal.) The recorder now
+  writes each tool of those files at column 0.
 * ``file``: :func:`plistspec.emit_elisp.to_elisp` (tools, dialect, file options) → (text,
   diagnostics): ``from-json`` of every JSON fixture that gives tools, the IR of the 200 KB
   file, and the random tools, both dialects.
@@ -32,39 +34,6 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data" / "writer_snapshot.json.xz"
 
 
-class Plan:
-    """A comment plan rebuilt from its stored tables (what the writer reads of one)."""
-
-    def __init__(self, d: dict) -> None:
-        self.ids = {(p, tuple(k)): n for p, k, n in d["ids"]}
-        self.leading = {int(k): v for k, v in d["leading"].items()}
-        self.trailing = {int(k): v for k, v in d["trailing"].items()}
-        self.end = {int(k): v for k, v in d["end"].items()}
-        self.open = {int(k): v for k, v in d["open"].items()}
-        self.hot = set(d["hot"])
-        self.count = d["count"]
-
-    def child(self, parent: int | None, key: tuple) -> int | None:
-        return None if parent is None else self.ids.get((parent, key))
-
-    def __bool__(self) -> bool:
-        return self.count > 0
-
-
-def _plan_data(plan: Any) -> dict | None:
-    if plan is None:
-        return None
-    return {
-        "ids": [[p, list(k), n] for (p, k), n in plan.ids.items()],
-        "leading": {str(k): v for k, v in plan.leading.items()},
-        "trailing": {str(k): v for k, v in plan.trailing.items()},
-        "end": {str(k): v for k, v in plan.end.items()},
-        "open": {str(k): v for k, v in plan.open.items()},
-        "hot": sorted(plan.hot),
-        "count": plan.count,
-    }
-
-
 def _diags(diags: list) -> list[str]:
     return [f"{d.code} {d.severity} {d.message}" for d in diags]
 
@@ -74,14 +43,7 @@ def replay(case: dict) -> dict:
     from plistspec.emit_elisp import to_elisp, tool_form
 
     if case["kind"] == "form":
-        plan = Plan(case["plan"]) if case["plan"] is not None else None
-        text, diags = tool_form(
-            case["tool"],
-            case["dialect"],
-            case["indent"],
-            comments=plan,
-            tail_safe=case["tail_safe"],
-        )
+        text, diags = tool_form(case["tool"], case["dialect"], case["indent"])
     else:
         text, diags = to_elisp(case["tools"], case["dialect"], **case["options"])
     return {"text": text, "diags": _diags(diags)}
@@ -95,41 +57,19 @@ def _json_safe(v: Any) -> Any:
     return json.loads(json.dumps(v, ensure_ascii=False))
 
 
-def _fmt_cases(text: str, name: str) -> list[dict]:
-    """The ``form`` cases of every writer call ``fmt`` makes on ``text``."""
-    import plistspec.emit_elisp as ee
-    from plistspec.fmt.rewrite import format_text
+def _form_cases(text: str, name: str) -> list[dict]:
+    """``form`` cases of every tool of ``text`` (its IR), in its own dialect and in both."""
+    from plistspec.api import read_tools
 
-    calls: list[dict] = []
-    real = ee.tool_form
-
-    def spy(tool, dialect="gptel", indent=0, *, comments=None, tail_safe=True):
-        calls.append(
-            {
-                "kind": "form",
-                "name": name,
-                "tool": tool,
-                "dialect": dialect,
-                "indent": indent,
-                "plan": _plan_data(comments),
-                "tail_safe": tail_safe,
-            }
-        )
-        return real(tool, dialect, indent, comments=comments, tail_safe=tail_safe)
-
-    ee.tool_form = spy
-    try:
-        for dialect in (None, "gptel", "llm"):
-            format_text(text, name, dialect)
-    finally:
-        ee.tool_form = real
     out = []
-    seen = set()
-    for c in calls:
-        key = json.dumps(c, sort_keys=True, ensure_ascii=False)
-        if key not in seen and _json_safe(c["tool"]) == c["tool"]:
-            seen.add(key)
-            out.append(c)
+    for tool in read_tools(text, fmt="ir").tools:
+        if _json_safe(tool) != tool:
+            continue
+        own = (tool.get("metadata") or {}).get("dialect", "gptel")
+        for dialect in dict.fromkeys((own, "gptel", "llm")):
+            out.append(
+                {"kind": "form", "name": name, "tool": tool, "dialect": dialect, "indent": 0}
+            )
     return out
 
 
@@ -235,71 +175,6 @@ def _rand_tool(rng: random.Random, i: int) -> dict:
     return tool
 
 
-def _paths(v: Any, path: list, out: list) -> None:
-    """Every node path below ``v`` as the comment planner names them (iteratively)."""
-    stack = [(v, path)]
-    while stack:
-        v, path = stack.pop()
-        out.append(path)
-        if isinstance(v, dict):
-            for k, sub in v.items():
-                stack.append((sub, path + [("k", k)]))
-        elif isinstance(v, list):
-            for i, sub in enumerate(v):
-                stack.append((sub, path + [("i", i)]))
-
-
-def _rand_plan(rng: random.Random, tool: dict) -> dict:
-    """A comment plan putting a few comments of each kind at random nodes of ``tool``."""
-    nodes: list[list] = [[]]
-    for key in (":name", ":description", ":function", ":category"):
-        nodes.append([("slot", key, 0)])
-    args = [("slot", ":args", 0)]
-    nodes.append(args)
-    params = tool.get("parameters")
-    props = params.get("properties") if isinstance(params, dict) else None
-    if isinstance(props, dict):
-        for n, s in props.items():
-            _paths(s, args + [("arg", n)], nodes)
-    ids: dict = {}
-    parent: dict = {}
-
-    def intern(path: list) -> int:
-        nid = 0
-        for key in path:
-            k = (nid, key)
-            if k not in ids:
-                ids[k] = len(ids) + 1
-                parent[ids[k]] = nid
-            nid = ids[k]
-        return nid
-
-    tables: dict[str, dict] = {"leading": {}, "trailing": {}, "end": {}, "open": {}}
-    hot: set[int] = set()
-    count = 0
-    for _ in range(rng.randint(1, 8)):
-        path = rng.choice(nodes)
-        kind = rng.choice(list(tables))
-        nid = intern(path)
-        count += 1
-        text = rng.choice([";; note", "; x", ";;; long " + "c" * 90])
-        if kind in ("leading", "end"):
-            tables[kind].setdefault(str(nid), []).append(text)
-            if kind == "end":
-                hot.add(nid)
-        else:
-            tables[kind][str(nid)] = text
-        while nid in parent:
-            nid = parent[nid]
-            hot.add(nid)
-    return {
-        "ids": [[p, list(k), n] for (p, k), n in ids.items()],
-        **tables,
-        "hot": sorted(hot),
-        "count": count,
-    }
-
-
 def _json_cases() -> list[dict]:
     from plistspec.core.jsontext import load_json
     from plistspec.fromjson.detect import from_json
@@ -331,9 +206,9 @@ def collect() -> list[dict]:
 
     cases: list[dict] = []
     for p in sorted((ROOT / "fixtures").rglob("*.el")):
-        cases += _fmt_cases(p.read_text(encoding="utf-8"), str(p.relative_to(ROOT)))
+        cases += _form_cases(p.read_text(encoding="utf-8"), str(p.relative_to(ROOT)))
     big = generate(200_000, seed=7)[0]
-    cases += _fmt_cases(big, "gen_tools 200K seed 7")
+    cases += _form_cases(big, "gen_tools 200K seed 7")
     tools = read_tools(big, fmt="ir").tools
     for dialect in ("gptel", "llm", None):
         cases.append(_file_case("gen_tools 200K seed 7", tools, dialect, {}))
@@ -342,7 +217,6 @@ def collect() -> list[dict]:
     rand = [_rand_tool(rng, i) for i in range(300)]
     for i, tool in enumerate(rand):
         for dialect in ("gptel", "llm"):
-            plan = _rand_plan(rng, tool) if rng.random() < 0.5 else None
             cases.append(
                 {
                     "kind": "form",
@@ -350,8 +224,6 @@ def collect() -> list[dict]:
                     "tool": tool,
                     "dialect": dialect,
                     "indent": rng.choice([0, 0, 2, 37, 119, 130]),
-                    "plan": plan,
-                    "tail_safe": rng.random() < 0.7,
                 }
             )
     opts = [{}, {"forms_only": True}, {"file_name": "x.el", "variable": "v"}]

@@ -68,3 +68,34 @@ def test_command_line(tmp_path: Path) -> None:
         timeout=120,
     )
     assert p.returncode == 1 and p.stdout.startswith("x.py:1:1: error: this is Python")
+
+
+GOOD = '(gptel-make-tool :name "greet" :description "Greet." :function #\'ignore :args nil)\n'
+# a tool form in the prose (read as Emacs Lisp it would be one) and one in a block
+PROSE_FORM = (
+    'Call\n(gptel-make-tool :name "prose" :description "In prose.")\nas this shows:\n\n'
+    "```elisp\n" + GOOD + "```\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "count"),
+    [("t.md", PROSE_FORM, 1), ("t.el", GOOD + GOOD.replace("greet", "hi"), 2), ("t.py", PY, 0)],
+)
+def test_tool_forms_counted_as_checked(name: str, text: str, count: int) -> None:
+    """``check``'s summary counts the tool forms it checked: a Markdown file's are those
+    of its Emacs Lisp blocks, not a form in its prose (it once read the whole file again)."""
+    tally: dict[str, int] = {}
+    findings(text, name, Settings(), tally)
+    assert tally == {"tool_forms": count}
+
+
+def test_summary_line_counts_the_blocks(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+
+    (tmp_path / "t.md").write_text(PROSE_FORM, encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", str(tmp_path / "t.md")])
+    assert r.exit_code == 0, r.output
+    assert "All checks passed! 1 file read, 1 tool form found." in r.output

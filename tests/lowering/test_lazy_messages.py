@@ -3,8 +3,8 @@ whose message is written when first read
 (:meth:`plistspec.core.diagnostics.Diagnostic.rewrite_at`) against the eager ones: every
 attribute, ``render``, ``to_json``, ``repr``, a copy and a pickle read the same, and
 ``lower_tools``' diagnostics say what ``lower_tools_detailed``'s records say, for every
-fixture tool and target; ``points_at`` (a kept reference's check) answers as
-``resolve_pointer``."""
+fixture tool and target; ``resolve_pointer``'s short cut for ``#/$defs/Name`` answers
+as a slow reference walk (RFC 6901) written here."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _lowering_support import fixture_tools  # noqa: E402
@@ -69,6 +71,35 @@ def test_lower_tools_says_what_the_records_say(target) -> None:
         _same(d, Diagnostic.rewrite(r.code, r.severity, text, r.effect))
 
 
+def _walk(root, ref):
+    """RFC 6901 in a fragment, slowly: what ``resolve_pointer`` must answer."""
+    from urllib.parse import unquote
+
+    if ref == "#":
+        return True, root
+    if not ref.startswith("#/"):
+        return False, None
+    cur = root
+    for raw in ref[2:].split("/"):
+        part = unquote(raw).replace("~1", "/").replace("~0", "~")
+        if isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        elif isinstance(cur, list) and part.isdigit() and int(part) < len(cur):
+            cur = cur[int(part)]
+        else:
+            return False, None
+    return True, cur
+
+
+def _as_walk(root, ref) -> None:
+    from plistspec.core.jsonutil import resolve_pointer
+
+    found, value = resolve_pointer(root, ref)
+    want_found, want = _walk(root, ref)
+    assert found is want_found
+    assert value is want
+
+
 @pytest.mark.parametrize(
     "ref",
     [
@@ -96,9 +127,33 @@ def test_lower_tools_says_what_the_records_say(target) -> None:
         [1],
     ],
 )
-def test_points_at_answers_as_resolve_pointer(ref, root) -> None:
-    """The short cut for ``#/$defs/Name`` the walk's kept references take
-    (:func:`plistspec.core.jsonutil.points_at`) answers as the general resolver."""
-    from plistspec.core.jsonutil import points_at, resolve_pointer
+def test_resolve_pointer_short_cut_answers_as_the_walk(ref, root) -> None:
+    """The short cut for ``#/$defs/Name`` the walk's references take (in
+    :func:`plistspec.core.jsonutil.resolve_pointer`) answers as the general walk: found
+    or not, and the very value."""
+    _as_walk(root, ref)
 
-    assert points_at(root, ref) is resolve_pointer(root, ref)[0]
+
+_NAMES = st.text(alphabet="Xab0/~1%2 ", max_size=4)
+_ROOTS = st.one_of(
+    st.dictionaries(
+        st.sampled_from(["$defs", "definitions", "X"]),
+        st.one_of(
+            st.dictionaries(_NAMES, st.one_of(st.integers(), st.dictionaries(_NAMES, st.none()))),
+            st.lists(st.integers(), max_size=3),
+            st.none(),
+        ),
+    ),
+    st.lists(st.none(), max_size=2),
+)
+
+
+@given(
+    ref=st.tuples(
+        st.sampled_from(["#/$defs/", "#/definitions/", "#/", "#", "x#/$defs/"]), _NAMES
+    ).map("".join),
+    root=_ROOTS,
+)
+def test_resolve_pointer_short_cut_property(ref, root) -> None:
+    """Generated refs (names with ``/``, ``~``, ``%`` escapes, indexes) and roots."""
+    _as_walk(root, ref)

@@ -45,12 +45,16 @@ def check_text(
     path: str | None = None,
     target: str | None = None,
     dialect: str | None = None,
+    *,
+    tally: dict[str, int] | None = None,
 ) -> list[Diagnostic]:
     """Every diagnostic for Emacs Lisp ``text`` (sorted by position, lines/columns filled).
 
     ``path`` names the text in the diagnostics; ``target`` (one of :data:`TARGETS`) adds
     what that provider would reject in the JSON gptel/llm send it; ``dialect`` (``gptel``
-    or ``llm``) overrides each form's own library. Never raises on any input text.
+    or ``llm``) overrides each form's own library; ``tally`` (a dict), when given, gets
+    ``"tool_forms"``: how many tool forms were found and checked (``check``'s summary
+    line). Never raises on any input text.
     """
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
@@ -61,14 +65,20 @@ def check_text(
     with paused():
         from plistspec.checking.stream import check_streamed
 
-        streamed = check_streamed(text, path, target, dialect)
+        if tally is not None:
+            tally["tool_forms"] = 0
+        streamed = check_streamed(text, path, target, dialect, tally)
         if streamed is not None:
             return streamed
-        return _check(text, path, target, dialect)
+        return _check(text, path, target, dialect, tally)
 
 
 def _check(
-    text: str, path: str | None, target: str | None, dialect: str | None
+    text: str,
+    path: str | None,
+    target: str | None,
+    dialect: str | None,
+    tally: dict[str, int] | None,
 ) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     try:
@@ -83,6 +93,8 @@ def _check(
     except Exception as e:  # noqa: BLE001
         diags.append(internal(e, 0, min(1, len(text)), "finding tool forms"))
         return finish(diags, text, path)
+    if tally is not None:
+        tally["tool_forms"] = len(forms)
     diags.extend(soften_found(found))
     diags.extend(check_forms(forms, path, target, dialect))
     return finish(diags, text, path)

@@ -50,8 +50,12 @@ def settings_for(config: Config, cli: Layer, target: str | None, dialect: str | 
     return Settings(config, cli, target or config.target, dialect or config.dialect)
 
 
-def findings(text: str, path: str | None, settings: Settings) -> list[Diagnostic]:
-    """The findings of ``text`` (named ``path``) under ``settings``, sorted by position."""
+def findings(
+    text: str, path: str | None, settings: Settings, tally: dict[str, int] | None = None
+) -> list[Diagnostic]:
+    """The findings of ``text`` (named ``path``) under ``settings``, sorted by position.
+    ``tally``: as :func:`plistspec.checking.checker.check_text`'s (no tool forms in a file
+    that is not Emacs Lisp; in a Markdown or Org file, those of its Emacs Lisp blocks)."""
     from plistspec.checking.checker import check_text
 
     selection = settings.selection
@@ -69,9 +73,13 @@ def findings(text: str, path: str | None, settings: Settings) -> list[Diagnostic
 
     view = elisp_view(path, text)
     if view.text is None:  # not Emacs Lisp: said once, not as a stream of syntax errors
+        if tally is not None:
+            tally["tool_forms"] = 0
         return [d for d in [not_elisp(path, text, view.language)] if enabled(d.code)]
     diags = [
-        d for d in check_text(view.text, path, settings.target, settings.dialect) if enabled(d.code)
+        d
+        for d in check_text(view.text, path, settings.target, settings.dialect, tally=tally)
+        if enabled(d.code)
     ]
     if "plistspec" not in text:  # no directive can be there: no need to load suppress.py
         return diags

@@ -37,40 +37,51 @@ __all__ = ["check_streamed"]
 
 
 def check_streamed(
-    text: str, path: str | None, target: str | None, dialect: str | None
+    text: str,
+    path: str | None,
+    target: str | None,
+    dialect: str | None,
+    tally: dict[str, int] | None = None,
 ) -> list[Diagnostic] | None:
     """:func:`plistspec.checking.checker.check_text`'s diagnostics for ``text`` (arguments already
-    validated), or None when the whole-file path must give them (see module doc)."""
+    validated; ``tally`` as there, set only when this path gives them), or None when the
+    whole-file path must give them (see module doc)."""
     from plistspec.pipeline.stream import NotStreamable, streamable
 
     if not streamable(text):
         return None
     try:
-        return _stream(text, path, target, dialect)
+        diags, n = _stream(text, path, target, dialect)
     except NotStreamable:
         return None
     except Exception:  # noqa: BLE001 - the whole-file path says where it happened (PS332)
         return None
+    if tally is not None:
+        tally["tool_forms"] = n
+    return diags
 
 
 def _stream(
     text: str, path: str | None, target: str | None, dialect: str | None
-) -> list[Diagnostic]:
+) -> tuple[list[Diagnostic], int]:
+    """The diagnostics and the number of tool forms checked."""
     from plistspec.checking.forms import check_forms, finish, soften_found
     from plistspec.extract import find_tools
     from plistspec.pipeline.stream import NotStreamable, batches
 
     found_diags: list[Diagnostic] = []  # every form's finding, as find_tools of the file
     checked: list[Diagnostic] = []  # then each tool form's lowering and lints
+    n = 0
     for batch in batches(text, checked=True):  # check_streamed found it streamable
         forms, found = find_tools(batch, text, alone=True)
         del batch
         if any(_names_a_variable(f) for f in forms):
             raise NotStreamable  # PS338 asks what the whole file binds
+        n += len(forms)
         found_diags.extend(soften_found(found))
         checked.extend(check_forms(forms, path, target, dialect))
     found_diags.extend(checked)
-    return finish(found_diags, text, path)
+    return finish(found_diags, text, path), n
 
 
 def _names_a_variable(form) -> bool:

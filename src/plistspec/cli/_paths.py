@@ -50,18 +50,10 @@ def input_files(
     return tuple(files), folders
 
 
-def all_passed(texts: dict[str, str | None]) -> str:
+def all_passed(n: int, tools: int) -> str:
     """The line ``check`` prints when it reports nothing (ruff's "All checks passed!"):
-    how many files it read and how many tool forms it found in them."""
-    from plistspec.elisp.recover import read_recovering
-    from plistspec.extract import find_tools
-
-    tools = 0
-    for text in texts.values():
-        if text and "-make-tool" in text:
-            datums, _ = read_recovering(text)
-            tools += len(find_tools(datums, text)[0])
-    n = len(texts)
+    how many files it read and how many tool forms it found in them (counted as it
+    checked them: :func:`plistspec.checking.checker.check_text`'s ``tally``)."""
     return (
         f"All checks passed! {n} file{'s' * (n != 1)} read, "
         f"{tools} tool form{'s' * (tools != 1)} found."

@@ -194,6 +194,7 @@ def check_cmd(
 
     reported: list[Diagnostic] = []
     texts: dict[str, str | None] = {}
+    tool_forms: dict[str, int] = {}  # of each input, as check found them
     changed_files = 0
     fixed_total = 0
     unsafe_left = 0  # findings left with a fix --unsafe-fixes would apply
@@ -245,7 +246,10 @@ def check_cmd(
             continue
 
         def run(t: str, name: str = name, settings=settings) -> list[Diagnostic]:
-            return findings(t, name, settings)
+            tally: dict[str, int] = {}
+            out = findings(t, name, settings, tally)
+            tool_forms[name] = tally["tool_forms"]  # of the last text checked
+            return out
 
         if (fix or diff) and given is None:
             from plistspec.checking.fixes import fix_text
@@ -337,7 +341,7 @@ def check_cmd(
     if not reported and output_format == "gnu" and not (statistics or fix or diff):
         from plistspec.cli._paths import all_passed
 
-        click.echo(all_passed(texts), err=True)  # stdout stays the report: empty
+        click.echo(all_passed(len(texts), sum(tool_forms.values())), err=True)  # stdout: empty
     if fix or diff:
         verb = "Would fix" if diff else "Fixed"
         left = sum(1 for d in reported if d.severity == "error")

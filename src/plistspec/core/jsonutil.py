@@ -23,7 +23,6 @@ __all__ = [
     "brief",
     "ptr",
     "resolve_pointer",
-    "points_at",
     "subschemas",
     "add_note",
     "types_of",
@@ -234,19 +233,17 @@ def ptr(base: Any, *parts: Any) -> Any:
     return out
 
 
-def points_at(root: Any, ref: str) -> bool:
-    """``resolve_pointer(root, ref)[0]``, answered at once for the commonest reference,
-    ``#/$defs/Name`` (a name without ``/``, ``~`` or ``%``) into a ``$defs`` object."""
+def resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
+    """``(found, value)`` for a local ``$ref`` (``#``, ``#/$defs/X``...) in ``root``.
+
+    The commonest reference, ``#/$defs/Name`` (a name without ``/``, ``~`` or ``%``) into
+    a ``$defs`` object, is answered at once, without the general walk
+    (tests/lowering/test_lazy_messages.py holds the two equal)."""
     if ref.startswith("#/$defs/") and type(root) is dict:
         name = ref[8:]
         defs = root.get("$defs")
         if type(defs) is dict and "/" not in name and "~" not in name and "%" not in name:
-            return name in defs
-    return resolve_pointer(root, ref)[0]
-
-
-def resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
-    """``(found, value)`` for a local ``$ref`` (``#``, ``#/$defs/X``...) in ``root``."""
+            return (True, defs[name]) if name in defs else (False, None)
     if not ref.startswith("#"):
         return False, None
     frag = ref[1:]

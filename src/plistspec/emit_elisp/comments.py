@@ -3,9 +3,8 @@
 Owns: :func:`comments_in` (the ``;`` that start a comment, not those inside a string,
 symbol or character literal). ``check --fix`` uses it to keep a fix off a comment.
 (``fmt`` keeps comments by moving only the blanks between tokens,
-:mod:`plistspec.emit_elisp.relayout`; the comment planner the IR writer's layout
-used before is gone. :class:`plistspec.emit_elisp.layout.Writer` still reads a comment
-plan, duck-typed, replayed by the writer snapshot test.)
+:mod:`plistspec.emit_elisp.relayout`; the IR writer, :mod:`plistspec.emit_elisp.layout`,
+writes no comments but the MCP ones of :mod:`plistspec.emit_elisp.file`.)
 """
 
 from __future__ import annotations

@@ -25,7 +25,6 @@ _FRONT_SLOTS = (":function",)
 _NULL_KEYS = frozenset({"type", "description", "title"})
 _PARAM_KEYS = frozenset({"type", "properties", "required"})
 HEADS = {"gptel": "gptel-make-tool", "llm": "llm-make-tool"}
-ROOT = 0  # the id of the form itself in a comment plan
 
 # --------------------------------------------------------------------------------------
 # Tool forms
@@ -147,7 +146,7 @@ def _params(w: Writer, tool: Tool) -> tuple[dict, list[str], set[str]]:
     return props, list(props), required
 
 
-def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> None:
+def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool) -> None:
     """The arg's quoted plist."""
     if not isinstance(schema, dict):
         w.warn(
@@ -167,7 +166,7 @@ def _gptel_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | Non
     if optional and not own_optional:
         entries.append((":optional", ":optional t", None, None, False))
     w.put("'")
-    w.plist(entries, w.col, aid)
+    w.plist(entries, w.col)
 
 
 def _is_null(s: Any) -> bool:
@@ -203,7 +202,7 @@ def _unnull(schema: dict) -> tuple[dict, bool]:
     return schema, False
 
 
-def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None) -> None:
+def _llm_arg(w: Writer, name: str, schema: Any, optional: bool) -> None:
     """The arg's plist (llm's quote is the one before the list of args)."""
     if not isinstance(schema, dict):
         w.warn(
@@ -253,150 +252,74 @@ def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None)
         entries.append((k, None, v, ctx, False))
     if optional:
         entries.append((":optional", ":optional t", None, None, False))
-    w.plist(entries, w.col, aid)
+    w.plist(entries, w.col)
 
 
-def write_form(w: Writer, tool: Tool, indent: int, tail_safe: bool = True) -> None:
+def write_form(w: Writer, tool: Tool, indent: int) -> None:
     """Write ``tool``'s form into ``w``, its ``(`` at column ``indent``."""
     dialect = w.dialect
     meta = tool.get("metadata") or {}
     props, names, required = _params(w, tool)
-    root = ROOT if w.plan is not None else None
     w.col = indent
     w.put("(" + HEADS[dialect])
-    w.trail(root, "open")
     slots = _slots(w, tool, names)
-    counts: dict[str, int] = {}
 
-    def slot_id(key: str) -> int | None:
-        n = counts.get(key, 0)
-        counts[key] = n + 1
-        return w.child(root, ("slot", key, n))
-
-    ids = [slot_id(k) for k, _, _ in slots] if root is not None else [None] * len(slots)
-    front, rest = [], []  # (slot, id): written before and after the schema slots
-    for s, i in zip(slots, ids, strict=True):
-        (front if s[0] in _FRONT_SLOTS else rest).append((s, i))
-
-    def start_slot(sid: int | None) -> None:
-        w.newline(indent + 1)
-        w.lead(sid, indent + 1)
-
-    def slot_line(slot: tuple[str, str, int | None], sid: int | None) -> None:
+    def slot_line(slot: tuple[str, str, int | None]) -> None:
         key, text, col = slot
-        start_slot(sid)
+        w.newline(indent + 1)
         w.put(key + " ")
         if col == -1:
             text = stub(tool.get("name"), names, bool(meta.get("async")), w.col)
         else:
             text = reindent(text, col, w.col)
         w.put(text)
-        w.trail(sid)
 
     name = tool.get("name")
     if name != {} and name is not None:
-        sid = w.child(root, ("slot", ":name", 0))
-        start_slot(sid)
+        w.newline(indent + 1)
         _eval_value(w, ":name ", name)
-        w.trail(sid)
-    for s in front:
-        slot_line(*s)
+    for s in slots:
+        if s[0] in _FRONT_SLOTS:
+            slot_line(s)
     desc = tool.get("description")
     if desc != {} and "description" in tool:
-        sid = w.child(root, ("slot", ":description", 0))
-        start_slot(sid)
+        w.newline(indent + 1)
         _eval_value(w, ":description ", desc)
-        w.trail(sid)
-    args_id = w.child(root, ("slot", ":args", 0))
     if names:
-        start_slot(args_id)
+        w.newline(indent + 1)
         gptel = dialect == "gptel"
-        w.put(":args (list" if gptel else ":args '(")
-        opener = w.col - 1 if gptel else w.col - 1
-        aids = (
-            [w.child(args_id, ("arg", n)) for n in names]
-            if args_id is not None
-            else [None] * len(names)
-        )
-        break_first = args_id is not None and (args_id in w.plan.open or w.has_lead(aids[0]))
-        w.trail(args_id, "open")
-        if break_first:
-            start = (opener - 4 if gptel else opener) + 1
-            w.newline(start)
-        else:
-            if gptel:
-                w.put(" ")
-            start = w.col
+        w.put(":args (list " if gptel else ":args '(")
+        start = w.col
         for i, n in enumerate(names):
-            if i or break_first:
-                if i:
-                    w.newline(start)
-                w.lead(aids[i], start)
+            if i:
+                w.newline(start)
             if gptel:
-                _gptel_arg(w, n, props[n], n not in required, aids[i])
+                _gptel_arg(w, n, props[n], n not in required)
             else:
-                _llm_arg(w, n, props[n], n not in required, aids[i])
-            w.trail(aids[i])
-        w.end(args_id, start)
+                _llm_arg(w, n, props[n], n not in required)
         w.put(")")
-        w.trail(args_id)
     elif meta.get("args") == "vector":
         # gptel sends a vector :args as properties {} plus the required names of its
         # elements (semantics.md §8): one (:name N) per required name gives both back.
         params = tool.get("parameters")
         req = params.get("required") if isinstance(params, dict) else None
         req = [r for r in req if isinstance(r, str)] if isinstance(req, list) else []
-        start_slot(args_id)
-        w.put(":args [" + " ".join(f"(:name {w.p.print_string(r)})" for r in req) + "]")
-        w.trail(args_id)
-    for s in rest:
-        slot_line(*s)
-    w.end(root, indent + 1)
-    if w.pending and not tail_safe:
         w.newline(indent + 1)
+        w.put(":args [" + " ".join(f"(:name {w.p.print_string(r)})" for r in req) + "]")
+    for s in slots:
+        if s[0] not in _FRONT_SLOTS:
+            slot_line(s)
     w.put(")")
-    if w.pending:
-        w.put(" " + " ".join(w.pending))
-        w.pending = []
 
 
-def tool_form(
-    tool: Tool,
-    dialect: str = "gptel",
-    indent: int = 0,
-    *,
-    comments: Any = None,
-    tail_safe: bool = True,
-) -> tuple[str, list[Diagnostic]]:
+def tool_form(tool: Tool, dialect: str = "gptel", indent: int = 0) -> tuple[str, list[Diagnostic]]:
     """One tool form (no trailing newline) whose ``(`` sits at column ``indent``, and
-    the diagnostics for what could not be written.
-
-    ``comments`` (a comment plan: node ids, their comments; see the writer snapshot) puts each comment next
-    to the node it is anchored to; a comment that could not be written gives a PS530
-    info (the caller should then keep the original text). ``tail_safe`` False means
-    code follows the form on its last line, so a trailing comment there must not
-    end the form: the closing paren then goes on a line of its own.
-    """
+    the diagnostics for what could not be written."""
     if dialect not in HEADS:
         raise ValueError(f"unknown dialect {dialect!r}")
     diags: list[Diagnostic] = []
-    w = Writer(dialect, label(tool), diags, comments)
-    write_form(w, tool, indent, tail_safe)
-    if w.plan is not None:
-        want = {
-            (kind, nid)
-            for kind in ("leading", "trailing", "end", "open")
-            for nid in getattr(w.plan, kind)
-        }
-        missing = want - w.written
-        if missing:
-            diags.append(
-                Diagnostic(
-                    "PS530",
-                    "info",
-                    f"tool {w.label}: {len(missing)} comment(s) have no place in the layout",
-                )
-            )
+    w = Writer(dialect, label(tool), diags)
+    write_form(w, tool, indent)
     return "".join(w.out), diags
 
 

@@ -1,8 +1,7 @@
 """The value layout of the Elisp writer: how one JSON value becomes plist / vector text.
 
 Owns: :class:`Writer` (a text buffer tracking its column, the canonical line breaking of
-plists and vectors, JSON → Elisp atoms per dialect, and the comments ``fmt`` carries)
-and the constants :data:`FILL`, :data:`MAX_INDENT`. All escaping is done by
+plists and vectors, JSON → Elisp atoms per dialect) and the constants :data:`FILL`, :data:`MAX_INDENT`. All escaping is done by
 :mod:`plistspec.elisp.printer`.
 
 No recursion anywhere (inputs may nest 100 000 deep) and no generator per container: a
@@ -48,7 +47,7 @@ _ENTRIES, _DICT, _VECTOR = 0, 1, 2  # the kinds of Writer._layout's frames
 class Writer:
     """Appends text pieces to :attr:`out`, tracking the current column :attr:`col`."""
 
-    def __init__(self, dialect: str, label: str, diags: list[Diagnostic], plan: Any = None) -> None:
+    def __init__(self, dialect: str, label: str, diags: list[Diagnostic]) -> None:
         self.dialect = dialect
         self.label = label
         self.diags = diags
@@ -57,11 +56,6 @@ class Writer:
         self.p = _printer
         self.pstr = self.p.print_string
         self.warned_empty = False
-        # comments (fmt): a CommentPlan, the trailing comments waiting for the end of
-        # the line, and which anchors were written
-        self.plan = plan if plan else None
-        self.pending: list[str] = []
-        self.written: set[tuple[str, int]] = set()
         # from-json --category: gptel's :category of every tool (None: the tool's own)
         self.category: str | None = None
 
@@ -72,46 +66,8 @@ class Writer:
         self.col = self.col + len(s) if nl < 0 else len(s) - nl - 1
 
     def newline(self, col: int) -> None:
-        if self.pending:
-            self.put(" " + " ".join(self.pending))
-            self.pending = []
         self.out.append(_BREAKS[col] if col < _NBREAKS else "\n" + " " * col)
         self.col = col
-
-    # -- comments (only with a plan) ---------------------------------------------------
-    def child(self, nid: int | None, key: tuple) -> int | None:
-        return None if self.plan is None else self.plan.child(nid, key)
-
-    def lead(self, nid: int | None, col: int) -> None:
-        """Leading comments of ``nid``, each on its own line at ``col``."""
-        if nid is None or nid not in self.plan.leading:
-            return
-        self.written.add(("leading", nid))
-        for line in self.plan.leading[nid]:
-            self.put(line)
-            self.newline(col)
-
-    def has_lead(self, nid: int | None) -> bool:
-        return nid is not None and nid in self.plan.leading
-
-    def trail(self, nid: int | None, kind: str = "trailing") -> None:
-        """The trailing (or open) comment of ``nid``: written at the end of this line."""
-        if nid is None:
-            return
-        table = self.plan.trailing if kind == "trailing" else self.plan.open
-        if nid in table:
-            self.written.add((kind, nid))
-            self.pending.append(table[nid])
-
-    def end(self, nid: int | None, col: int) -> None:
-        """End comments of ``nid`` on their own lines; the closing paren goes below."""
-        if nid is None or nid not in self.plan.end:
-            return
-        self.written.add(("end", nid))
-        for line in self.plan.end[nid]:
-            self.newline(col)
-            self.put(line)
-        self.newline(col)
 
     def warn(self, code: str, message: str, severity: str = "warning") -> None:
         self.diags.append(Diagnostic(code, severity, f"tool {self.label}: {message}"))  # type: ignore[arg-type]
@@ -276,57 +232,53 @@ class Writer:
         return pieces, None
 
     # -- multi-line layout ---------------------------------------------------------------
-    def value(self, v: Any, ctx: str, typ: bool = False, nid: int | None = None) -> None:
+    def value(self, v: Any, ctx: str, typ: bool = False) -> None:
         """Write ``v`` at the current column."""
-        frame = self._open(v, ctx, typ, nid)
+        frame = self._open(v, ctx, typ)
         if frame is not None:
             self._layout(frame)
 
-    def plist(self, entries: list[tuple], start: int, nid: int | None = None) -> None:
+    def plist(self, entries: list[tuple], start: int) -> None:
         """A multi-line plist ``( :k v\n  :k v)`` opened at column ``start``.
 
         ``entries``: ``(id key, text, value, ctx, typ)``; with ``text`` None the entry is
         ``:key value`` written from the IR key ``id key``, otherwise ``text`` is the whole
         pre-rendered entry (an arg's ``:name "x"``) and ``value`` is ignored.
         """
-        if nid is None and not self.pending:
-            pstr = self.pstr
-            keys = _KEYS
-            pieces = []
-            for k, text, sub, ctx, typ in entries:
-                if text is None:
-                    t = type(sub)
-                    if t is str:
-                        if typ and ctx != "R" and PLAIN.match(sub) and sub not in _NIL_T:
-                            s = sub
-                        else:
-                            s = pstr(sub)
-                    elif (t is dict or t is list) and sub:
-                        break
+        pstr = self.pstr
+        keys = _KEYS
+        pieces = []
+        for k, text, sub, ctx, typ in entries:
+            if text is None:
+                t = type(sub)
+                if t is str:
+                    if typ and ctx != "R" and PLAIN.match(sub) and sub not in _NIL_T:
+                        s = sub
                     else:
-                        s = self.type_atom(sub, ctx, True) if typ else self.atom(sub, ctx)
-                        if s is None:
-                            break
-                    text = (keys.get(k) or self.key(k)) + " " + s
-                pieces.append(text)
-            else:
-                self._lines(pieces, start + 2, "( ", ")")
-                return
-            # the entries before the first container are written; the frame goes on
-            self._lines(pieces, start + 2, "( ", "")
-            self._layout([entries, len(pieces), start, nid, _ENTRIES, None, False])
+                        s = pstr(sub)
+                elif (t is dict or t is list) and sub:
+                    break
+                else:
+                    s = self.type_atom(sub, ctx, True) if typ else self.atom(sub, ctx)
+                    if s is None:
+                        break
+                text = (keys.get(k) or self.key(k)) + " " + s
+            pieces.append(text)
+        else:
+            self._lines(pieces, start + 2, "( ", ")")
             return
-        self.put("( ")
-        self._layout([entries, 0, start, nid, _ENTRIES, None, False])
+        # the entries before the first container are written; the frame goes on
+        self._lines(pieces, start + 2, "( ", "")
+        self._layout([entries, len(pieces), start, _ENTRIES, None, False])
 
     def _lines(self, pieces: list[str], col: int, opener: str, closer: str) -> None:
-        """A multi-line container without comments: ``pieces`` one a line at ``col``."""
+        """A multi-line container of ``pieces``, one a line at ``col``."""
         brk = _BREAKS[col] if col < _NBREAKS else "\n" + " " * col
         self.put(opener + brk.join(pieces) + closer)
 
-    def _open(self, v: Any, ctx: str, typ: bool, nid: int | None, prefix: str = "") -> list | None:
+    def _open(self, v: Any, ctx: str, typ: bool, prefix: str = "") -> list | None:
         """Write ``prefix`` then ``v`` at the column after it. When ``v`` is an atom, goes
-        on one line or is a container of atoms without comments, that is all (None);
+        on one line or is a container of atoms, that is all (None);
         else its opening is written and the frame of its multi-line layout returned.
         (Each case is one piece of output: ``prefix`` goes with it.)"""
         t = type(v)
@@ -344,49 +296,43 @@ class Writer:
         if start > MAX_INDENT:
             self.put(prefix + (self.flat(v, ctx, None) or ""))
             return None
-        hot = nid is not None and nid in self.plan.hot
         pieces, stop = self._pieces(v, ctx)
         is_list = isinstance(v, list)
         if stop is None:
-            if not hot:
-                n = sum(map(len, pieces)) + len(pieces) + (1 if is_list else 2)
-                if n <= FILL - start:
-                    s = " ".join(pieces)
-                    self.put(prefix + ("[" + s + "]" if is_list else "( " + s + ")"))
-                    return None
-            if nid is None and not self.pending:
-                col = start + (1 if is_list else 2)
-                brk = _BREAKS[col] if col < _NBREAKS else "\n" + " " * col
-                s = brk.join(pieces)
-                self.put(prefix + ("[" + s + "]" if is_list else "( " + s + ")"))
-                return None
-        elif not hot:
-            nested_plist = stop is _HOLDS_PLIST or (
-                not is_list and any(isinstance(x, dict) and x for x in v.values())
-            )
-            f = None if nested_plist else self._flat_nested(v, ctx, FILL - start)
-            if f is not None:
-                self.put(prefix + f)
-                return None
-        # multi-line: without comments, the elements before the first container are
-        # written with the opening (their texts are at hand)
-        done = len(pieces) if nid is None and not self.pending else 0
+            n = sum(map(len, pieces)) + len(pieces) + (1 if is_list else 2)
+            col = start + (1 if is_list else 2)
+            if n <= FILL - start:
+                s = " ".join(pieces)
+            else:
+                s = (_BREAKS[col] if col < _NBREAKS else "\n" + " " * col).join(pieces)
+            self.put(prefix + ("[" + s + "]" if is_list else "( " + s + ")"))
+            return None
+        nested_plist = stop is _HOLDS_PLIST or (
+            not is_list and any(isinstance(x, dict) and x for x in v.values())
+        )
+        f = None if nested_plist else self._flat_nested(v, ctx, FILL - start)
+        if f is not None:
+            self.put(prefix + f)
+            return None
+        # multi-line: the elements before the first container are written with the
+        # opening (their texts are at hand)
+        done = len(pieces)
         opener = "[" if is_list else "( "
         col = start + len(opener)
         if done:
             brk = _BREAKS[col] if col < _NBREAKS else "\n" + " " * col
-            self.put(prefix + opener + brk.join(pieces[:done]))
+            self.put(prefix + opener + brk.join(pieces))
         else:
             self.out.append(prefix + opener)
             self.col = col
         if is_list:
-            return [v, done, start, nid, _VECTOR, self.child_ctx(ctx, v), False]
-        return [list(v.items()), done, start, nid, _DICT, ctx, not v or next(iter(v)) != ""]
+            return [v, done, start, _VECTOR, self.child_ctx(ctx, v), False]
+        return [list(v.items()), done, start, _DICT, ctx, not v or next(iter(v)) != ""]
 
     def _layout(self, frame: list) -> None:
         """Write the rest of the open multi-line container ``frame`` and of every container
-        it opens, each child's line break, comments and closing paren. A frame is
-        ``[items, next index, start column, node id, kind, ctx, keyword-led]``: kind
+        it opens, each child's line break and closing paren. A frame is
+        ``[items, next index, start column, kind, ctx, keyword-led]``: kind
         :data:`_ENTRIES` (items are :meth:`plist` entries), :data:`_DICT` (items are the
         ``(key, value)`` of a JSON object in ``ctx``) or :data:`_VECTOR` (items are the
         elements, in ``ctx``).
@@ -394,14 +340,13 @@ class Writer:
         The common steps (a line break, an atom, a ``:key atom`` entry) are written here
         directly; :meth:`put`'s column arithmetic is inlined (an atom never holds a line
         break, a key may)."""
-        plan = self.plan
         append = self.out.append
         pstr = self.pstr
         keys = _KEYS
         stack = [frame]
         while stack:
             fr = stack[-1]
-            items, i, start, nid, kind, ctx, kl = fr
+            items, i, start, kind, ctx, kl = fr
             n = len(items)
             if kind != _VECTOR:
                 ind = start + 2
@@ -414,15 +359,9 @@ class Writer:
                         c = ctx if ctx == "G" or not isinstance(sub, list) else "R"
                     else:
                         k, text, sub, c, typ = items[i]
-                    cid = None if plan is None or nid is None else plan.child(nid, ("k", k))
                     if i:
-                        if self.pending:
-                            self.newline(ind)
-                        else:
-                            append(brk)
-                            self.col = ind
-                        if cid is not None:
-                            self.lead(cid, ind)
+                        append(brk)
+                        self.col = ind
                     i += 1
                     if text is None:
                         t = type(sub)
@@ -439,51 +378,38 @@ class Writer:
                             s = self.atom(sub, c)
                         kt = keys.get(k) or self.key(k)
                         if s is None:
-                            child = self._open(sub, c, typ, cid, kt + " ")
+                            child = self._open(sub, c, typ, kt + " ")
                             if child is not None:
                                 fr[1] = i
                                 stack.append(child)
                                 break
-                            if cid is not None:
-                                self.trail(cid)
                             continue
                         text = kt + " " + s
                     append(text)
                     nl = text.rfind("\n")
                     self.col = self.col + len(text) if nl < 0 else len(text) - nl - 1
-                    if cid is not None:
-                        self.trail(cid)
                 else:
-                    self.end(nid, ind)
                     append(")")
                     self.col += 1
                     stack.pop()
-                    if stack:
-                        self.trail(nid)
             else:
                 ind = start + 1
                 while i < n:
                     e = items[i]
-                    cid = None if plan is None else plan.child(nid, ("i", i))
                     if i:
                         self.newline(ind)
-                        self.lead(cid, ind)
                     i += 1
                     s = pstr(e) if type(e) is str else self.atom(e, ctx)
                     if s is not None:
                         append(s)
                         self.col += len(s)
                     else:
-                        child = self._open(e, ctx, False, cid)
+                        child = self._open(e, ctx, False)
                         if child is not None:
                             fr[1] = i
                             stack.append(child)
                             break
-                    self.trail(cid)
                 else:
-                    self.end(nid, ind)
                     append("]")
                     self.col += 1
                     stack.pop()
-                    if stack:
-                        self.trail(nid)

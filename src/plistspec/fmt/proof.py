@@ -49,8 +49,6 @@ assert TOKENS.pattern.startswith(_BLANKS)
 _TOKEN = _uncaptured(TOKENS.pattern[len(_BLANKS) :])
 # findall: each token's whole text (the last one empty: the end of the input)
 _WHOLE = re.compile(_BLANKS + "(" + _TOKEN + ")")
-# findall: the blanks and comments before each token
-_GAPS = re.compile("(" + _BLANKS + ")" + _TOKEN)
 # `#` tokens whose value is their text alone (anything else, such as `#@N`, depends on
 # the layout: not proven)
 _SAFE_HASH = re.compile(r"#'|##|#[xXoObB][+-]?[0-9A-Za-z]*|#[0-9]+[rR][+-]?[0-9A-Za-z]*")
@@ -152,10 +150,9 @@ def _same_values(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return True
 
 
-def same_call(old: str, new: str, words: bool = True) -> list[str] | None:
-    """The sorted words of the comments of ``new`` when ``old`` and ``new`` (each one
-    whole call form) are proven to be the same call (module doc), else None. With
-    ``words`` False the caller does not need them: ``[]`` once proven."""
+def same_call(old: str, new: str) -> bool:
+    """``old`` and ``new`` (each one whole call form) are proven to be the same call
+    (module doc); False: not proven here."""
     a, b = tokens(old), tokens(new)
     for text, toks in ((old, a), (new, b)):
         if (
@@ -163,26 +160,17 @@ def same_call(old: str, new: str, words: bool = True) -> list[str] | None:
             and _OTHER_HASH.search(text)
             and any(t[0] == "#" and not _SAFE_HASH.fullmatch(t) for t in toks if t)
         ):
-            return None
+            return False
     if a != b:
         same = _same_values(tuple(a), tuple(b)) if len(a) == len(b) else False
         if not same:
             ca, cb = _call(a), _call(b)
             if ca is None or cb is None or ca[0] != cb[0]:
-                return None
+                return False
             sa, sb = ca[1], cb[1]
             if sa.keys() != sb.keys() or not all(_same_values(v, sb[k]) for k, v in sa.items()):
-                return None
-    found: list[str] = []
-    if words and ";" in new:
-        # With no ";" inside a token, every ";" starts or is inside a comment, which runs to
-        # the end of its line: the comments are then found without the blanks between tokens.
-        gaps = [new] if ";" not in "".join(b) else _GAPS.findall(new)
-        for gap in gaps:
-            if ";" in gap:
-                for c in _COMMENT.findall(gap):
-                    found.extend(c.split())
-    return sorted(found)
+                return False
+    return True
 
 
 # findall: (the blanks and comments before a token, the token), the last token empty

@@ -280,11 +280,10 @@ def rewrites(
     # the new texts that differ: proven cheaply to be the same call, or read back
     unproven = []
     for j in jobs:
-        words = None if j.nested else same_call(j.old, j.new, False)
-        if words is None:
+        if j.nested or not same_call(j.old, j.new):
             unproven.append(j)  # not proven cheaply: read back and lowered again
         else:
-            j.outcome = verify(j, None, text, path, words)
+            j.outcome = verify(j, None, text, path, proven=True)
     for j, back in zip(unproven, read_back([j.new for j in unproven]), strict=True):
         j.outcome = verify(j, back, text, path)
     edits: list[tuple[int, int, str]] = []

@@ -179,14 +179,14 @@ def verify(
     back: tuple[str, list[Any], int, int] | None,
     text: str,
     path: str | None,
-    proven: list[str] | None = None,
+    proven: bool = False,
 ) -> tuple[str | None, Diagnostic | None]:
-    """``p.new`` if it sends the same JSON, else an info. ``proven`` (not None): the new
+    """``p.new`` if it sends the same JSON, else an info. ``proven``: the new
     text is proven to be the same call (:func:`plistspec.fmt.proof.same_call`), so
     ``back`` is not used."""
     form, new, dialect = p.form, p.new, p.dialect
     start, end = form.start, form.end
-    if proven is not None:
+    if proven:
         return new, None  # the same call: the same datums, nothing sent can change
     again = _relower(None if back is None else (back[0], back[1]), dialect, p.nested, form)
     if again is True or (again is not None and _sent(again) == _sent(p.tool)):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsontypes import JSON_TYPES, only_strings
-from plistspec.core.jsonutil import points_at, ptr
+from plistspec.core.jsonutil import ptr, resolve_pointer
 from plistspec.lowering.context import Ctx
 from plistspec.lowering.rules import GEMINI_OBJECT_KEYS, ref_target_ok
 from plistspec.lowering.strict import enum_violations as _strict_enum
@@ -188,7 +188,7 @@ def finish(lowered: Any, ctx: Ctx) -> None:
     """The checks that need the whole lowered schema."""
     out = ctx.violations
     for p, ref in ctx.refs:
-        if not points_at(lowered, ref):
+        if not resolve_pointer(lowered, ref)[0]:
             out.append((ptr(p, "$ref"), f"the $ref {ref} points at nothing"))
     s = ctx.strict
     if s is None:

@@ -6,17 +6,31 @@ the schema accepts), the effects themselves (:data:`LOSSLESS`, :data:`WIDENS`,
 schema that ``$ref`` resolves against, the ``$ref`` s being expanded, the node budget,
 where a note goes when a node cannot hold a description, and the strict-mode blocker
 that sends a tool non-strict). A change is recorded once per rewrite kind and input
-node: a definition inlined at a hundred places reports its rewrites once.
+node: a definition inlined at a hundred places reports its rewrites once. Also the words
+of the rewrites both the general walk (:mod:`.nodes`) and its short cuts
+(:mod:`.fastpath`) report: :func:`refused_ap_text` (PS422), :func:`removed_meta_text`
+(PS429), :func:`moved_text` (PS419).
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from plistspec.core.jsonutil import add_note
+from plistspec.core.jsonutil import add_note, brief
 from plistspec.lowering.rules import Rules
 
-__all__ = ["Change", "Ctx", "Blocked", "LOSSLESS", "WIDENS", "NARROWS", "BOTH"]
+__all__ = [
+    "Change",
+    "Ctx",
+    "Blocked",
+    "LOSSLESS",
+    "WIDENS",
+    "NARROWS",
+    "BOTH",
+    "refused_ap_text",
+    "removed_meta_text",
+    "moved_text",
+]
 
 #: the lowered schema accepts exactly the values the original did
 LOSSLESS = "lossless"
@@ -26,6 +40,23 @@ WIDENS = "widens"
 NARROWS = "narrows"
 #: some values are newly accepted and some newly refused
 BOTH = "widens+narrows"
+
+
+def refused_ap_text(target: str, value: Any) -> str:
+    """PS422's words for an ``additionalProperties`` the target ``target`` (its rules'
+    name) refuses, said in the description instead."""
+    return f"{target} refuses additionalProperties: {brief(value, 60)}; said in the description instead"
+
+
+def removed_meta_text(target: str, key: str) -> str:
+    """PS429's words for a metadata keyword (``$schema``, ``title``...) removed."""
+    return f"removed {key} ({target} does not take it; it does not constrain the value)"
+
+
+def moved_text(key: str) -> str:
+    """PS419's words for an annotation (``default``, ``examples``...) said in the
+    description."""
+    return f"{key} moved into the description"
 
 
 class Change(NamedTuple):

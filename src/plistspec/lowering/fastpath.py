@@ -25,9 +25,16 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsontypes import only_strings
-from plistspec.core.jsonutil import brief, points_at
+from plistspec.core.jsonutil import brief, resolve_pointer
 from plistspec.lowering.check import count_properties
-from plistspec.lowering.context import LOSSLESS, WIDENS, Ctx
+from plistspec.lowering.context import (
+    LOSSLESS,
+    WIDENS,
+    Ctx,
+    moved_text,
+    refused_ap_text,
+    removed_meta_text,
+)
 from plistspec.lowering.rules import Rules, ref_target_ok
 from plistspec.lowering.strict import close_object
 
@@ -151,7 +158,7 @@ def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | N
     """:func:`object_node` for a node that also holds :data:`META_KEYS`, or an
     ``additionalProperties: false`` (:func:`_closed_refused`): those the target refuses
     are removed after the object's own step, each reported in the order of the node's
-    keys, with the general path's words (PS429; PS422 and the note in the description)."""
+    keys, with the general path's words (:func:`plistspec.lowering.context.removed_meta_text`, PS429; PS422 and the note in the description)."""
     allowed = ctx.allowed_root if root else ctx.allowed_node
     if allowed is None:
         return None
@@ -173,21 +180,9 @@ def _with_meta(node: dict, p: Any, root: bool, depth: int, ctx: Ctx) -> dict | N
     for k in gone:
         if k == "additionalProperties":
             ctx.note(new, root, "no other properties")
-            ctx.add(
-                p,
-                "PS422",
-                WIDENS,
-                f"{r.name} refuses additionalProperties: false; said in the description instead",
-                node,
-            )
+            ctx.add(p, "PS422", WIDENS, refused_ap_text(r.name, False), node)
             continue
-        ctx.add(
-            p,
-            "PS429",
-            LOSSLESS,
-            f"removed {k} ({r.name} does not take it; it does not constrain the value)",
-            node,
-        )
+        ctx.add(p, "PS429", LOSSLESS, removed_meta_text(r.name, k), node)
     return new
 
 
@@ -203,7 +198,7 @@ def _said(node: dict, rest: dict, gone: list, p: Any, ctx: Ctx) -> dict:
     path's keyword step says them."""
     for k in gone:
         ctx.note(rest, False, f"{k}: {brief(node[k], 10**9)}")
-        ctx.add(p, "PS419", LOSSLESS, f"{k} moved into the description", node)
+        ctx.add(p, "PS419", LOSSLESS, moved_text(k), node)
     return rest
 
 
@@ -294,7 +289,7 @@ def ref_leaf(node: dict, p: Any, ctx: Ctx) -> dict | None:
     s = ctx.strict
     if s is not None and (not s["recursion"] or not ref_target_ok(ref, s)):
         return None
-    if not points_at(ctx.original, ref):
+    if not resolve_pointer(ctx.original, ref)[0]:
         return None
     ctx.refs.append((p, ref))
     return {"$ref": ref}

@@ -15,7 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from plistspec.core.jsonutil import add_note, brief, jeq, types_of
-from plistspec.lowering.context import LOSSLESS, NARROWS, WIDENS, Ctx
+from plistspec.lowering.context import (
+    LOSSLESS,
+    NARROWS,
+    WIDENS,
+    Ctx,
+    moved_text,
+    refused_ap_text,
+    removed_meta_text,
+)
 from plistspec.lowering.nulls import nullability
 from plistspec.lowering.objects import (
     OBJECT_KEYWORDS,
@@ -280,14 +288,7 @@ def _keywords(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any, allowed: fr
             else:
                 text = "no other properties" if v is False else f"additionalProperties: {brief(v)}"
                 ctx.note(node, root, text)
-                ctx.add(
-                    p,
-                    "PS422",
-                    WIDENS,
-                    f"{r.name} refuses additionalProperties: "
-                    f"{brief(v, 60)}; said in the description instead",
-                    origin,
-                )
+                ctx.add(p, "PS422", WIDENS, refused_ap_text(r.name, v), origin)
         elif key == "prefixItems" and type(v) is list:
             members: list = []
             for m in [*v, node.get("items", None)]:
@@ -304,16 +305,10 @@ def _keywords(node: dict, p: Any, root: bool, ctx: Ctx, origin: Any, allowed: fr
                 origin,
             )
         elif key in _META or key.startswith("x-"):
-            ctx.add(
-                p,
-                "PS429",
-                LOSSLESS,
-                f"removed {key} ({r.name} does not take it; it does not constrain the value)",
-                origin,
-            )
+            ctx.add(p, "PS429", LOSSLESS, removed_meta_text(r.name, key), origin)
         elif key in r.annotations:
             ctx.note(node, root, f"{key}: {brief(v, 10**9)}")
-            ctx.add(p, "PS419", LOSSLESS, f"{key} moved into the description", origin)
+            ctx.add(p, "PS419", LOSSLESS, moved_text(key), origin)
         elif key in r.json_schema_keywords:
             ctx.note(node, root, f"{key}: {brief(v, 10**9)}")
             ctx.add(

@@ -30,7 +30,7 @@ from functools import cache
 from typing import Any
 
 from plistspec.core.jsontypes import JSON_TYPES, only_strings
-from plistspec.core.jsonutil import brief, points_at
+from plistspec.core.jsonutil import brief, resolve_pointer
 from plistspec.lowering.leaves import SCALARS
 from plistspec.lowering.nodes import value_type
 from plistspec.lowering.rules import Rules, ref_target_ok
@@ -232,7 +232,7 @@ def _ref(node: dict, s: dict, params: dict) -> Any:
         return _UNKNOWN
     if not s["recursion"] or not ref_target_ok(ref, s):
         return _UNKNOWN
-    return _OK if points_at(params, ref) else _UNKNOWN
+    return _OK if resolve_pointer(params, ref)[0] else _UNKNOWN
 
 
 def _array(node: dict, depth: int, c: tuple, params: dict) -> Any:
