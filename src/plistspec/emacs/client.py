@@ -355,9 +355,12 @@ class EmacsClient:
             for f in files:
                 sha.update(f.name.encode("utf-8") + b"\0" + f.read_bytes() + b"\0")
             digest = sha.hexdigest()[:16]
-            paths = " ".join(print_string(str(f)) for f in files)
+            # the folder once: this form travels (unevaluated) in every request
+            folder = print_string(os.path.join(os.path.abspath(files[0].parent), ""))
+            names = " ".join(print_string(f.name) for f in files)
             load = (
-                f"(let ((files '({paths}))) (dolist (f files) (load f nil t t)) "
+                f"(let ((files (mapcar (lambda (f) (concat {folder} f)) '({names})))) "
+                "(dolist (f files) (load f nil t t)) "
                 "(dolist (f files) (plistspec-serve--compile f))) "
                 f"(put 'plistspec-serve-version 'hash \"{digest}\")"
             )
