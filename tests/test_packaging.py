@@ -59,10 +59,14 @@ def test_the_wheel_carries_the_grammars_and_lowers(wheel: Path, tmp_path: Path) 
         "plistspec/grammars/codes.json",
         "plistspec/grammars/code-examples.toml",
         "plistspec/grammars/emacs-char-names.txt",
-        "plistspec/emacs/plistspec-serve.el",
         "plistspec/py.typed",
     ):
         assert data in names, data
+    # the Elisp half of serve, found beside plistspec/emacs/client.py
+    from plistspec.emacs.client import ELISP_FILES
+
+    for name in ELISP_FILES:
+        assert f"plistspec/emacs/{name}" in names, name
     # the whole Emacs package, but its tests
     shipped = {n.rsplit("/", 1)[1] for n in names if n.startswith("plistspec/emacs/lisp/")}
     package = {p.name for p in (ROOT / "elisp").glob("*.el") if not p.name.endswith("-tests.el")}

@@ -26,6 +26,7 @@ from emacs_pkg.emacs_session import (
     run_emacs,
     run_interactive_emacs,
 )
+from plistspec.emacs.client import ELISP_FILES
 
 # real Emacs running the real libraries (or every ERT test of the package): seconds each
 pytestmark = pytest.mark.slow
@@ -52,6 +53,9 @@ PACKAGE_FILES = [
 ]
 # Libraries of the package that plistspec.el does not load: what the files from-py writes require.
 LIBRARIES = [ELISP / "plistspec-bridge.el"]
+# The Elisp half of `plistspec serve`, shipped with the package: plistspec loads it into Emacs,
+# file by file in this order (tests/serve/test_parts.py holds the order).
+SERVE_FILES = [ELISP / name for name in ELISP_FILES]
 # What users call: each has an autoload cookie, so the README's one line is enough once installed.
 COMMANDS = {
     "plistspec-mode",
@@ -134,9 +138,10 @@ def test_ert(ert_results, name: str) -> None:
 
 
 def test_package_files_are_all_listed() -> None:
-    """Every plistspec*.el in elisp/ (but the tests and plistspec-serve.el) is a package file."""
+    """Every plistspec*.el in elisp/ (but the tests) is a package file, a library or a file
+    of the serve half."""
     found = {p for p in ELISP.glob("plistspec*.el") if not p.name.endswith("-tests.el")}
-    assert found - {ELISP / "plistspec-serve.el"} == set(PACKAGE_FILES) | set(LIBRARIES)
+    assert found == set(PACKAGE_FILES) | set(LIBRARIES) | set(SERVE_FILES)
 
 
 def test_requires_follow_the_file_order() -> None:
@@ -153,7 +158,7 @@ def test_requires_follow_the_file_order() -> None:
 
 
 @pytest.mark.emacs
-@pytest.mark.parametrize("path", PACKAGE_FILES + LIBRARIES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PACKAGE_FILES + LIBRARIES + SERVE_FILES, ids=lambda p: p.name)
 def test_package_headers_and_prefixes(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     first = text.splitlines()[0]
@@ -181,7 +186,7 @@ def compile_in_fresh_emacs(emacs, tmp_path: Path, names: list[str]) -> str:
     with ``byte-compile-error-on-warn``; return its messages."""
     import subprocess
 
-    for p in PACKAGE_FILES + LIBRARIES:
+    for p in PACKAGE_FILES + LIBRARIES + SERVE_FILES:
         (tmp_path / p.name).write_bytes(p.read_bytes())
     proc = subprocess.run(
         [emacs.exe, "--batch", "-Q", "-L", str(tmp_path)]
@@ -198,7 +203,7 @@ def compile_in_fresh_emacs(emacs, tmp_path: Path, names: list[str]) -> str:
 
 
 @pytest.mark.emacs
-@pytest.mark.parametrize("path", PACKAGE_FILES + LIBRARIES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PACKAGE_FILES + LIBRARIES + SERVE_FILES, ids=lambda p: p.name)
 def test_each_file_byte_compiles_alone(emacs, tmp_path, path: Path) -> None:
     """Compiled by itself in a new Emacs: its requires bring in everything it uses."""
     compile_in_fresh_emacs(emacs, tmp_path, [path.name])
@@ -233,7 +238,7 @@ def test_every_command_is_autoloaded() -> None:
 @pytest.mark.emacs
 def test_package_lint_clean(emacs, elisp_deps_dir) -> None:
     """package-lint as a MELPA reviewer runs it (`package-lint-main-file` = plistspec.el), on
-    every file of the package: no error, no warning."""
+    every file of the package, the serve half included: no error, no warning."""
     import subprocess
 
     lint = elisp_deps_dir / "package-lint"
@@ -241,7 +246,8 @@ def test_package_lint_clean(emacs, elisp_deps_dir) -> None:
         [emacs.exe, "--batch", "-Q", "-L", str(lint), "--eval",
          "(progn (require 'package) (setq package-archives nil) (package-initialize)"
          " (require 'package-lint) (setq package-lint-main-file \"plistspec.el\"))",
-         "-f", "package-lint-batch-and-exit"] + [p.name for p in PACKAGE_FILES + LIBRARIES],
+         "-f", "package-lint-batch-and-exit"]
+        + [p.name for p in PACKAGE_FILES + LIBRARIES + SERVE_FILES],
         cwd=ELISP, capture_output=True, timeout=300,
     )  # fmt: skip
     out = (proc.stdout + proc.stderr).decode("utf-8", "replace")
@@ -375,7 +381,7 @@ def test_checkdoc_clean(emacs) -> None:
     half included), on this Emacs."""
     import subprocess
 
-    shipped = PACKAGE_FILES + LIBRARIES + [ELISP / "plistspec-serve.el"]
+    shipped = PACKAGE_FILES + LIBRARIES + SERVE_FILES
     forms = " ".join(f"(checkdoc-file {lisp_string(p.name)})" for p in shipped)
     proc = subprocess.run(
         [emacs.exe, "--batch", "-Q", "--eval", f"(progn (require 'checkdoc) {forms})"],

@@ -12,6 +12,7 @@ from emacs_pkg.emacs_session import ELISP, lisp_string
 
 def test_infinite_and_nan_results_become_text(emacs) -> None:
     out = emacs.run(
+        f"(add-to-list 'load-path {lisp_string(str(ELISP))})\n"
         f"(load {lisp_string(str(ELISP / 'plistspec-serve.el'))} nil t)\n"
         "(princ (decode-coding-string (json-serialize (plistspec-serve--jsonable"
         ' (vector 1.0e+INF -1.0e+INF 0.0e+NaN 1.5 2 "Zoë") 0)) \'utf-8))'
@@ -24,6 +25,7 @@ def test_a_structured_result_with_any_text_is_replied(emacs) -> None:
     json-serialize returns unibyte UTF-8, which the outer one refused ("The result cannot be
     sent as JSON"); the reply reaches plistspec as base64 UTF-8 JSON."""
     out = emacs.run(
+        f"(add-to-list 'load-path {lisp_string(str(ELISP))})\n"
         f"(load {lisp_string(str(ELISP / 'plistspec-serve.el'))} nil t)\n"
         "(princ (plistspec-serve--reply (plistspec-serve--result"
         ' (list :name "Zoë 日本 🎉" :n 1.0e+INF :tags (vector "ü")))))'

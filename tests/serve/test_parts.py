@@ -1,6 +1,6 @@
 """The parts of serve one at a time: the catalogue (names, annotations, validation), the
 server protocol's quoting, socket lookup, the command line's usage errors, and
-elisp/plistspec-serve.el byte-compiling cleanly."""
+the Elisp half (elisp/plistspec-serve(-*).el) byte-compiling cleanly, loaded in its order."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from serve_util import DATA, TOOLS, server_env
 
 from plistspec.api import read_tools
 from plistspec.emacs.client import (
+    ELISP_FILES,
     PROTOCOL_VERSION,
     EmacsClient,
     EmacsUnavailable,
@@ -177,16 +178,40 @@ def test_usage_errors():
 
 
 def test_serve_elisp_byte_compiles_cleanly(emacs, tmp_path):
-    src = ROOT / "elisp" / "plistspec-serve.el"
-    shutil.copy(src, tmp_path / src.name)
+    """Every file of the Elisp half compiles without a warning, in its loading order, with
+    only its folder on load-path (each finds the parts it requires there)."""
+    for name in ELISP_FILES:
+        shutil.copy(ROOT / "elisp" / name, tmp_path / name)
+    forms = " ".join(
+        f'(unless (byte-compile-file "{tmp_path / name}") (setq ok nil))' for name in ELISP_FILES
+    )
     out = emacs.run(
-        "(setq byte-compile-error-on-warn t)"
-        f'(princ (if (byte-compile-file {str(tmp_path / src.name)!r}) "ok" "failed"))'.replace(
-            "'", '"'
-        ),
+        f'(add-to-list (quote load-path) "{tmp_path}") (setq byte-compile-error-on-warn t)'
+        f'(let ((ok t)) {forms} (princ (if ok "ok" "failed")))',
         check=False,
     )
     assert out.strip().endswith("ok"), out
+    assert all((tmp_path / name).with_suffix(".elc").is_file() for name in ELISP_FILES)
+
+
+def test_serve_elisp_requires_follow_the_loading_order():
+    """plistspec loads ELISP_FILES in order by file name: each requires only files before
+    it (no cycle, never a search of load-path), requiring the last loads them all, every
+    plistspec-serve(-*).el is one of them, and each stays a module a newcomer can read."""
+    on_disk = {p.name for p in (ROOT / "elisp").glob("plistspec-serve-*.el")}
+    on_disk.add("plistspec-serve.el")
+    assert on_disk == set(ELISP_FILES)
+    features = [Path(n).stem for n in ELISP_FILES]
+    required_later: set[str] = set()
+    for i, name in enumerate(ELISP_FILES):
+        text = (ROOT / "elisp" / name).read_text(encoding="utf-8")
+        required = re.findall(r"^\(require '(plistspec[^\s)]*)\)", text, re.M)
+        assert set(required) <= set(features[:i]), (name, required)
+        required_later |= set(required)
+        assert f"(provide '{features[i]})" in text and ";;; Commentary:" in text, name
+        assert len(text.splitlines()) <= 500, name
+    # (require 'plistspec-serve) loads every part
+    assert required_later == set(features[:-1])
 
 
 def test_data_files_exist():
@@ -247,23 +272,37 @@ def test_tcp_server_with_its_key(emacs, tmp_path):
 
 
 def test_the_elisp_half_ships_with_the_package() -> None:
-    """A non-editable install has no elisp/ folder: the file is package data, and the
-    checkout's elisp/plistspec-serve.el (for load-path users) is that same file."""
+    """A non-editable install has no elisp/ folder: the files are package data, and each
+    elisp/plistspec-serve(-*).el of the checkout (for load-path users) is that same file."""
     import os
 
-    from plistspec.emacs.client import elisp_file
+    from plistspec.emacs.client import elisp_files
 
     env = os.environ.pop("PLISTSPEC_ELISP_DIR", None)
     try:
-        found = elisp_file()
+        found = elisp_files()
     finally:
         if env is not None:
             os.environ["PLISTSPEC_ELISP_DIR"] = env
     import plistspec.emacs
 
-    assert found.parent == Path(plistspec.emacs.__file__).resolve().parent
-    assert (ROOT / "elisp" / "plistspec-serve.el").resolve() == found
+    assert [f.name for f in found] == list(ELISP_FILES)
+    for f in found:
+        assert f.parent == Path(plistspec.emacs.__file__).resolve().parent
+        assert (ROOT / "elisp" / f.name).resolve() == f
     assert "emacs/*.el" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_elisp_half_is_found_in_plistspec_elisp_dir(tmp_path, monkeypatch) -> None:
+    """$PLISTSPEC_ELISP_DIR is used only when it holds every file of the helper."""
+    from plistspec.emacs.client import elisp_files
+
+    for name in ELISP_FILES:
+        shutil.copy(ROOT / "elisp" / name, tmp_path / name)
+    monkeypatch.setenv("PLISTSPEC_ELISP_DIR", str(tmp_path))
+    assert elisp_files() == [tmp_path / name for name in ELISP_FILES]
+    (tmp_path / ELISP_FILES[0]).unlink()
+    assert all(f.parent != tmp_path for f in elisp_files())
 
 
 def test_catalog_diagnostics_point_at_the_tool_form():

@@ -11,10 +11,11 @@ server protocol (``-eval EXPR`` quoted with ``&``-escapes; the answer ``-emacs-p
 as an Elisp string literal by :mod:`plistspec.elisp.printer`, answered by
 ``plistspec-serve-request`` with base64-encoded UTF-8 JSON.
 
-Every request installs ``plistspec-serve.el`` on demand, in the same round trip: the
-expression checks that this version of the file is loaded there and loads it if not
-(a restarted Emacs, a file updated since), then asks; a reply saying the helper is
-missing anyway is retried once after an explicit load.
+Every request installs the helper (``plistspec-serve.el`` and the parts it requires,
+:data:`ELISP_FILES`) on demand, in the same round trip: the expression checks that this
+version of the files is loaded there and loads them, in order, if not (a restarted
+Emacs, a file updated since), then asks; a reply saying the helper is missing anyway
+is retried once after an explicit load.
 
 A long answer comes as ``@FILE``: Emacs's own ``server-reply-print`` is quadratic in
 the length of what it prints, so Emacs writes it to a new file in a folder this client
@@ -47,7 +48,8 @@ __all__ = [
     "EmacsUnavailable",
     "EmacsClient",
     "socket_path",
-    "elisp_file",
+    "elisp_files",
+    "ELISP_FILES",
     "PROTOCOL_VERSION",
 ]
 
@@ -108,19 +110,34 @@ def _local_socket(name: str | None) -> str:
     return legacy
 
 
-def elisp_file() -> Path:
-    """``plistspec-serve.el``: ``$PLISTSPEC_ELISP_DIR``, else the copy installed with this
-    package (package data beside this module; ``elisp/plistspec-serve.el`` of a checkout
-    is a symbolic link to it, for ``load-path`` users)."""
+# The Elisp half, in the order it is loaded: each file requires only those before it, so
+# loading them in this order by file name never searches the user's `load-path' (where
+# another version of plistspec may be installed).
+ELISP_FILES = (
+    "plistspec-serve-reply.el",
+    "plistspec-serve-tool.el",
+    "plistspec-serve-record.el",
+    "plistspec-serve-index.el",
+    "plistspec-serve-call.el",
+    "plistspec-serve-export.el",
+    "plistspec-serve.el",
+)
+
+
+def elisp_files() -> list[Path]:
+    """The :data:`ELISP_FILES`, all from one folder: ``$PLISTSPEC_ELISP_DIR``, else the copy
+    installed with this package (package data beside this module; each ``elisp/`` file of
+    a checkout is a symbolic link to it, for ``load-path`` users)."""
     env = os.environ.get("PLISTSPEC_ELISP_DIR")
     candidates = [Path(env)] if env else []
     candidates.append(Path(__file__).resolve().parent)
     for d in candidates:
-        f = d / "plistspec-serve.el"
-        if f.is_file():
-            return f
+        files = [d / name for name in ELISP_FILES]
+        if all(f.is_file() for f in files):
+            return files
     raise EmacsError(
-        "cannot find plistspec-serve.el: set PLISTSPEC_ELISP_DIR to plistspec's elisp/ folder"
+        "cannot find plistspec-serve.el and the files it requires: set PLISTSPEC_ELISP_DIR "
+        "to plistspec's elisp/ folder"
     )
 
 
@@ -326,18 +343,25 @@ class EmacsClient:
     # -- requests to plistspec-serve.el -----------------------------------------------
 
     def _install_form(self, force: bool = False) -> str:
-        """Elisp that loads this version of plistspec-serve.el unless it is there
-        (``force``: loads it in any case)."""
+        """Elisp that loads this version of the helper's files, in order, unless it is
+        there (``force``: loads them in any case); then compiles what each defined."""
         if self._install is None:
             import hashlib
 
             from plistspec.elisp.printer import print_string
 
-            f = elisp_file()
-            digest = hashlib.sha1(f.read_bytes()).hexdigest()[:16]
-            path = print_string(str(f))
+            files = elisp_files()
+            sha = hashlib.sha1()
+            for f in files:
+                sha.update(f.name.encode("utf-8") + b"\0" + f.read_bytes() + b"\0")
+            digest = sha.hexdigest()[:16]
+            # the folder once: this form travels (unevaluated) in every request
+            folder = print_string(os.path.join(os.path.abspath(files[0].parent), ""))
+            names = " ".join(print_string(f.name) for f in files)
             load = (
-                f"(load {path} nil t t) (plistspec-serve--compile {path}) "
+                f"(let ((files (mapcar (lambda (f) (concat {folder} f)) '({names})))) "
+                "(dolist (f files) (load f nil t t)) "
+                "(dolist (f files) (plistspec-serve--compile f))) "
                 f"(put 'plistspec-serve-version 'hash \"{digest}\")"
             )
             check = (
@@ -420,7 +444,7 @@ class EmacsClient:
                 pass
 
     def ensure_loaded(self, timeout: float | None = None, shims: bool = False) -> dict[str, Any]:
-        """Load ``plistspec-serve.el`` unless this version is there; return hello.
+        """Load the helper (:data:`ELISP_FILES`) unless this version is there; return hello.
 
         ``shims``: also define gptel's/llm's constructors where they are not installed
         and record every tool made from now on (plistspec's own Emacs only)."""
@@ -435,6 +459,7 @@ class EmacsClient:
 
 
 def _missing_helper(e: EmacsError) -> bool:
-    """Whether ``e`` says plistspec-serve.el is not (fully) loaded in that Emacs."""
+    """Whether ``e`` says the helper (plistspec-serve.el and its parts) is not (fully)
+    loaded in that Emacs."""
     text = str(e)
     return "void-function" in text and "plistspec-serve" in text

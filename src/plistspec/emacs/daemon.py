@@ -2,8 +2,8 @@
 
 Owns: starting ``emacs -Q --fg-daemon=SOCKET`` with its socket in a private directory
 (``mkdtemp``, mode 0700, so no other user can reach it), waiting until it answers,
-preparing it (``load-path`` folders, an init file, ``plistspec-serve.el`` with its
-shims and recorder) and stopping it: :meth:`OwnEmacs.stop` asks it to exit, then
+preparing it (``load-path`` folders, an init file, ``plistspec-serve.el`` and its
+parts, with its shims and recorder) and stopping it: :meth:`OwnEmacs.stop` asks it to exit, then
 terminates and kills it; it runs at interpreter exit and on SIGTERM/SIGHUP too. If
 plistspec itself is killed outright, the Emacs notices within a second that its parent
 is gone, deletes the private directory and exits (``plistspec-serve-watch-parent``): no

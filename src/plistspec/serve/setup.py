@@ -10,8 +10,8 @@ Owns: the two ways of serving.
   it. See :class:`~plistspec.serve.sources.FileSource` for what is served.
 * A running Emacs (``serve --emacs [NAME]``): the tools registered there, gptel's
   registry and an llm variable, indexed in that Emacs and followed by
-  :class:`~plistspec.serve.sources.EmacsSource`; ``plistspec-serve.el`` is installed on
-  demand with every request, so a restarted Emacs serves again at the next request.
+  :class:`~plistspec.serve.sources.EmacsSource`; ``plistspec-serve.el`` (and its parts)
+  is installed on demand with every request, so a restarted Emacs serves again at the next request.
 
 Nothing here prints: problems are diagnostics, returned.
 """

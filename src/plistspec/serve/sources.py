@@ -1,7 +1,7 @@
 """Where the served tools come from, kept current.
 
 Owns: the served catalogue of one server and how it follows Emacs. Emacs indexes its
-tools (``plistspec-serve.el``) and names each state of them by a *generation*; every
+tools (``plistspec-serve-index.el``) and names each state of them by a *generation*; every
 refresh asks for the registry *given the generation already known*, and an unchanged
 Emacs answers with that generation alone, so a ``tools/list`` or a watch costs one small
 request. A changed registry (a tool defined, redefined or removed), a restarted Emacs or

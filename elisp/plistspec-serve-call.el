@@ -1,0 +1,1 @@
+../src/plistspec/emacs/plistspec-serve-call.el

@@ -1,0 +1,1 @@
+../src/plistspec/emacs/plistspec-serve-record.el
