@@ -87,3 +87,71 @@ def test_from_json_output_makes_the_tools_in_the_real_gptel(emacs, elisp_deps_di
         + ' \'("quoted" "listed" "list_things") " "))'
     )
     assert emacs.run(code).split() == ["my-fn", "my-fn", "llm-tc/list-things"]
+
+
+#: a literate configuration: prose (with unbalanced parens and quotes) around Emacs Lisp
+#: blocks, an indented block, an upper-case block, a block of another language
+ORG = """\
+#+title: My config
+* GPTel
+Some prose with (parens and "quotes.
+#+begin_src emacs-lisp :tangle yes
+  (use-package gptel
+    :config
+    (gptel-make-tool
+     :name "first" :function #'ignore :description "d"
+     :args (list '(:name "node" :type string :description "The node"))))
+#+end_src
+
+#+BEGIN_SRC elisp
+(gptel-make-tool :name "second" :function #'ignore :description "d" :args nil)
+#+END_SRC
+
+#+begin_src python
+print("not elisp (")
+#+end_src
+"""
+
+
+def test_to_json_reads_the_elisp_blocks_of_org_and_markdown(tmp_path) -> None:
+    """to-json reads a .org/.md file as check does (its Emacs Lisp blocks, at their own
+    lines and columns), never its prose as Lisp (which gave syntax errors)."""
+    org = tmp_path / "config.org"
+    org.write_text(ORG, encoding="utf-8")
+    r = _cli("to-json", str(org))
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    got = [
+        (t["name"], t["metadata"]["source"]["line"], t["metadata"]["source"]["column"])
+        for t in json.loads(r.stdout)
+    ]
+    assert got == [("first", 7, 5), ("second", 13, 1)]
+    md = tmp_path / "README.md"
+    md.write_text(
+        "# T\n\nSee `(x`.\n\n```elisp\n" + ORG.splitlines()[12] + "\n```\n", encoding="utf-8"
+    )
+    r = _cli("to-json", "-t", "openai", str(md))
+    assert r.exit_code == 0 and [t["function"]["name"] for t in json.loads(r.stdout)] == ["second"]
+    bare = tmp_path / "notes.md"
+    bare.write_text("# nothing (\n", encoding="utf-8")
+    r = _cli("to-json", str(bare))
+    assert r.exit_code == 0 and json.loads(r.stdout) == []
+    assert r.stderr.startswith(f"{bare}:1:1: warning: no Emacs Lisp here: to-json reads")
+    py = tmp_path / "tools.py"
+    py.write_text("print(1)\n", encoding="utf-8")
+    r = _cli("to-json", str(py))
+    assert r.exit_code == 1 and r.stdout == "" and "[PS003]" in r.stderr
+
+
+def test_fmt_lays_out_org_blocks_and_leaves_the_prose(tmp_path) -> None:
+    org = tmp_path / "config.org"
+    org.write_text(ORG, encoding="utf-8")
+    r = _cli("fmt", "--check", str(org))
+    assert r.exit_code == 1, r.output
+    assert _cli("fmt", "-i", str(org)).exit_code == 0
+    new = org.read_text(encoding="utf-8")
+    assert '(gptel-make-tool\n :name "second"\n :function' in new
+    assert ORG.split("#+begin_src python")[1] in new  # the other block, untouched
+    assert new.startswith(ORG.split("#+begin_src emacs-lisp")[0])  # the prose, untouched
+    assert _cli("fmt", "--check", str(org)).exit_code == 0  # idempotent
+    r = _cli("check", str(org))
+    assert r.exit_code == 0 and "2 tool forms found" in r.output, r.output  # not 1: the blocks

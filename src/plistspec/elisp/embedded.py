@@ -6,7 +6,8 @@ a Markdown or Org file is read for its Emacs Lisp source blocks (```` ```elisp `
 of it made a space (line breaks kept), so offsets, lines and columns of the view are
 the file's own and a fix applies to the file as it is. A file whose name says it is
 another language (``.py``, ``.sh``, ``.yaml``...) is no Emacs Lisp at all: read as such
-it would give a stream of meaningless syntax errors, so the caller says it once instead.
+it would give a stream of meaningless syntax errors, so the caller says it once instead
+(:func:`not_elisp`, the same PS003 for ``check``, ``to-json`` and ``fmt``).
 ``.json`` is not judged here (the commands say "this is JSON" themselves).
 """
 
@@ -14,8 +15,12 @@ from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
-__all__ = ["ElispView", "elisp_view", "LANGUAGES"]
+if TYPE_CHECKING:
+    from plistspec.core.diagnostics import Diagnostic
+
+__all__ = ["ElispView", "elisp_view", "LANGUAGES", "not_elisp"]
 
 # file name suffix -> the language it holds
 LANGUAGES = {
@@ -128,3 +133,29 @@ def elisp_view(path: str | None, text: str) -> ElispView:
     if language is not None:
         return ElispView(None, language)
     return ElispView(text)
+
+
+def not_elisp(
+    path: str | None, text: str, language: str | None, command: str = "check"
+) -> Diagnostic:
+    """PS003 for a file that is not Emacs Lisp (:func:`elisp_view`): an error for another
+    language, a warning for a Markdown/Org file without an Emacs Lisp source block;
+    ``command`` names the command that says it."""
+    from plistspec.core.diagnostics import Diagnostic, locate
+
+    if language in ("Markdown", "Org"):
+        severity = "warning"
+        message = (
+            f"no Emacs Lisp here: {command} reads the emacs-lisp/elisp source blocks of "
+            f"{language} files, and this one has none"
+        )
+    else:
+        severity = "error"
+        message = (
+            f"this is {language}, not Emacs Lisp: {command} reads tool forms from .el files "
+            "(and the emacs-lisp source blocks of .md/.org files)"
+        )
+        if language == "Python":
+            message += "; for Python functions use `plistspec from-py MODULE:FUNCTION`"
+    d = Diagnostic("PS003", severity, message, 0, min(1, len(text)), path=path)
+    return locate([d], text, path)[0]
