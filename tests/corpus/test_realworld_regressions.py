@@ -155,3 +155,19 @@ def test_fmt_lays_out_org_blocks_and_leaves_the_prose(tmp_path) -> None:
     assert _cli("fmt", "--check", str(org)).exit_code == 0  # idempotent
     r = _cli("check", str(org))
     assert r.exit_code == 0 and "2 tool forms found" in r.output, r.output  # not 1: the blocks
+
+
+def test_a_slot_read_through_a_constant_is_written_as_its_value() -> None:
+    """`:category my-cat` after `(defconst my-cat "files")`: the file from-json writes
+    has no my-cat, so the IR keeps the value (loading it signalled void-variable)."""
+    text = (
+        '(defconst my-cat "files")\n(defconst my-flags \'(a b))\n'
+        '(gptel-make-tool :name "r" :function #\'ignore :description "d"'
+        " :category my-cat :confirm my-flags)\n"
+    )
+    ir = _ir(text)
+    slots = {s["key"]: s["text"] for s in ir[0]["metadata"]["slots"]}
+    assert slots == {":function": "#'ignore", ":category": '"files"', ":confirm": "'(a b)"}
+    el = _from_json(ir)
+    assert ':category "files"' in el and ":confirm '(a b)" in el
+    assert not [f for f in findings(el, "rt.el", Settings()) if f.code != "PS302"]

@@ -45,6 +45,8 @@ __all__ = ["lower", "too_deep", "GPTEL_ONLY_SLOTS", "MAX_DEPTH"]
 #: slots gptel reads but never sends (a non-static value there is harmless)
 GPTEL_ONLY_SLOTS = (":function", ":async", ":category", ":confirm", ":include")
 
+_T = Symbol("t", 0, 0)
+
 #: deeper nesting than this (lists and vectors) is refused with PS204
 MAX_DEPTH = 150
 
@@ -179,12 +181,20 @@ def _slot_text(form: Any, slot: Any) -> str:
     ``apply``, an ``llm-tool-collection-deftool`` spec) is the value itself: a symbol
     there is the function (``#'f``) or the symbol (``'s``), a list is quoted; the
     deftool's ``:function llm-tc/NAME`` is made by the macro, so it is printed, not
-    sliced from the source (where only NAME is written)."""
+    sliced from the source (where only NAME is written). A value read through same-file
+    constants is printed as that value."""
     d = slot.form
+    if slot.via and slot.value is not None:
+        # read through same-file constants (`:category my-category`): the value, since
+        # the text written elsewhere (from-json's file) has no such variable
+        d = slot.value
+        if not isinstance(d, (Symbol, List)) or is_nil(d) or is_keyword(d) or d == _T:
+            return print_datum(d)
+        return "'" + print_datum(d)
     data = not slot.evaluated or slot.value is d
     if not data or not isinstance(d, (Symbol, List)) or is_nil(d) or is_keyword(d):
         return form.source(d)
-    if isinstance(d, Symbol) and d.name == "t":
+    if d == _T:
         return "t"
     if slot.key.name == ":function" and isinstance(d, Symbol):
         return "#'" + print_datum(d)
