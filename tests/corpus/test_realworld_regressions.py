@@ -171,3 +171,28 @@ def test_a_slot_read_through_a_constant_is_written_as_its_value() -> None:
     el = _from_json(ir)
     assert ':category "files"' in el and ":confirm '(a b)" in el
     assert not [f for f in findings(el, "rt.el", Settings()) if f.code != "PS302"]
+
+
+SHEBANG = """#!/usr/bin/env -S emacs --script
+;; -*- lexical-binding: t -*-
+(gptel-make-tool :name "a" :function #'ignore :description "d" :args nil)
+"""
+
+
+def test_a_script_shebang_line_is_a_comment(tmp_path, emacs) -> None:
+    """A config run by `emacs --script` starts with #!: Emacs's reader skips that line
+    (Emacs 28 and 30), so check says nothing (it said PS002 "not supported") and fmt
+    keeps the line."""
+    got = emacs.run(
+        "(princ (with-temp-buffer (insert " + json.dumps(SHEBANG) + ") (goto-char 1)"
+        " (car (read (current-buffer)))))"
+    )
+    assert got == "gptel-make-tool"
+    f = tmp_path / "init.el"
+    f.write_text(SHEBANG, encoding="utf-8")
+    assert findings(SHEBANG, str(f), Settings()) == []
+    r = _cli("to-json", str(f))
+    assert r.exit_code == 0 and r.stderr == "" and json.loads(r.stdout)[0]["name"] == "a"
+    r = _cli("fmt", str(f))
+    assert r.exit_code == 0 and r.stdout.startswith(SHEBANG.splitlines()[0] + "\n")
+    assert '(gptel-make-tool\n :name "a"' in r.stdout

@@ -220,7 +220,7 @@ def _format_one(
     out = _Encoder(layout, target)
     from plistspec.elisp.embedded import elisp_view
 
-    plain = elisp_view(name, text).language is None  # a .md/.org file: its blocks, whole
+    plain = elisp_view(name, text).text == text  # a .md/.org file: its blocks, whole
     streamed = None if whole or not plain else format_stream(text, out.add, name, dialect)
     new: str | None = None
     if streamed is not None:

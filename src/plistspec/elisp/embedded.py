@@ -8,7 +8,8 @@ the file's own and a fix applies to the file as it is. A file whose name says it
 another language (``.py``, ``.sh``, ``.yaml``...) is no Emacs Lisp at all: read as such
 it would give a stream of meaningless syntax errors, so the caller says it once instead
 (:func:`not_elisp`, the same PS003 for ``check``, ``to-json`` and ``fmt``).
-``.json`` is not judged here (the commands say "this is JSON" themselves).
+``.json`` is not judged here (the commands say "this is JSON" themselves). A first line
+``#!...`` (a script for ``emacs --script``) is a comment, as Emacs's reader makes it.
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def elisp_view(path: str | None, text: str) -> ElispView:
     """The Emacs Lisp of ``text``, judged by the name ``path`` (None or an unknown
     suffix: all of it)."""
     if not path:
-        return ElispView(text)
+        return ElispView(_shebang(text))
     suffix = os.path.splitext(path)[1].lower()
     if suffix in _MARKDOWN or suffix in _ORG:
         if suffix in _MARKDOWN:
@@ -132,7 +133,13 @@ def elisp_view(path: str | None, text: str) -> ElispView:
     language = LANGUAGES.get(suffix)
     if language is not None:
         return ElispView(None, language)
-    return ElispView(text)
+    return ElispView(_shebang(text))
+
+
+def _shebang(text: str) -> str:
+    """``text`` with a first line ``#!...`` read as the comment Emacs's reader makes of it
+    (a script run by ``emacs --script``): ``;!``, the same offsets."""
+    return ";" + text[1:] if text.startswith("#!") else text
 
 
 def not_elisp(

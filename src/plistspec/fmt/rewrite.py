@@ -216,8 +216,9 @@ def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list
     from plistspec.elisp.recover import read_recovering
 
     view = elisp_view(path, text)
-    if view.language in ("Markdown", "Org"):
-        # its elisp blocks, prose blanked: the same offsets, so the edits apply to the file
+    if view.language in ("Markdown", "Org") or view.text is not None:
+        # its elisp blocks (prose blanked), a #! line read as a comment: the same offsets,
+        # so the edits apply to the file
         if view.text is None:
             return text, []
         elisp = view.text
