@@ -1,7 +1,7 @@
 """One input checked as the user chose: the findings ``plistspec check`` reports for it.
 
 A file that is not Emacs Lisp (``.py``, a Markdown/Org file without an Emacs Lisp
-source block) gets one PS003 (:func:`not_elisp`); a Markdown/Org file's source blocks
+source block) gets one PS003 (:func:`plistspec.elisp.embedded.not_elisp`); a Markdown/Org file's source blocks
 are checked where they are (:mod:`plistspec.elisp.embedded`).
 
 Owns: the composition checking → rule selection (configuration, command line,
@@ -18,7 +18,7 @@ from plistspec.checking.selection import Layer, Selection
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.core.record import Record
 
-__all__ = ["Settings", "findings", "settings_for", "not_elisp"]
+__all__ = ["Settings", "findings", "settings_for"]
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -69,7 +69,7 @@ def findings(
             )
         return on
 
-    from plistspec.elisp.embedded import elisp_view
+    from plistspec.elisp.embedded import elisp_view, not_elisp
 
     view = elisp_view(path, text)
     if view.text is None:  # not Emacs Lisp: said once, not as a stream of syntax errors
@@ -94,27 +94,3 @@ def findings(
         key=lambda d: (d.start if d.start >= 0 else -1, _SEVERITY_ORDER.get(d.severity, 3), d.code)
     )
     return out
-
-
-def not_elisp(path: str | None, text: str, language: str | None) -> Diagnostic:
-    """PS003 for a file that is not Emacs Lisp (:func:`plistspec.elisp.embedded.elisp_view`):
-    an error for another language, a warning for a Markdown/Org file without an Emacs
-    Lisp source block."""
-    from plistspec.core.diagnostics import locate
-
-    if language in ("Markdown", "Org"):
-        severity = "warning"
-        message = (
-            f"no Emacs Lisp here: check reads the emacs-lisp/elisp source blocks of {language} "
-            "files, and this one has none"
-        )
-    else:
-        severity = "error"
-        message = (
-            f"this is {language}, not Emacs Lisp: check reads tool forms from .el files "
-            "(and the emacs-lisp source blocks of .md/.org files)"
-        )
-        if language == "Python":
-            message += "; for Python functions use `plistspec from-py MODULE:FUNCTION`"
-    d = Diagnostic("PS003", severity, message, 0, min(1, len(text)), path=path)
-    return locate([d], text, path)[0]

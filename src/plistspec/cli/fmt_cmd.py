@@ -218,7 +218,10 @@ def _format_one(
     from plistspec.fmt.stream import format_stream
 
     out = _Encoder(layout, target)
-    streamed = None if whole else format_stream(text, out.add, name, dialect)
+    from plistspec.elisp.embedded import elisp_view
+
+    plain = elisp_view(name, text).text == text  # a .md/.org file: its blocks, whole
+    streamed = None if whole or not plain else format_stream(text, out.add, name, dialect)
     new: str | None = None
     if streamed is not None:
         changed, diags = streamed

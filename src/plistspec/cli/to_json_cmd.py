@@ -113,6 +113,15 @@ def to_json_cmd(
                 hint.severity = "error"
                 diags.extend(locate([hint], text, name))
                 continue
+        from plistspec.elisp.embedded import elisp_view, not_elisp
+
+        view = elisp_view(name, text)
+        if view.text is None:  # another language, or Markdown/Org without an elisp block
+            d = not_elisp(name, text, view.language, "to-json")
+            diags.append(d)
+            failed = failed or d.is_error
+            continue
+        text = view.text  # a Markdown/Org file: its blocks, at their own lines and columns
         if len(files) == 1 and from_emacs is None and not lower and hint is None:
             from plistspec.pipeline.stream import provider_json_bytes
 

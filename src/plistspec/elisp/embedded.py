@@ -6,16 +6,22 @@ a Markdown or Org file is read for its Emacs Lisp source blocks (```` ```elisp `
 of it made a space (line breaks kept), so offsets, lines and columns of the view are
 the file's own and a fix applies to the file as it is. A file whose name says it is
 another language (``.py``, ``.sh``, ``.yaml``...) is no Emacs Lisp at all: read as such
-it would give a stream of meaningless syntax errors, so the caller says it once instead.
-``.json`` is not judged here (the commands say "this is JSON" themselves).
+it would give a stream of meaningless syntax errors, so the caller says it once instead
+(:func:`not_elisp`, the same PS003 for ``check``, ``to-json`` and ``fmt``).
+``.json`` is not judged here (the commands say "this is JSON" themselves). A first line
+``#!...`` (a script for ``emacs --script``) is a comment, as Emacs's reader makes it.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from typing import TYPE_CHECKING
 
-__all__ = ["ElispView", "elisp_view", "LANGUAGES"]
+if TYPE_CHECKING:
+    from plistspec.core.diagnostics import Diagnostic
+
+__all__ = ["ElispView", "elisp_view", "LANGUAGES", "not_elisp"]
 
 # file name suffix -> the language it holds
 LANGUAGES = {
@@ -113,7 +119,7 @@ def elisp_view(path: str | None, text: str) -> ElispView:
     """The Emacs Lisp of ``text``, judged by the name ``path`` (None or an unknown
     suffix: all of it)."""
     if not path:
-        return ElispView(text)
+        return ElispView(_shebang(text))
     suffix = os.path.splitext(path)[1].lower()
     if suffix in _MARKDOWN or suffix in _ORG:
         if suffix in _MARKDOWN:
@@ -127,4 +133,36 @@ def elisp_view(path: str | None, text: str) -> ElispView:
     language = LANGUAGES.get(suffix)
     if language is not None:
         return ElispView(None, language)
-    return ElispView(text)
+    return ElispView(_shebang(text))
+
+
+def _shebang(text: str) -> str:
+    """``text`` with a first line ``#!...`` read as the comment Emacs's reader makes of it
+    (a script run by ``emacs --script``): ``;!``, the same offsets."""
+    return ";" + text[1:] if text.startswith("#!") else text
+
+
+def not_elisp(
+    path: str | None, text: str, language: str | None, command: str = "check"
+) -> Diagnostic:
+    """PS003 for a file that is not Emacs Lisp (:func:`elisp_view`): an error for another
+    language, a warning for a Markdown/Org file without an Emacs Lisp source block;
+    ``command`` names the command that says it."""
+    from plistspec.core.diagnostics import Diagnostic, locate
+
+    if language in ("Markdown", "Org"):
+        severity = "warning"
+        message = (
+            f"no Emacs Lisp here: {command} reads the emacs-lisp/elisp source blocks of "
+            f"{language} files, and this one has none"
+        )
+    else:
+        severity = "error"
+        message = (
+            f"this is {language}, not Emacs Lisp: {command} reads tool forms from .el files "
+            "(and the emacs-lisp source blocks of .md/.org files)"
+        )
+        if language == "Python":
+            message += "; for Python functions use `plistspec from-py MODULE:FUNCTION`"
+    d = Diagnostic("PS003", severity, message, 0, min(1, len(text)), path=path)
+    return locate([d], text, path)[0]

@@ -34,6 +34,10 @@ with the error.
 
 The result is idempotent: formatting formatted text changes nothing.
 
+A Markdown or Org file is formatted in its Emacs Lisp source blocks only
+(:func:`plistspec.elisp.embedded.elisp_view`: the prose blanked, offsets kept), as
+``check`` reads it.
+
 The stages (:func:`rewrites`): find the tool forms, screen each (:func:`_screen`), then
 lower it, lint it, lay it out, and prove the new text sends the same
 (:mod:`plistspec.fmt.verify`), each stage over all the forms at once.
@@ -208,14 +212,24 @@ def format_text(
 
 
 def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list[Diagnostic]]:
+    from plistspec.elisp.embedded import elisp_view
     from plistspec.elisp.recover import read_recovering
 
-    datums, read_diags = read_recovering(text)
+    view = elisp_view(path, text)
+    if view.language in ("Markdown", "Org") or view.text is not None:
+        # its elisp blocks (prose blanked), a #! line read as a comment: the same offsets,
+        # so the edits apply to the file
+        if view.text is None:
+            return text, []
+        elisp = view.text
+    else:
+        elisp = text
+    datums, read_diags = read_recovering(elisp)
     for d in read_diags:
         d.path = path
     if any(d.is_error for d in read_diags):
         return text, [d for d in read_diags if d.is_error]
-    edits, unread, infos, _ = rewrites(datums, text, path, dialect)
+    edits, unread, infos, _ = rewrites(datums, elisp, path, dialect)
     del datums
     pieces: list[str] = []
     pos = 0

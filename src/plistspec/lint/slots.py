@@ -24,6 +24,9 @@ LLM_SLOTS = (":function", ":name", ":description", ":args", ":async")
 GPTEL_SLOTS = LLM_SLOTS + (":category", ":confirm", ":include")
 _SLOT_WORDS = tuple(s[1:] for s in GPTEL_SLOTS)
 _GPTEL_SLOTS = frozenset(GPTEL_SLOTS)
+#: slots of a known convention the libraries ignore, never taken for a misspelling:
+#: llm-tool-collection's :tags (its specs are handed to gptel-make-tool/llm-make-tool)
+_CONVENTION_SLOTS = frozenset({":tags"})
 
 
 def _head(form: ToolForm) -> Symbol:
@@ -58,8 +61,13 @@ def tool_slots(sink: Sink, form: ToolForm, dialect: str) -> dict[str, Slot]:
         if n not in _GPTEL_SLOTS:
             if present is None:
                 present = {s.key.name for s in form.slots}
-            sug = suggest(n, _SLOT_WORDS)
-            if sug is None and isinstance(s.value, String) and ":description" not in present:
+            sug = None if n in _CONVENTION_SLOTS else suggest(n, _SLOT_WORDS)
+            if (
+                sug is None
+                and n not in _CONVENTION_SLOTS
+                and isinstance(s.value, String)
+                and ":description" not in present
+            ):
                 sug = "description"
             if sug is not None and ":" + sug not in present:
                 sink.add(

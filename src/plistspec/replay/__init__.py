@@ -33,7 +33,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from plistspec.core.diagnostics import Diagnostic, LineIndex, line_index
-from plistspec.elisp.datum import Datum, List, Symbol, is_nil
+from plistspec.elisp.datum import Datum, List, Symbol, is_keyword, is_nil
+from plistspec.elisp.printer import print_datum
 from plistspec.replay import fast  # light (datums only), and needed by every lowering
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ __all__ = ["lower", "too_deep", "GPTEL_ONLY_SLOTS", "MAX_DEPTH"]
 
 #: slots gptel reads but never sends (a non-static value there is harmless)
 GPTEL_ONLY_SLOTS = (":function", ":async", ":category", ":confirm", ":include")
+
+_T = Symbol("t", 0, 0)
 
 #: deeper nesting than this (lists and vectors) is refused with PS204
 MAX_DEPTH = 150
@@ -146,7 +149,7 @@ def _metadata(
         meta["source"] = _source(idx, form, path)
         return meta
     fn = values.get(":function")
-    meta["function"] = form.source(fn.form) if fn is not None and fn.form is not None else None
+    meta["function"] = _slot_text(form, fn) if fn is not None and fn.form is not None else None
     for key in ("category", "confirm", "include"):
         s = values.get(":" + key)
         if s is not None and s.value is not None:
@@ -167,8 +170,37 @@ def _slots(idx: LineIndex, form: Any) -> list[dict[str, Any]]:
             continue
         start = s.form.start
         column = idx.position(start)[1] - 1 if start >= 0 else 0
-        slots.append({"key": s.key.name, "text": form.source(s.form), "column": column})
+        slots.append({"key": s.key.name, "text": _slot_text(form, s), "column": column})
     return slots
+
+
+def _slot_text(form: Any, slot: Any) -> str:
+    """Source text of ``slot``'s value as a constructor call's argument (evaluated),
+    which is what the IR's ``metadata.slots``/``function`` hold and ``from-json`` writes
+    into a ``gptel-make-tool`` call. A value written as data (a spec plist handed to
+    ``apply``, an ``llm-tool-collection-deftool`` spec) is the value itself: a symbol
+    there is the function (``#'f``) or the symbol (``'s``), a list is quoted; the
+    deftool's ``:function llm-tc/NAME`` is made by the macro, so it is printed, not
+    sliced from the source (where only NAME is written). A value read through same-file
+    constants is printed as that value."""
+    d = slot.form
+    if slot.via and slot.value is not None:
+        # read through same-file constants (`:category my-category`): the value, since
+        # the text written elsewhere (from-json's file) has no such variable
+        d = slot.value
+        if not isinstance(d, (Symbol, List)) or is_nil(d) or is_keyword(d) or d == _T:
+            return print_datum(d)
+        return "'" + print_datum(d)
+    data = not slot.evaluated or slot.value is d
+    if not data or not isinstance(d, (Symbol, List)) or is_nil(d) or is_keyword(d):
+        return form.source(d)
+    if d == _T:
+        return "t"
+    if slot.key.name == ":function" and isinstance(d, Symbol):
+        return "#'" + print_datum(d)
+    if slot.key.name == ":function" and d.items and d.items[0] == Symbol("lambda", 0, 0):
+        return form.source(d)  # (lambda ...) evaluates to the same function
+    return "'" + form.source(d)
 
 
 def _source(idx: LineIndex, form: Any, path: str | None) -> dict[str, Any]:
