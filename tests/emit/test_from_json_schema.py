@@ -110,3 +110,40 @@ def test_the_additional_properties_note_says_what_the_library_does(props, dialec
     (note,) = [d for d in diags if d.code == "PS505"]
     assert note.severity == "info" and says in note.message
     assert ("gptel adds" in note.message) == (dialect == "gptel" and bool(props))
+
+
+@pytest.mark.slow
+def test_a_draft4_items_array_is_dropped_under_llm(emacs, elisp_deps_dir, tmp_path) -> None:
+    """A draft-4 tuple (``"items": [S, S]``, as older servers publish a coordinate pair):
+    llm fails on an :items vector (``wrong-type-argument listp``), so from-json -d llm
+    leaves it out with a warning, and the real llm sends the rest."""
+    from support import elisp_deps_preamble
+
+    tuple_items = [{"type": "number"}, {"type": "number"}]
+    tool = dict(
+        TOOL,
+        inputSchema={
+            "type": "object",
+            "properties": {
+                "point": {"type": "array", "items": tuple_items, "description": "x, y"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["point"],
+        },
+    )
+    tools, _ = from_json(tool)
+    text, diags = to_elisp(tools, "llm")
+    assert [d.code for d in diags if "items" in d.message] == ["PS520"]
+    path = tmp_path / "tools.el"
+    path.write_text(text, encoding="utf-8")
+    script = elisp_deps_preamble(elisp_deps_dir) + LLM_SERIALIZE.replace(
+        "FILE", json.dumps(str(path))
+    )
+    sent = json.loads(emacs.run(script))
+    assert sent["properties"] == {
+        "point": {"type": "array", "description": "x, y"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    }
+    # gptel sends the vector as JSON's array: kept there
+    text, diags = to_elisp(tools, "gptel")
+    assert not [d for d in diags if "items" in d.message]
