@@ -249,9 +249,6 @@ def _llm_arg(w: Writer, name: str, schema: Any, optional: bool, aid: int | None)
         if isinstance(v, dict) and not v:
             w.warn("PS520", f"property {name!r}: llm drops :{k} when it is {{}} (nil)")
             continue
-        if k == "items" and isinstance(v, list):  # a draft-4 tuple: llm fails on a vector
-            w.warn("PS520", f"property {name!r}: dropped :items {brief(v)} (llm takes one schema)")
-            continue
         ctx = "C" if k in ("items", "properties") and isinstance(v, dict) else "R"
         entries.append((k, None, v, ctx, False))
     if optional:
