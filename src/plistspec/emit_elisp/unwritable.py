@@ -20,6 +20,8 @@ member of a type list, with a PS520 warning naming the members left out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.core.ir import Tool
 from plistspec.core.jsontext import brief
@@ -57,41 +59,42 @@ def drop_empty_names(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]:
     return out, diags
 
 
-def drop_tuple_items(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diagnostic]]:
-    """For llm, ``tools`` without the ``items`` arrays of their top-level properties
-    (copies of the tools that had one), and a warning per property changed."""
-    if dialect != "llm":
-        return tools, []
+def _each_arg(tools: list[Tool], rewrite: Any) -> tuple[list[Tool], list[Diagnostic]]:
+    """``tools`` with each top-level arg schema that ``rewrite`` (schema -> ``(new
+    schema, why)`` or None) changes replaced (copies of the tools changed), and a PS520
+    warning per arg."""
     out: list[Tool] = []
     diags: list[Diagnostic] = []
     for tool in tools:
         params = tool.get("parameters") if isinstance(tool, dict) else None
         props = params.get("properties") if isinstance(params, dict) else None
-        bad = (
-            [
-                k
-                for k, v in props.items()
-                if isinstance(v, dict) and isinstance(v.get("items"), list)
-            ]
-            if isinstance(props, dict)
-            else []
-        )
-        if not bad:
-            out.append(tool)
-            continue
-        new = dict(props)
-        for k in bad:
-            new[k] = {x: v for x, v in props[k].items() if x != "items"}
+        new = None
+        for k, v in props.items() if isinstance(props, dict) else ():
+            got = rewrite(v) if isinstance(v, dict) else None
+            if got is None:
+                continue
+            if new is None:
+                new = dict(props)
+            new[k] = got[0]
             diags.append(
-                Diagnostic(
-                    "PS520",
-                    "warning",
-                    f"tool {label(tool)}: property {k!r}: dropped :items {brief(props[k]['items'])} "
-                    "(a draft-4 tuple: llm takes one schema and fails on a vector)",
-                )
+                Diagnostic("PS520", "warning", f"tool {label(tool)}: property {k!r}: {got[1]}")
             )
-        out.append({**tool, "parameters": {**params, "properties": new}})  # type: ignore[typeddict-item]
+        out.append(tool if new is None else {**tool, "parameters": {**params, "properties": new}})  # type: ignore[typeddict-item]
     return out, diags
+
+
+def _untupled(schema: dict) -> tuple[dict, str] | None:
+    items = schema.get("items")
+    if not isinstance(items, list):
+        return None
+    why = f"dropped :items {brief(items)} (a draft-4 tuple: llm takes one schema and fails on a vector)"
+    return {k: v for k, v in schema.items() if k != "items"}, why
+
+
+def drop_tuple_items(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diagnostic]]:
+    """For llm, ``tools`` without the ``items`` arrays of their top-level properties
+    (copies of the tools that had one), and a warning per property changed."""
+    return _each_arg(tools, _untupled) if dialect == "llm" else (tools, [])
 
 
 _COMBINATORS = ("anyOf", "oneOf", "allOf")
@@ -138,31 +141,16 @@ def _first(schema: dict) -> tuple[dict, list] | None:
     return None
 
 
+def _first_member(schema: dict) -> tuple[dict, str] | None:
+    got = _first(schema)
+    if got is None:
+        return None
+    return got[
+        0
+    ], f"llm cannot express a union; written as its first member (left out: {brief(got[1])})"
+
+
 def first_member(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diagnostic]]:
     """For llm, ``tools`` whose top-level args with a union llm cannot say are written as
     the union's first member (copies of the tools changed), and a warning per arg."""
-    if dialect != "llm":
-        return tools, []
-    out: list[Tool] = []
-    diags: list[Diagnostic] = []
-    for tool in tools:
-        params = tool.get("parameters") if isinstance(tool, dict) else None
-        props = params.get("properties") if isinstance(params, dict) else None
-        new = None
-        for k, v in props.items() if isinstance(props, dict) else ():
-            got = _first(v) if isinstance(v, dict) else None
-            if got is None:
-                continue
-            if new is None:
-                new = dict(props)
-            new[k] = got[0]
-            diags.append(
-                Diagnostic(
-                    "PS520",
-                    "warning",
-                    f"tool {label(tool)}: property {k!r}: llm cannot express a union; written "
-                    f"as its first member (left out: {brief(got[1])})",
-                )
-            )
-        out.append(tool if new is None else {**tool, "parameters": {**params, "properties": new}})  # type: ignore[typeddict-item]
-    return out, diags
+    return _each_arg(tools, _first_member) if dialect == "llm" else (tools, [])
