@@ -1,8 +1,9 @@
 """What ``from-json`` leaves out because no gptel/llm spec can say it.
 
-Owns: :func:`drop_empty_names`, :func:`drop_tuple_items` and :func:`first_member`. A property named ``""`` (MCP servers have them) cannot
-be an arg: gptel and llm send an arg's ``:name ""`` as the property ``":"`` and require
-``""``, which ``check`` rightly reports (PS310). ``from-json`` therefore writes the tool
+Owns: :func:`drop_empty_names`, :func:`drop_tuple_items` and :func:`first_member`.
+
+A property named ``""`` (MCP servers have them) cannot be an arg: gptel and llm send an
+arg's ``:name ""`` as the property ``":"`` and require ``""``, which ``check`` rightly reports (PS310). ``from-json`` therefore writes the tool
 without it, with a PS521 warning, so that what it writes passes ``check``; ``fmt``,
 which rewrites what the user wrote, keeps it (it never changes what is sent).
 
