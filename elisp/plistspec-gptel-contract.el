@@ -21,7 +21,9 @@
 ;; in place).  gptel's JSON is made from copies of the tools with those
 ;; arguments, so the mode itself changes no tool.  The contract, as a JSON
 ;; schema, carries the `$defs' of an mcp.el tool read from mcp.el's
-;; connection (mcp.el keeps only the `properties' of a tool's schema).
+;; connection (mcp.el keeps only the `properties' of a tool's schema), and
+;; the `required' the server declared (mcp.el marks arguments optional by
+;; their place, not their name).
 
 ;;; Code:
 
@@ -82,10 +84,10 @@ any other change is the author's: it is copied anew."
                                (copy-tree (plistspec-gptel--declared-args tool) t))
     copy))
 
-(defun plistspec-gptel--mcp-defs (tool)
-  "The `$defs' of TOOL's schema in mcp.el's connection, when mcp.el made it.
-A plist (:$defs DEFS) or (:definitions DEFS), or nil.  The connection
-is the one the tool's category names (mcp-hub's \"mcp-NAME\", or NAME)."
+(defun plistspec-gptel--mcp-schema (tool)
+  "TOOL's input schema in mcp.el's connection, when mcp.el made TOOL, or nil.
+The connection is the one the tool's category names (mcp-hub's
+\"mcp-NAME\", or NAME)."
   (when (and (boundp 'mcp-server-connections) (fboundp 'mcp--tools)
              (hash-table-p mcp-server-connections))
     (ignore-errors
@@ -97,27 +99,51 @@ is the one the tool's category names (mcp-hub's \"mcp-NAME\", or NAME)."
                                           mcp-server-connections)))))
              (name (gptel-tool-name tool))
              (spec (and conn (cl-find name (mcp--tools conn) :test #'equal
-                                      :key (lambda (x) (plist-get x :name)))))
-             (schema (plist-get spec :inputSchema)))
-        (cl-loop for key in '(:$defs :definitions)
-                 when (plist-get schema key)
-                 return (list key (plist-get schema key)))))))
+                                      :key (lambda (x) (plist-get x :name))))))
+        (plist-get spec :inputSchema)))))
+
+(defun plistspec-gptel--mcp-defs (schema)
+  "The `$defs' of the mcp.el SCHEMA: (:$defs DEFS), (:definitions DEFS) or nil."
+  (cl-loop for key in '(:$defs :definitions)
+           when (plist-get schema key)
+           return (list key (plist-get schema key))))
+
+(defun plistspec-gptel--mcp-required (schema names)
+  "The `required' the mcp.el SCHEMA declares, when its properties are NAMES.
+mcp.el marks an argument optional by its place, not its name (the first
+as many arguments as `required' has are taken as required), so a server
+that lists its properties in another order (alphabetically, as Go servers
+do) gets the wrong arguments required.  Nil when SCHEMA is not the
+tool's (its properties are not NAMES, in order): the arguments say it."
+  (let ((props (plist-get schema :properties))
+        (required (plist-get schema :required)))
+    (when (and (or (vectorp required) (listp required))
+               (cl-every #'stringp required)
+               (equal names (cl-loop for (k _v) on props by #'cddr
+                                     collect (and (keywordp k)
+                                                  (substring (symbol-name k) 1)))))
+      (list (vconcat required)))))
 
 (defun plistspec-gptel--contract (tool)
   "TOOL's declared parameters as a JSON schema (a plist), for plistspec.
 gptel's own JSON without what gptel adds (`additionalProperties' false
-where the author did not say it) or removes, with the `$defs' mcp.el
-dropped (`plistspec-gptel--mcp-defs')."
-  (let ((props nil) (required nil))
+where the author did not say it) or removes; for a tool mcp.el made, with
+the `$defs' mcp.el dropped and the `required' the server declared
+\(`plistspec-gptel--mcp-required')."
+  (let ((props nil) (required nil) (names nil)
+        (schema (plistspec-gptel--mcp-schema tool)))
     (dolist (arg (plistspec-gptel--declared-args tool))
       (let ((spec (copy-sequence arg))
             (name (plist-get arg :name)))
         (cl-remf spec :name)
         (cl-remf spec :optional)
+        (push name names)
         (setq props (nconc props (list (make-symbol (concat ":" name)) spec)))
         (unless (plist-get arg :optional) (push name required))))
-    (append (list :type "object" :properties props :required (vconcat (nreverse required)))
-            (plistspec-gptel--mcp-defs tool))))
+    (let ((declared (and schema (plistspec-gptel--mcp-required schema (nreverse names)))))
+      (append (list :type "object" :properties props
+                    :required (if declared (car declared) (vconcat (nreverse required))))
+              (plistspec-gptel--mcp-defs schema)))))
 
 (provide 'plistspec-gptel-contract)
 ;;; plistspec-gptel-contract.el ends here

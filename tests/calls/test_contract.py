@@ -165,3 +165,23 @@ def test_judge_is_the_engine_python_callers_use() -> None:
     assert v.ok and v.arguments == {"item": {"title": "xy"}} and v.edits
     bad = judge("t", ITEM, lowered, {"item": {"title": "x", "tags": None, "meta": None}, "n": 9})
     assert not bad.ok and not bad.unchecked and "(2 problems)" in bad.message
+
+
+def test_the_required_the_tool_declared_is_sent() -> None:
+    """mcp.el takes an MCP tool's first ``len(required)`` properties as the required ones;
+    gptel's copy of github-mcp-server's alphabetical schema then requires the wrong ones,
+    and the contract (the server's schema) puts its own back."""
+    props = {k: {"type": "string"} for k in ("inputs", "method", "owner", "repo")}
+    sent = {"type": "object", "properties": props, "required": ["inputs", "method", "owner"]}
+    contract = {"type": "object", "properties": props, "required": ["method", "owner", "repo"]}
+    out, notes = restore_refs(sent, contract)
+    assert out["required"] == ["method", "owner", "repo"]
+    assert sent["required"] == ["inputs", "method", "owner"]  # never changed
+    assert [n[1:3] for n in notes] == [["PS706", "info"]]
+    # nothing required by the server: none sent
+    out, _ = restore_refs(sent, {**contract, "required": []})
+    assert "required" not in out
+    # the same required, or a contract of other properties: as gptel sent it
+    assert restore_refs(sent, {**contract, "required": sent["required"]}) == (sent, [])
+    other = {**contract, "properties": {"x": {"type": "string"}}}
+    assert restore_refs(sent, other) == (sent, [])

@@ -165,3 +165,28 @@ def test_an_object_gptel_closed_does_not_refuse_its_properties() -> None:
         "/point/y",
         "/unti",
     ]
+
+
+def test_a_draft4_items_array_is_checked_as_a_tuple() -> None:
+    """Real servers still publish ``"items": [S, S]`` without ``$schema``: 2020-12 cannot
+    read it (its ``items`` is one schema), so the check reads it as draft 7 does instead
+    of letting every call through unchecked."""
+    point = {
+        "type": "object",
+        "properties": {
+            "pt": {"type": "array", "items": [{"type": "number"}, {"type": "number"}]},
+            "n": {"type": "integer"},
+        },
+        "required": ["pt"],
+    }
+    checker = Checker(point)
+    assert checker.problems({"pt": [1, 2.5], "n": 3}) == []
+    assert checker.problems({"pt": [1, "x"], "n": "3"}) == [
+        Problem("/n", "integer", '"3"', "type"),
+        Problem("/pt/1", "number", '"x"', "type"),
+    ]
+    assert checker.broken is None
+    # a schema neither dialect can use still checks nothing, and says why
+    broken = Checker({"type": "object", "$ref": "#/nothing"})
+    assert broken.problems({"a": 1}) == []
+    assert broken.broken is not None

@@ -110,3 +110,96 @@ def test_the_additional_properties_note_says_what_the_library_does(props, dialec
     (note,) = [d for d in diags if d.code == "PS505"]
     assert note.severity == "info" and says in note.message
     assert ("gptel adds" in note.message) == (dialect == "gptel" and bool(props))
+
+
+@pytest.mark.slow
+def test_a_draft4_items_array_is_dropped_under_llm(emacs, elisp_deps_dir, tmp_path) -> None:
+    """A draft-4 tuple (``"items": [S, S]``, as older servers publish a coordinate pair):
+    llm fails on an :items vector (``wrong-type-argument listp``), so from-json -d llm
+    leaves it out with a warning, and the real llm sends the rest."""
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+    from support import elisp_deps_preamble
+
+    tuple_items = [{"type": "number"}, {"type": "number"}]
+    tool = dict(
+        TOOL,
+        inputSchema={
+            "type": "object",
+            "properties": {
+                "point": {"type": "array", "items": tuple_items, "description": "x, y"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["point"],
+        },
+    )
+    path = tmp_path / "tools.el"
+    args = ["from-json", "-d", "llm", "-", "-o", str(path)]
+    r = CliRunner().invoke(main, args, input=json.dumps(tool))
+    assert r.exit_code == 0, r.output
+    assert "property 'point': dropped :items" in r.output and "[PS520]" in r.output
+    script = elisp_deps_preamble(elisp_deps_dir) + LLM_SERIALIZE.replace(
+        "FILE", json.dumps(str(path))
+    )
+    sent = json.loads(emacs.run(script))
+    assert sent["properties"] == {
+        "point": {"type": "array", "description": "x, y"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    }
+    # gptel sends the vector as JSON's array: kept there
+    r = CliRunner().invoke(main, ["from-json", "-"], input=json.dumps(tool))
+    assert r.exit_code == 0 and ":items [" in r.output and "dropped :items" not in r.output
+
+
+@pytest.mark.slow
+def test_a_union_llm_cannot_say_is_written_as_its_first_member(
+    emacs, elisp_deps_dir, tmp_path
+) -> None:
+    """Unions of several types (sequential-thinking's ``["boolean", "string"]``, which
+    ``-t gemini`` writes as anyOf; sentry's nullable ``anyOf [anyOf [string, array],
+    null]``; notion's ``anyOf [oneOf [object, object], string]``) left an llm arg without
+    ``:type``: llm sends ``"type": "nil"`` and from-json -t failed. The first member is
+    written, with a PS520 warning, as for a type list; a nullable one stays optional."""
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+    from support import elisp_deps_preamble
+
+    obj = {"type": "object", "properties": {"id": {"type": "string"}}}
+    tool = dict(
+        TOOL,
+        inputSchema={
+            "type": "object",
+            "properties": {
+                "more": {"type": ["boolean", "string"], "description": "More?"},
+                "env": {
+                    "anyOf": [
+                        {"anyOf": [{"type": "string"}, {"type": "array", "items": {}}]},
+                        {"type": "null"},
+                    ]
+                },
+                "parent": {"anyOf": [{"oneOf": [obj, obj]}, {"type": "string"}]},
+            },
+            "required": ["more", "env", "parent"],
+        },
+    )
+    sent = {}
+    for target in ("gemini", None):
+        path = tmp_path / f"tools{target or ''}.el"
+        args = ["from-json", *(["-t", target] if target else []), "-d", "llm", "-"]
+        r = CliRunner().invoke(main, [*args, "-o", str(path)], input=json.dumps(tool))
+        assert r.exit_code == 0, r.output
+        # (a type list without -t is the writer's own PS520, said as before)
+        assert r.output.count("llm cannot express a union") == (3 if target else 2)
+        feature = path.stem
+        script = elisp_deps_preamble(elisp_deps_dir) + LLM_SERIALIZE.replace(
+            "FILE", json.dumps(str(path))
+        ).replace("tools-tools", f"{feature}-tools")
+        sent[target] = json.loads(emacs.run(script))
+    for got in sent.values():
+        assert got["properties"]["more"] == {"type": "boolean", "description": "More?"}
+        assert got["properties"]["env"] == {"type": "string"}
+        assert got["properties"]["parent"]["type"] == "object"
+    # env may be null: optional for llm (Gemini's lowering says nullable, which llm drops)
+    assert sent[None]["required"] == ["more", "parent"]

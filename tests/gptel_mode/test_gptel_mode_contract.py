@@ -45,8 +45,19 @@ PYDANTIC_VALID = [
     ),
 ]
 FASTMCP = [
-    ["fastmcp", str(ROOT / "fixtures" / "json" / "mcp_fastmcp_pydantic.json"), "mcp-fastmcp"]
+    ["fastmcp", str(ROOT / "fixtures" / "json" / "mcp_fastmcp_pydantic.json"), "mcp-fastmcp"],
+    # github-mcp-server lists properties alphabetically; mcp.el marks arguments optional
+    # by their place, so without the mode gptel requires inputs, method and owner
+    [
+        "ghsnaps",
+        str(ROOT / "fixtures" / "json" / "lowering" / "mcp_github_toolsnaps.json"),
+        "mcp-ghsnaps",
+    ],
 ]
+# the server's own required (method, owner, repo), not mcp.el's first three arguments
+TRIGGER = "actions_run_trigger"
+TRIGGER_VALID = [(TRIGGER, {"method": "rerun_workflow_run", "owner": "o", "repo": "r"})]
+TRIGGER_INVALID = [(TRIGGER, {"method": "run_workflow", "owner": "o", "ref": "main"})]
 # constraints lowering widens into descriptions on Gemini and Responses
 WIDENED_INVALID = [
     ("widened", {"count": 4}),
@@ -68,8 +79,8 @@ GPTEL_RUNS = [
     ("create_item", {"item": {"title": "u", "tags": None}, "dry_run": None}),
 ]
 REDOS = "a" * 34 + "!"
-INVALID = DECLARED_INVALID + WIDENED_INVALID + PYDANTIC_INVALID
-VALID = WIDENED_VALID + GPTEL_RUNS + PYDANTIC_VALID
+INVALID = DECLARED_INVALID + WIDENED_INVALID + PYDANTIC_INVALID + TRIGGER_INVALID
+VALID = WIDENED_VALID + GPTEL_RUNS + PYDANTIC_VALID + TRIGGER_VALID
 
 
 def _scenarios() -> tuple[list[dict[str, Any]], dict[int, list[Any]], dict[str, dict[int, str]]]:
@@ -231,3 +242,29 @@ def test_an_async_tool_that_signals_from_a_timer_gets_an_error_result() -> None:
     assert "Error: tool timer_boom did not answer within 1 seconds" in json.dumps(
         requests[1]["body"]
     )
+
+
+def _trigger_required(body: dict[str, Any], protocol: str) -> list[Any]:
+    out = []
+    for t in tools_of(body, protocol):
+        f = t.get("function") or t
+        if f.get("name") == TRIGGER:
+            params = f.get("parameters") or f.get("input_schema") or f.get("parametersJsonSchema")
+            out.append(params.get("required"))
+    return out
+
+
+def test_an_mcp_tool_requires_what_its_server_declared(runs) -> None:
+    """mcp.el takes the first ``len(required)`` arguments as the required ones; the mode
+    sends, and judges calls by, the ``required`` of the server's own schema."""
+    strict = {"openai-responses"}  # strict mode lists every property in required
+    for r in runs["on"][1]:
+        sent = _trigger_required(r["body"], r["protocol"])
+        assert sent, r["protocol"]
+        for required in sent:
+            if r["protocol"] in strict:
+                assert len(required) == 7  # every property (optional ones nullable)
+            else:
+                assert required == ["method", "owner", "repo"], r["protocol"]
+    off = [x for r in runs["off"][1] for x in _trigger_required(r["body"], r["protocol"])]
+    assert ["inputs", "method", "owner"] in off  # mcp.el's reading, without the mode

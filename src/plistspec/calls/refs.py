@@ -1,4 +1,5 @@
-"""The ``$ref``s of a tool's parameters made to point somewhere before lowering.
+"""The ``$ref``s of a tool's parameters made to point somewhere before lowering, and
+its ``required`` made the one it declared.
 
 Owns: :func:`restore_refs`. mcp.el turns an MCP tool's ``inputSchema`` into gptel
 arguments and keeps only its ``properties`` and ``required``: the ``$defs`` of every
@@ -8,7 +9,8 @@ contract (what ``plistspec-gptel-mode`` read from mcp.el's connection, docs/emac
 still has them: they are put back. A ``$ref`` that still points at nothing is loosened
 (the node keeps its other keywords, e.g. its description, and accepts any value), with a
 warning, rather than the tool left out: gptel alone sends the tool, and OpenAI,
-Anthropic and Ollama accept it.
+Anthropic and Ollama accept it. mcp.el also marks arguments optional by their place, not
+their name: the contract's ``required`` (the server's) is sent instead of gptel's.
 """
 
 from __future__ import annotations
@@ -44,11 +46,11 @@ def restore_refs(params: Any, contract: Any) -> tuple[Any, list[list[Any]]]:
     ``[pointer, code, severity, message]``. ``params`` itself is never changed."""
     if not isinstance(params, dict):
         return params, []
+    params, notes = _required(params, contract)
     refs = _refs(params)
     dangling = [(p, n) for p, n in refs if not resolve_pointer(params, n["$ref"])[0]]
     if not dangling:
-        return params, []
-    notes: list[list[Any]] = []
+        return params, notes
     out = dict(params)
     if isinstance(contract, dict):
         for key in DEFS_KEYS:
@@ -75,6 +77,32 @@ def restore_refs(params: Any, contract: Any) -> tuple[Any, list[list[Any]]]:
     if still:
         out = _loosened(out, [p for p, _ in still])
     return out, notes
+
+
+def _names(v: Any) -> list[str] | None:
+    return v if isinstance(v, list) and all(isinstance(x, str) for x in v) else None
+
+
+def _required(params: dict[str, Any], contract: Any) -> tuple[dict[str, Any], list[list[Any]]]:
+    """``params`` with the ``required`` of ``contract`` when the two have the same
+    properties and require others: mcp.el marks an argument optional by its place, not
+    its name (the first as many as ``required`` has are taken as required), so gptel's
+    copy of a server's schema that lists its properties in another order (alphabetically,
+    as Go servers do) requires the wrong ones."""
+    if not isinstance(contract, dict):
+        return params, []
+    mine, theirs = _names(contract.get("required", [])), _names(params.get("required", []))
+    props, cprops = params.get("properties"), contract.get("properties")
+    if mine is None or theirs is None or mine == theirs:
+        return params, []
+    if not isinstance(props, dict) or not isinstance(cprops, dict) or list(props) != list(cprops):
+        return params, []
+    out = dict(params)
+    out["required"] = list(mine)
+    if not mine:
+        del out["required"]
+    note = "required as the tool's own schema declares it (gptel's copy required others)"
+    return out, [["/parameters/required", "PS706", "info", note]]
 
 
 def _loosened(params: dict[str, Any], paths: list[list[Any]]) -> dict[str, Any]:

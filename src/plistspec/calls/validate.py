@@ -4,7 +4,7 @@ Owns: :class:`Checker` (one parameters schema, compiled once; :meth:`Checker.pro
 lists every :class:`~plistspec.calls.problems.Problem` of one call) and :func:`validate`.
 
 The rules are JSON Schema's (``jsonschema``, the schema's own ``$schema`` dialect, else
-2020-12), with three readings that tool calls need:
+2020-12; else draft 7 when 2020-12 cannot read it: a draft-4 ``items`` array), with three readings that tool calls need:
 
 * OpenAPI's ``nullable: true`` (what a Gemini ``parameters`` schema says instead of a
   type union with null) lets ``null`` through ``type`` and ``enum``;
@@ -52,6 +52,7 @@ def timed_out(problems: Any) -> bool:
 EMPTY_PARAMETERS: dict[str, Any] = {"type": "object", "properties": {}}
 
 _CLASSES: dict[type, type] = {}
+_DRAFT7 = "http://json-schema.org/draft-07/schema#"
 _LIMIT = 50  # problems listed at most
 
 
@@ -92,6 +93,7 @@ class Checker:
         self.schema = schema
         self.broken: str | None = None
         self._validator: Any = None
+        self._tried7 = False
         if not isinstance(schema, (dict, bool)):
             self.broken = f"the parameters schema is not an object: {shown(schema)}"
 
@@ -113,8 +115,26 @@ class Checker:
         except RecursionError:
             raise TooDeep() from None
         except Exception as e:  # noqa: BLE001 - dangling $ref, bad pattern, unknown type
+            if self._draft7():
+                return self._errors(arguments)
             self.broken = f"{type(e).__name__}: {e}"
             return None
+
+    def _draft7(self) -> bool:
+        """Whether the check moved to draft 7, once: a schema that names no dialect and
+        that 2020-12 cannot read (a draft-4 ``items`` array, which real servers still
+        publish, is a tuple there and a crash in 2020-12's ``items``)."""
+        schema = self.schema
+        if not isinstance(schema, dict) or "$schema" in schema:
+            return False
+        if self._tried7:
+            return False
+        self._tried7 = True
+        try:
+            self._validator = _validator_class({**schema, "$schema": _DRAFT7})(schema)
+        except Exception:  # noqa: BLE001 - then it is broken
+            return False
+        return True
 
     def fits(self, arguments: Any, *, nil: bool = False) -> bool:
         """No problem with ``arguments`` (a broken schema fits anything)."""

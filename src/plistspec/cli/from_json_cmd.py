@@ -167,10 +167,18 @@ def from_json_cmd(
     if not any(d.is_error for d in diags):
         import os
 
-        from plistspec.emit_elisp.unwritable import drop_empty_names
+        from plistspec.emit_elisp.unwritable import (
+            drop_empty_names,
+            drop_tuple_items,
+            first_member,
+        )
 
         file_name = os.path.basename(out) if out and out != "-" else None
         tools, more = drop_empty_names(tools)
+        diags.extend(more)
+        tools, more = drop_tuple_items(tools, dialect)
+        diags.extend(more)
+        tools, more = first_member(tools, dialect)
         diags.extend(more)
         elisp, more = to_elisp(
             tools,

@@ -1,19 +1,35 @@
 """What ``from-json`` leaves out because no gptel/llm spec can say it.
 
-Owns: :func:`drop_empty_names`. A property named ``""`` (MCP servers have them) cannot
-be an arg: gptel and llm send an arg's ``:name ""`` as the property ``":"`` and require
-``""``, which ``check`` rightly reports (PS310). ``from-json`` therefore writes the tool
+Owns: :func:`drop_empty_names`, :func:`drop_tuple_items` and :func:`first_member`.
+
+A property named ``""`` (MCP servers have them) cannot be an arg: gptel and llm send an
+arg's ``:name ""`` as the property ``":"`` and require ``""``, which ``check`` rightly reports (PS310). ``from-json`` therefore writes the tool
 without it, with a PS521 warning, so that what it writes passes ``check``; ``fmt``,
 which rewrites what the user wrote, keeps it (it never changes what is sent).
+
+A draft-4 tuple, ``"items": [S, S]`` (older servers publish coordinate pairs so), is a
+vector in an llm arg, and llm fails on it (``wrong-type-argument listp``) when it sends
+the tool: ``from-json -d llm`` writes the arg without ``:items``, with a PS520 warning
+(gptel sends the vector as JSON's array: kept there).
+
+A union llm cannot say (``anyOf``/``oneOf`` of several types, as ``from-json -t gemini``
+writes a type list ``["boolean", "string"]``, or sentry's ``anyOf [string, array]``) left
+an llm arg without ``:type``, which llm sends as ``"type": "nil"`` and every provider
+refuses: ``from-json -d llm`` writes its first member instead, as it writes the first
+member of a type list, with a PS520 warning naming the members left out.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.core.ir import Tool
+from plistspec.core.jsontext import brief
 from plistspec.emit_elisp.forms import label
+from plistspec.emit_elisp.llm_types import composed_type
 
-__all__ = ["drop_empty_names"]
+__all__ = ["drop_empty_names", "drop_tuple_items", "first_member"]
 
 
 def drop_empty_names(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]:
@@ -42,3 +58,100 @@ def drop_empty_names(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]:
             )
         )
     return out, diags
+
+
+def _each_arg(tools: list[Tool], rewrite: Any) -> tuple[list[Tool], list[Diagnostic]]:
+    """``tools`` with each top-level arg schema that ``rewrite`` (schema -> ``(new
+    schema, why)`` or None) changes replaced (copies of the tools changed), and a PS520
+    warning per arg."""
+    out: list[Tool] = []
+    diags: list[Diagnostic] = []
+    for tool in tools:
+        params = tool.get("parameters") if isinstance(tool, dict) else None
+        props = params.get("properties") if isinstance(params, dict) else None
+        new = None
+        for k, v in props.items() if isinstance(props, dict) else ():
+            got = rewrite(v) if isinstance(v, dict) else None
+            if got is None:
+                continue
+            if new is None:
+                new = dict(props)
+            new[k] = got[0]
+            diags.append(
+                Diagnostic("PS520", "warning", f"tool {label(tool)}: property {k!r}: {got[1]}")
+            )
+        out.append(tool if new is None else {**tool, "parameters": {**params, "properties": new}})  # type: ignore[typeddict-item]
+    return out, diags
+
+
+def _untupled(schema: dict) -> tuple[dict, str] | None:
+    items = schema.get("items")
+    if not isinstance(items, list):
+        return None
+    why = f"dropped :items {brief(items)} (a draft-4 tuple: llm takes one schema and fails on a vector)"
+    return {k: v for k, v in schema.items() if k != "items"}, why
+
+
+def drop_tuple_items(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diagnostic]]:
+    """For llm, ``tools`` without the ``items`` arrays of their top-level properties
+    (copies of the tools that had one), and a warning per property changed."""
+    return _each_arg(tools, _untupled) if dialect == "llm" else (tools, [])
+
+
+_COMBINATORS = ("anyOf", "oneOf", "allOf")
+
+
+def _is_null(s: object) -> bool:
+    return isinstance(s, dict) and s.get("type") == "null"
+
+
+def _first(schema: dict) -> tuple[dict, list] | None:
+    """``(schema written as its first non-null member, the other members)`` for an arg
+    with no ``type`` whose union llm cannot say (a ``null`` member kept beside it: the
+    writer makes the arg optional for it); None otherwise."""
+    if "type" in schema or composed_type(schema) is not None:
+        return None
+    for key in ("anyOf", "oneOf"):
+        alts = schema.get(key)
+        if not isinstance(alts, list):
+            continue
+        nulls = [a for a in alts if _is_null(a)]
+        rest = [a for a in alts if not _is_null(a)]
+        if not rest or not all(isinstance(a, dict) for a in rest):
+            return None
+        first, others = rest[0], rest[1:]
+        if "type" not in first and (agreed := composed_type(first)) is not None:
+            first = {k: v for k, v in first.items() if k not in _COMBINATORS}
+            first["type"] = agreed[0]  # a union of one type inside the union (notion's)
+            if agreed[1] is not None:
+                first["enum"] = agreed[1]
+        elif "type" not in first and ("anyOf" in first or "oneOf" in first):
+            inner = _first(first)  # a union inside the union (sentry's nullable one)
+            if inner is None:
+                return None
+            first, others = inner[0], inner[1] + others
+        if not others or not isinstance(first.get("type"), str):
+            return None  # one member (and null): the writer's nullable union
+        out = {k: v for k, v in schema.items() if k != key}
+        if nulls:
+            out[key] = [first, *nulls]
+        else:
+            for k, v in first.items():
+                out.setdefault(k, v)
+        return out, others
+    return None
+
+
+def _first_member(schema: dict) -> tuple[dict, str] | None:
+    got = _first(schema)
+    if got is None:
+        return None
+    return got[
+        0
+    ], f"llm cannot express a union; written as its first member (left out: {brief(got[1])})"
+
+
+def first_member(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diagnostic]]:
+    """For llm, ``tools`` whose top-level args with a union llm cannot say are written as
+    the union's first member (copies of the tools changed), and a warning per arg."""
+    return _each_arg(tools, _first_member) if dialect == "llm" else (tools, [])

@@ -43,10 +43,22 @@ def settle(
     (so that its rewrites, reported once, say where they are in the input)."""
     added: list[str] = []
     root_ok = root and ctx.strict is None and ctx.rules.root_composition
+    made = False  # an allOf this function wrote at the root (a $ref beside its keywords)
     for _ in range(100_000):
         if "$ref" in node:
             before = origin
-            node, ref, home, again, origin = _ref(node, p, home, ctx, origin, False)
+            # a root reference (zod-to-json-schema's named root) is written inline for a
+            # strict mode: the root must be the object that strict mode checks
+            force = root and ctx.strict is not None
+            node, ref, home, again, origin = _ref(node, p, home, ctx, origin, force)
+            made = (
+                root
+                and ref is not None
+                and len(node) == 1
+                and type(node.get("allOf")) is list
+                and len(node["allOf"]) == 2
+                and node["allOf"][0] is home
+            )
             if ref is not None:
                 added.append(ref)
                 ctx.active[ref] = 1
@@ -57,7 +69,11 @@ def settle(
                 break
             if again:
                 continue
-        if "allOf" in node and _merge_allof(node, ctx):
+        if "allOf" in node and (made or _merge_allof(node, ctx)):
+            # the allOf inlining wrote at the root is merged even where the target keeps
+            # allOf: it is not the input's, and a root allOf is refused by the targets
+            # that inline (moved into the description, the root would lose its type)
+            made = False
             node = _allof(node, p, home, ctx, origin)
             continue
         if root and not root_ok and ("anyOf" in node or "oneOf" in node):

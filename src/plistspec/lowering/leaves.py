@@ -138,7 +138,10 @@ def _make(rules: Rules, strict_rules: Any, formats: Any) -> tuple[Any, Any, bool
         if n == 1:
             return True
         d = node.get("description")
-        if d is not None and type(d) is not str:
+        if d is None:
+            if "description" in node:  # "description": null is shape's (removed, PS429)
+                return False
+        elif type(d) is not str:
             return False
         if n == 2 and d is not None:
             return True

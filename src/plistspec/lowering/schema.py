@@ -441,6 +441,9 @@ def defs_home(params: dict, rules: Rules, strict: bool = False) -> tuple[dict, b
         return params, False
     try:
         out = {k: _rehome(v) for k, v in params.items()}
+        r = out.get("$ref")  # the root's own reference (zod-to-json-schema's named root)
+        if type(r) is str and r.startswith(_OLD):
+            out["$ref"] = "#/$defs/" + r[len(_OLD) :]
     except RecursionError:  # nested deeper than Python recurses: copied, then rewritten
         from plistspec.core.jsonutil import jcopy
 
