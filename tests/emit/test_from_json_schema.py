@@ -203,3 +203,52 @@ def test_a_union_llm_cannot_say_is_written_as_its_first_member(
         assert got["properties"]["parent"]["type"] == "object"
     # env may be null: optional for llm (Gemini's lowering says nullable, which llm drops)
     assert sent[None]["required"] == ["more", "parent"]
+
+
+@pytest.mark.slow
+def test_an_arg_with_no_type_is_typed_under_llm(emacs, elisp_deps_dir, tmp_path) -> None:
+    """An arg that takes any JSON value (``{}``: desktop-commander's ``edit_block``) left an
+    llm arg without ``:type``: llm sends ``"type": "nil"``, every provider refuses it, and
+    ``from-json -t openai -d llm`` failed. It is typed as Gemini's lowering types it (a
+    string saying it holds any JSON value; object/array where properties/items say so),
+    with a PS520 warning; gptel, which sends no type, keeps the file as the JSON says."""
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+    from support import elisp_deps_preamble
+
+    tool = dict(
+        TOOL,
+        inputSchema={
+            "type": "object",
+            "properties": {
+                "value": {"description": "The new value"},
+                "opts": {"properties": {"deep": {"type": "boolean"}}},
+                "rows": {"items": {"type": "integer"}},
+                "mode": {"enum": ["a", "b"]},
+            },
+            "required": ["value"],
+        },
+    )
+    for target in ("openai", None):
+        path = tmp_path / f"tools{target or ''}.el"
+        args = ["from-json", *(["-t", target] if target else []), "-d", "llm", "-"]
+        r = CliRunner().invoke(main, [*args, "-o", str(path)], input=json.dumps(tool))
+        assert r.exit_code == 0, r.output
+        assert r.output.count('llm sends as "type": "nil"') == 4, r.output
+        script = elisp_deps_preamble(elisp_deps_dir) + LLM_SERIALIZE.replace(
+            "FILE", json.dumps(str(path))
+        ).replace("tools-tools", f"{path.stem}-tools")
+        props = json.loads(emacs.run(script))["properties"]
+        assert props["value"] == {
+            "type": "string",
+            "description": "The new value (any JSON value, written as text)",
+        }
+        assert props["opts"]["type"] == "object" and props["rows"]["type"] == "array"
+        assert props["mode"] == {"type": "string", "enum": ["a", "b"]}  # typed by its enum
+        assert all(p.get("type") not in (None, "nil") for p in props.values())
+    gptel = tmp_path / "gptel.el"
+    r = CliRunner().invoke(main, ["from-json", "-", "-o", str(gptel)], input=json.dumps(tool))
+    assert r.exit_code == 0 and 'llm sends as "type": "nil"' not in r.output
+    r = CliRunner().invoke(main, ["to-json", str(gptel)])
+    assert "type" not in json.loads(r.output)[0]["parameters"]["properties"]["value"]

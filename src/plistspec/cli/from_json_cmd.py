@@ -171,6 +171,7 @@ def from_json_cmd(
             drop_empty_names,
             drop_tuple_items,
             first_member,
+            typed_any,
         )
 
         file_name = os.path.basename(out) if out and out != "-" else None
@@ -179,6 +180,8 @@ def from_json_cmd(
         tools, more = drop_tuple_items(tools, dialect)
         diags.extend(more)
         tools, more = first_member(tools, dialect)
+        diags.extend(more)
+        tools, more = typed_any(tools, dialect)
         diags.extend(more)
         elisp, more = to_elisp(
             tools,

@@ -17,6 +17,11 @@ writes a type list ``["boolean", "string"]``, or sentry's ``anyOf [string, array
 an llm arg without ``:type``, which llm sends as ``"type": "nil"`` and every provider
 refuses: ``from-json -d llm`` writes its first member instead, as it writes the first
 member of a type list, with a PS520 warning naming the members left out.
+
+An arg with no type at all (``{}``, any JSON value: desktop-commander's ``edit_block``)
+is sent by llm as ``"type": "nil"`` too: ``from-json -d llm`` types it as Gemini's
+lowering does (``object`` with properties, ``array`` with items, else ``string`` with
+"any JSON value, written as text" in its description), with a PS520 warning.
 """
 
 from __future__ import annotations
@@ -26,10 +31,11 @@ from typing import Any
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.core.ir import Tool
 from plistspec.core.jsontext import brief
+from plistspec.core.jsonutil import add_note
 from plistspec.emit_elisp.forms import label
 from plistspec.emit_elisp.llm_types import composed_type
 
-__all__ = ["drop_empty_names", "drop_tuple_items", "first_member"]
+__all__ = ["drop_empty_names", "drop_tuple_items", "first_member", "typed_any"]
 
 
 def drop_empty_names(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]:
@@ -155,3 +161,49 @@ def first_member(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diag
     """For llm, ``tools`` whose top-level args with a union llm cannot say are written as
     the union's first member (copies of the tools changed), and a warning per arg."""
     return _each_arg(tools, _first_member) if dialect == "llm" else (tools, [])
+
+
+# What the writer types itself, or what says more than one type can (left as it is).
+_TYPED_WITHOUT_TYPE = ("anyOf", "oneOf", "allOf", "$ref", "not")
+
+
+def _json_type(v: object) -> str | None:
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "integer"
+    return {float: "number", str: "string"}.get(type(v))
+
+
+def _typed(schema: dict) -> tuple[dict, str] | None:
+    if "type" in schema or any(k in schema for k in _TYPED_WITHOUT_TYPE):
+        return None
+    out = dict(schema)
+    values = (
+        schema["enum"] if "enum" in schema else [schema["const"]] if "const" in schema else None
+    )
+    if values is not None:
+        kinds = {_json_type(v) for v in values} if isinstance(values, list) else {None}
+        if kinds == {"integer", "number"}:
+            kinds = {"number"}
+        if len(kinds) != 1 or None in kinds:
+            return None  # values of several types (or none): llm has no one :type for them
+        out["type"] = kinds.pop()
+        what = f"{out['type']} (its values are)"
+    elif "properties" in schema:
+        out["type"], what = "object", "object (it has properties)"
+    elif "items" in schema:
+        out["type"], what = "array", "array (it has items)"
+    else:
+        out["type"], what = "string", "string (it had none: any value)"
+        add_note(out, "any JSON value, written as text")
+    return (
+        out,
+        f'no type, which llm sends as "type": "nil" (every provider refuses it): typed {what}',
+    )
+
+
+def typed_any(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diagnostic]]:
+    """For llm, ``tools`` whose top-level args without a type get one (copies of the
+    tools changed), and a warning per arg."""
+    return _each_arg(tools, _typed) if dialect == "llm" else (tools, [])
