@@ -28,12 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from real_tool_json import generate, llm_text  # noqa: E402
-
 from plistspec.elisp.datum import List, Symbol  # noqa: E402
 from plistspec.elisp.printer import print_datum  # noqa: E402
 from plistspec.elisp.reader import read_all  # noqa: E402
 from plistspec.extract import file_wrappers, find_tools  # noqa: E402
+from real_tool_json import generate, llm_text  # noqa: E402
 
 FIXTURES = ROOT / "fixtures" / "corpus"
 OUT = FIXTURES / "expected.json"
