@@ -1,24 +1,26 @@
 """Generate ``fixtures/semantics/cases.json``: tool specs run through the REAL gptel and
 llm conversion code in ``emacs --batch``.
 
-The Elisp harness (``GT_HARNESS``, default ``/tmp/gt/real.el``) holds gptel 0.9.9.x's
-``gptel--preprocess-tool-args``/``gptel-make-tool``/``gptel--parse-tools`` (generic =
-OpenAI family, and Anthropic's method) and llm's ``llm-provider-utils-openai-arguments``
-and ``-convert-to-serializable``, copied from the packages' sources; it is not part of
-this repository (the packages' code stays out of it). This script only writes the case
-table: each case's Elisp text and what the real code returned (the JSON it serialized,
-parsed, or the error it signalled). Run: ``python tests/lower/gen_semantics.py``.
+The real, unmodified gptel 0.9.9.5 and llm 0.31.1 (``PLISTSPEC_ELISP_DEPS``) run every
+case in one ``emacs --batch`` per Emacs version, through the glue
+``tests/real_tool_json.el`` (``gptel-make-tool`` then ``gptel--parse-tools`` of a Chat
+Completions and an Anthropic backend; ``llm-make-tool`` then ``llm-openai--build-tools``).
+This script writes the case table: each case's Elisp text and what the real code
+returned on Emacs 28 (the JSON it serialized, parsed, or the error it signalled), with
+an ``emacs30`` entry where Emacs 30 differs. ``test_tables_real.py`` re-runs the
+libraries on every case. Run: ``python tests/lower/gen_semantics.py``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from real_tool_json import generate, llm_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "fixtures" / "semantics" / "cases.json"
@@ -276,69 +278,20 @@ def build_cases(n_random: int = 360, n_safe: int = 300, seed: int = 20250901) ->
     return cases
 
 
-def _elisp_string(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def run(cases: list[str], harness: str) -> list[dict]:
-    """Run each gptel form, and the same text with llm-make-tool, through the harness."""
-    llm = [text.replace("(gptel-make-tool", "(llm-make-tool", 1) for text in cases]
-    return run_pairs(list(zip(cases, llm, strict=True)), harness)
-
-
-def run_pairs(cases: list[tuple[str, str]], harness: str) -> list[dict]:
-    """Run each ``(gptel text, llm text)`` pair through the harness in one Emacs process."""
-    lines = []
-    for i, (g, lt) in enumerate(cases):
-        lines.append(f'({i} "gptel" {_elisp_string(g)})')
-        lines.append(f'({i} "llm" {_elisp_string(lt)})')
-    with tempfile.NamedTemporaryFile("w", suffix=".el", delete=False, encoding="utf-8") as f:
-        f.write(";; -*- coding: utf-8 -*-\n(" + "\n".join(lines) + ")\n")
-        name = f.name
-    try:
-        proc = subprocess.run(
-            [
-                "emacs",
-                "--batch",
-                "-Q",
-                "--eval",
-                "(setq coding-system-for-write 'utf-8-unix)",
-                "-l",
-                harness,
-                "--eval",
-                f'(gt-run "{name}")',
-            ],
-            capture_output=True,
-            check=True,
-        )
-    finally:
-        os.unlink(name)
-    results: dict[int, dict] = {}
-    for line in proc.stdout.decode("utf-8").splitlines():
-        rec = json.loads(line)
-        out = results.setdefault(rec["id"], {"id": rec["id"], "elisp": cases[rec["id"]][0]})
-        for r in rec["results"]:
-            if r["kind"] == "ok":
-                out[r["family"]] = {"json": json.loads(r["value"])}
-            else:
-                out[r["family"]] = {"error": r["value"]}
-    return [results[i] for i in sorted(results)]
-
-
 def main() -> None:
-    harness = os.environ.get("GT_HARNESS", "/tmp/gt/real.el")
-    if not Path(harness).exists():
-        sys.exit(f"harness {harness} not found (see the module docstring)")
-    table = run(build_cases(), harness)
+    table = generate([(text, llm_text(text)) for text in build_cases()])
     doc = {
         "about": (
             "Ground truth: each `elisp` tool form (gptel-make-tool; the llm results are for "
-            "the same text with llm-make-tool) run through the real gptel 0.9.9.x "
-            "preprocessing + gptel--parse-tools (openai = the generic OpenAI-family method, "
-            "anthropic = gptel-anthropic's) and llm's llm-provider-utils-openai-arguments "
-            "(wrapped as Chat Completions), in Emacs 28.2 --batch, serialized with each "
-            "library's json-serialize arguments. `json` is the tools array Emacs produced "
-            "(parsed), `error` the signal. Produced by tests/lower/gen_semantics.py."
+            "the same text with llm-make-tool) evaluated with the real gptel 0.9.9.5 and "
+            "llm 0.31.1 (tests/real_tool_json.el): gptel--parse-tools (openai = the generic "
+            "OpenAI-family method, of a Chat Completions backend; anthropic = gptel-anthropic's) "
+            "serialized by gptel--json-encode, and llm-openai--build-tools serialized by "
+            "json-serialize, in Emacs 28.2 --batch. `json` is the tools array Emacs produced "
+            "(parsed), `error` the signal; `emacs30` holds the families Emacs 30.1 sends or "
+            "signals differently (`json_text`: the JSON text, where an object repeats a key). "
+            "Produced by tests/lower/gen_semantics.py; tests/lower/test_tables_real.py holds "
+            "it to the real libraries."
         ),
         "cases": table,
     }

@@ -56,3 +56,26 @@ def test_case(case: dict, family: str) -> None:
     else:
         assert [d for d in diags if d.is_error] == []
         assert json.dumps(value, ensure_ascii=False) == json.dumps(want["json"], ensure_ascii=False)
+
+
+EMACS30 = [c for c in CASES if "emacs30" in c]
+
+
+def test_what_emacs30_sends_differently_is_an_error_already() -> None:
+    """plistspec replays Emacs 28; every case the real libraries send (or signal)
+    differently on Emacs 30 (the rows' ``emacs30`` entries: a repeated arg name sent twice,
+    a bignum sent, a value behind a repeated name refused) gets an error diagnostic, so no spec plistspec
+    passes sends other JSON on Emacs 30."""
+    from plistspec.lint import lint
+
+    assert len(EMACS30) >= 100
+    for case in EMACS30:
+        for family in case["emacs30"]:
+            text = case["elisp"]
+            dialect = "llm" if family == "llm" else "gptel"
+            if dialect == "llm":
+                text = text.replace("(gptel-make-tool", "(llm-make-tool", 1)
+            forms, diags = find_tools(read_all(text), text)
+            _tool, more = lower(forms[0], dialect)
+            found = list(diags) + more + lint(forms[0], dialect=dialect)
+            assert any(d.is_error for d in found), (case["id"], family)

@@ -85,8 +85,9 @@ def args_slot(sink: Sink, value: Datum, dialect: str, is_async: bool) -> None:
                     "PS311",
                     "error",
                     f"duplicate arg name {elisp_string(n)} (first on line {sink.line(names[n])}): "
-                    "gptel keeps the first arg's schema, llm the later one's in the first one's "
-                    "place, and required lists the name twice",
+                    "gptel keeps the first arg's schema (Emacs 30 sends both; most JSON parsers "
+                    "keep the later), llm the later one's in the first one's place, and required "
+                    "lists the name twice",
                     d,
                 )
             else:
