@@ -209,3 +209,14 @@ def test_a_broken_markdown_block_hides_no_later_block(tmp_path) -> None:
     assert r.exit_code == 0, r.output
     assert [t["name"] for t in json.loads(r.stdout)] == ["a"]
     assert f"{f}:3:9: warning: unterminated list" in r.stderr
+
+
+def test_the_real_llm_readme_yields_its_tool_after_its_broken_examples(elisp_deps_dir) -> None:
+    """llm 0.31.1's README.org has example blocks that do not read (line 157); the tool
+    example at line 312 is read all the same."""
+    readme = elisp_deps_dir / "llm" / "README.org"
+    r = _cli("to-json", str(readme))
+    assert r.exit_code == 0, r.output
+    got = [(t["name"], t["metadata"]["source"]["line"]) for t in json.loads(r.stdout)]
+    assert got == [("capital_of_country", 312)]
+    assert f"{readme}:157:1: warning: unterminated list" in r.stderr

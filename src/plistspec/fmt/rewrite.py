@@ -35,8 +35,10 @@ with the error.
 The result is idempotent: formatting formatted text changes nothing.
 
 A Markdown or Org file is formatted in its Emacs Lisp source blocks only
-(:func:`plistspec.elisp.embedded.elisp_view`: the prose blanked, offsets kept), as
-``check`` reads it.
+(:func:`plistspec.elisp.embedded.elisp_view`: the prose blanked, an Org block as tangling
+makes it), as ``check`` reads it; a syntax error in one block is a warning and the other
+blocks are formatted. An Org block goes back with its indentation and comma escapes
+(:mod:`plistspec.fmt.literate`), or stays as it was when it would not tangle to the layout.
 
 The stages (:func:`rewrites`): find the tool forms, screen each (:func:`_screen`), then
 lower it, lint it, lay it out, and prove the new text sends the same
