@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from plistspec.core.diagnostics import Diagnostic
 
-__all__ = ["apply_view_edits"]
+__all__ = ["apply_view_edits", "splice"]
 
 _CHANGED = (
     "in this Org block the new layout would not tangle to itself (a string that spans lines "
@@ -26,7 +26,8 @@ _CHANGED = (
 )
 
 
-def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
+def splice(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with each ``(start, end, new)`` of ``edits`` (in order) made."""
     pieces: list[str] = []
     pos = 0
     for start, end, new in edits:
@@ -69,7 +70,7 @@ def apply_view_edits(
                 rest = [escape_line(cut + s) if s else s for s in lines[1:]]
                 file_edits.append((fstart, to_file(end), "\n".join([lines[0], *rest])))
         file_edits.sort()
-        new_text = _splice(text, file_edits)
+        new_text = splice(text, file_edits)
         if not by_block:
             return new_text, infos
         new_view = elisp_view(path, new_text).text
@@ -89,7 +90,7 @@ def _expected(view: str, block: tuple[int, int], edits: list[tuple[int, int, str
     """The block's view text with ``edits`` made."""
     start, end = block
     shifted = [(a - start, b - start, new) for a, b, new in edits]
-    return _splice(view[start:end], shifted)
+    return splice(view[start:end], shifted)
 
 
 def _tangles_to(new_view: str | None, k: int, expected: str) -> bool:

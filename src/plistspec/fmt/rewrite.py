@@ -233,21 +233,15 @@ def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list
         return text, [d for d in read_diags if d.is_error]
     edits, unread, infos, _ = rewrites(datums, elisp, path, dialect)
     del datums
+    from plistspec.fmt.literate import apply_view_edits, splice
+
     if getattr(elisp, "mapped", False):  # tangled Org blocks: back with their indentation
         from plistspec.elisp.embedded import to_file_offsets
-        from plistspec.fmt.literate import apply_view_edits
 
         new, more = apply_view_edits(text, elisp, edits, path)
         diags = to_file_offsets(read_diags + unread + infos, elisp, text)
         return new, diags + more
-    pieces: list[str] = []
-    pos = 0
-    for start, end, new in edits:
-        pieces.append(text[pos:start])
-        pieces.append(new)
-        pos = end
-    pieces.append(text[pos:])
-    return "".join(pieces), read_diags + unread + infos
+    return splice(text, edits), read_diags + unread + infos
 
 
 def rewrites(
