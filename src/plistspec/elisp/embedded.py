@@ -26,7 +26,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from plistspec.core.diagnostics import Diagnostic
 
-__all__ = ["ElispView", "elisp_view", "LANGUAGES", "not_elisp"]
+__all__ = [
+    "ElispView",
+    "elisp_view",
+    "LANGUAGES",
+    "literate",
+    "not_elisp",
+    "to_file_offsets",
+    "file_position",
+    "tools_at_file_positions",
+]
 
 # file name suffix -> the language it holds
 LANGUAGES = {
@@ -141,6 +150,11 @@ def _fence_end(m: re.Match[str]) -> re.Pattern[str]:
     return re.compile(
         r"^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M
     )
+
+
+def literate(path: str | None) -> bool:
+    """Whether ``path`` names a Markdown or Org file (read for its source blocks)."""
+    return bool(path) and os.path.splitext(path)[1].lower() in _MARKDOWN + _ORG
 
 
 def elisp_view(path: str | None, text: str) -> ElispView:

@@ -38,11 +38,11 @@ def splice(text: str, edits: list[tuple[int, int, str]]) -> str:
     return "".join(pieces)
 
 
-def _block_of(blocks: list[tuple[int, int]], pos: int) -> int:
-    for k, (start, end) in enumerate(blocks):
-        if start <= pos <= end:
-            return k
-    return -1  # pragma: no cover - an edit is always inside a block
+def _block_of(starts: list[int], pos: int) -> int:
+    """The block (by its ``starts``) an edit at view offset ``pos`` is in."""
+    from bisect import bisect_right
+
+    return bisect_right(starts, pos) - 1
 
 
 def apply_view_edits(
@@ -57,8 +57,9 @@ def apply_view_edits(
     blocks: list[tuple[int, int]] = view.blocks  # type: ignore[attr-defined]
     to_file = view.to_file  # type: ignore[attr-defined]
     by_block: dict[int, list[tuple[int, int, str]]] = {}
+    starts = [b[0] for b in blocks]
     for e in edits:
-        by_block.setdefault(_block_of(blocks, e[0]), []).append(e)
+        by_block.setdefault(_block_of(starts, e[0]), []).append(e)
     infos: list[Diagnostic] = []
     while True:
         file_edits = []
