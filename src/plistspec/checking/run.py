@@ -76,11 +76,10 @@ def findings(
         if tally is not None:
             tally["tool_forms"] = 0
         return [d for d in [not_elisp(path, text, view.language)] if enabled(d.code)]
-    diags = [
-        d
-        for d in check_text(view.text, path, settings.target, settings.dialect, tally=tally)
-        if enabled(d.code)
-    ]
+    from plistspec.elisp.embedded import to_file_offsets
+
+    found = check_text(view.text, path, settings.target, settings.dialect, tally=tally)
+    diags = [d for d in to_file_offsets(found, view.text, text) if enabled(d.code)]
     if "plistspec" not in text:  # no directive can be there: no need to load suppress.py
         return diags
     from plistspec.checking.suppress import apply_suppressions

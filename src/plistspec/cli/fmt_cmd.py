@@ -218,9 +218,10 @@ def _format_one(
     from plistspec.fmt.stream import format_stream
 
     out = _Encoder(layout, target)
-    from plistspec.elisp.embedded import elisp_view
+    from plistspec.elisp.embedded import elisp_view, literate
 
-    plain = elisp_view(name, text).text == text  # a .md/.org file: its blocks, whole
+    # a .md/.org file: its blocks, whole
+    plain = not literate(name) and elisp_view(name, text).text == text
     streamed = None if whole or not plain else format_stream(text, out.add, name, dialect)
     new: str | None = None
     if streamed is not None:

@@ -113,7 +113,12 @@ def to_json_cmd(
                 hint.severity = "error"
                 diags.extend(locate([hint], text, name))
                 continue
-        from plistspec.elisp.embedded import elisp_view, not_elisp
+        from plistspec.elisp.embedded import (
+            elisp_view,
+            not_elisp,
+            to_file_offsets,
+            tools_at_file_positions,
+        )
 
         view = elisp_view(name, text)
         if view.text is None:  # another language, or Markdown/Org without an elisp block
@@ -121,8 +126,14 @@ def to_json_cmd(
             diags.append(d)
             failed = failed or d.is_error
             continue
-        text = view.text  # a Markdown/Org file: its blocks, at their own lines and columns
-        if len(files) == 1 and from_emacs is None and not lower and hint is None:
+        file_text, text = text, view.text  # a Markdown/Org file: its blocks, as tangled
+        if (
+            len(files) == 1
+            and text is file_text
+            and from_emacs is None
+            and not lower
+            and hint is None
+        ):
             from plistspec.pipeline.stream import provider_json_bytes
 
             streamed = provider_json_bytes(text, fmt, name, dialect)
@@ -138,9 +149,12 @@ def to_json_cmd(
 
             places[name] = []
             found, more, is_elisp = read_for_lowering(text, name, dialect, places[name])
+            more = to_file_offsets(more, text, file_text)
             inputs.append((name, text, found, is_elisp))
         else:
             found, more = read_tools(text, name, dialect, fmt=fmt)
+            more = to_file_offsets(more, text, file_text)
+            tools_at_file_positions(found, text, file_text)
         tools.extend(found)
         diags.extend(more)
     if not failed and not any(d.is_error for d in diags):

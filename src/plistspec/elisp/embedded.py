@@ -10,6 +10,11 @@ it would give a stream of meaningless syntax errors, so the caller says it once 
 (:func:`not_elisp`, the same PS003 for ``check``, ``to-json`` and ``fmt``).
 ``.json`` is not judged here (the commands say "this is JSON" themselves). A first line
 ``#!...`` (a script for ``emacs --script``) is a comment, as Emacs's reader makes it.
+
+The view of a Markdown/Org file is a :class:`plistspec.elisp.orgtangle.ViewText`: each
+block is read on its own (a syntax error in one hides no other block), and an Org block is
+what tangling makes of it (:func:`plistspec.elisp.orgtangle.tangle_body`): every line on
+its line, columns mapped back to the file's by ``ViewText.to_file``.
 """
 
 from __future__ import annotations
@@ -21,7 +26,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from plistspec.core.diagnostics import Diagnostic
 
-__all__ = ["ElispView", "elisp_view", "LANGUAGES", "not_elisp"]
+__all__ = [
+    "ElispView",
+    "elisp_view",
+    "LANGUAGES",
+    "literate",
+    "not_elisp",
+    "to_file_offsets",
+    "file_position",
+    "tools_at_file_positions",
+]
 
 # file name suffix -> the language it holds
 LANGUAGES = {
@@ -64,6 +78,8 @@ _ORG = (".org",)
 _LANGS = r"(?:emacs-lisp|elisp|el)"
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*\{?\.?" + _LANGS + r"(?![\w-])[^\n]*$", re.M)
 _ORG_BEGIN = re.compile(r"^[ \t]*#\+begin_src[ \t]+" + _LANGS + r"(?![\w-])[^\n]*$", re.M | re.I)
+_AT = re.compile(r"\bat (\d+):(\d+)\b")
+_SWITCH_I = re.compile(r"^[^:]*\s-i(?:\s|$)")
 _ORG_END = re.compile(r"^[ \t]*#\+end_src[ \t]*$", re.M | re.I)
 
 
@@ -80,16 +96,31 @@ class ElispView:
         self.blocks = blocks
 
 
-def _blank(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with every character outside ``spans`` a space, line breaks kept."""
+def _blank(text: str, spans: list[tuple[int, int]], org: list[bool] | None = None) -> str:
+    """``text`` with every character outside ``spans`` a space, line breaks kept; with
+    ``org`` (per span: whether to keep its indentation), each span as Org tangles it."""
+    from plistspec.elisp.orgtangle import ViewText, tangle_body
+
     out: list[str] = []
-    pos = 0
-    for start, end in spans:
+    segments: list[tuple[int, int, bool]] = []
+    blocks: list[tuple[int, int]] = []
+    pos = vpos = 0
+    for k, (start, end) in enumerate(spans):
         out.append(re.sub(r"[^\n]", " ", text[pos:start]))
-        out.append(text[start:end])
+        segments.append((vpos, pos, True))
+        vpos += start - pos
+        if org is None:
+            body, segs = text[start:end], [(vpos, start, True)]
+        else:
+            body, segs = tangle_body(text, start, end, org[k], vpos)
+        out.append(body)
+        segments.extend(segs)
+        blocks.append((vpos, vpos + len(body)))
+        vpos += len(body)
         pos = end
     out.append(re.sub(r"[^\n]", " ", text[pos:]))
-    return "".join(out)
+    segments.append((vpos, pos, True))
+    return ViewText("".join(out), blocks, segments if org is not None else None)
 
 
 def _blocks(text: str, begin: re.Pattern[str], end_of) -> list[tuple[int, int]]:
@@ -107,12 +138,23 @@ def _blocks(text: str, begin: re.Pattern[str], end_of) -> list[tuple[int, int]]:
     return spans
 
 
+def _begin_line(text: str, body: int) -> str:
+    """The ``#+begin_src`` line of the block whose body starts at ``body``."""
+    end = body - 1 if body > 0 and text[body - 1] == "\n" else body
+    return text[text.rfind("\n", 0, end) + 1 : end]
+
+
 def _fence_end(m: re.Match[str]) -> re.Pattern[str]:
     """A closing fence: the opening one's character, at least as many."""
     fence = m.group(1)
     return re.compile(
         r"^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M
     )
+
+
+def literate(path: str | None) -> bool:
+    """Whether ``path`` names a Markdown or Org file (read for its source blocks)."""
+    return bool(path) and os.path.splitext(path)[1].lower() in _MARKDOWN + _ORG
 
 
 def elisp_view(path: str | None, text: str) -> ElispView:
@@ -129,7 +171,15 @@ def elisp_view(path: str | None, text: str) -> ElispView:
         language = "Markdown" if suffix in _MARKDOWN else "Org"
         if not spans:
             return ElispView(None, language)
-        return ElispView(_blank(text, spans), language, len(spans))
+        org = None
+        if suffix in _ORG:
+            from plistspec.elisp.orgtangle import preserve_indentation
+
+            keep = preserve_indentation(text)
+            org = [
+                keep or _SWITCH_I.search(_begin_line(text, start)) is not None for start, _ in spans
+            ]
+        return ElispView(_blank(text, spans, org), language, len(spans))
     language = LANGUAGES.get(suffix)
     if language is not None:
         return ElispView(None, language)
@@ -166,3 +216,63 @@ def not_elisp(
             message += "; for Python functions use `plistspec from-py MODULE:FUNCTION`"
     d = Diagnostic("PS003", severity, message, 0, min(1, len(text)), path=path)
     return locate([d], text, path)[0]
+
+
+def to_file_offsets(diags: list[Diagnostic], view: str, text: str) -> list[Diagnostic]:
+    """``diags`` found in ``view`` (an :func:`elisp_view` text) at the offsets, lines and
+    columns of the file ``text``: an Org block's columns as the file has them. A fix of a
+    tangled Org block that spans lines is dropped (its new lines would need the block's
+    indentation): the finding stays."""
+    segments = getattr(view, "segments", None)
+    if not segments or not view.mapped:  # type: ignore[attr-defined]
+        return diags
+    from plistspec.core.diagnostics import locate
+
+    to_file = view.to_file  # type: ignore[attr-defined]
+    position = file_position(view, text)
+
+    def place(m: re.Match[str]) -> str:  # "at L:C" in a message: the file's line and column
+        at = position(int(m.group(1)), int(m.group(2)))
+        return f"at {at[0]}:{at[1]}"
+
+    for d in diags:
+        d.message = _AT.sub(place, d.message)
+        if d.start >= 0:
+            d.start, d.end = to_file(d.start), to_file(d.end) if d.end >= 0 else d.end
+            d.line = 0
+        fix = getattr(d, "fix", None)
+        if fix is not None:
+            if "\n" in fix.replacement or "\n" in view[fix.start : fix.end]:
+                d.fix = None
+            else:
+                fix.start, fix.end = to_file(fix.start), to_file(fix.end)
+    return locate(diags, text)
+
+
+def file_position(view: str, text: str):
+    """``(line, column) -> (line, column)``: a 1-based position in ``view`` (an
+    :func:`elisp_view` text) as a position in the file ``text``."""
+    from plistspec.core.diagnostics import line_index
+
+    to_file = getattr(view, "to_file", None)
+    index = line_index(text)
+    starts = [0] + [m.end() for m in re.finditer("\n", view)]
+
+    def position(line: int, col: int) -> tuple[int, int]:
+        if to_file is None or not 0 < line <= len(starts):
+            return line, col
+        return index.position(to_file(starts[line - 1] + col - 1))
+
+    return position
+
+
+def tools_at_file_positions(tools: list, view: str, text: str) -> None:
+    """Each tool's ``metadata.source`` read from ``view``: at the file's lines and columns."""
+    if not getattr(view, "mapped", False):
+        return
+    position = file_position(view, text)
+    for tool in tools:
+        src = (tool.get("metadata") or {}).get("source") if isinstance(tool, dict) else None
+        if src and src.get("line"):
+            src["line"], src["column"] = position(src["line"], src["column"])
+            src["end_line"], src["end_column"] = position(src["end_line"], src["end_column"])

@@ -30,18 +30,39 @@ def read_recovering(text: str) -> tuple[list, list[Diagnostic]]:
     (:class:`_FormIndex`), and a form whose brackets never close is read once (every
     later form inside it would end at the same end of input, with the same error).
     """
-    from plistspec.elisp.reader import read_all, read_one
+    from plistspec.elisp.reader import read_all
 
     try:
         return read_all(text), []
     except ReadError as first_error:
         if first_error.pos < 0:  # pragma: no cover - defensive
             return [], [first_error.diagnostic()]
+    blocks = getattr(text, "blocks", None)
+    if blocks is None:
+        return _recover(text, 0)
+    # the source blocks of a Markdown/Org file (plistspec.elisp.orgtangle.ViewText): each
+    # on its own, as tangling and each fenced snippet make them, at the file's offsets
     datums: list = []
     diags: list[Diagnostic] = []
-    index = _FormIndex(text)
+    for start, end in blocks:
+        more, bad = _recover(text[:end], start)
+        for d in bad:
+            if d.code == "PS001" and d.severity == "error":
+                d.severity = "warning"  # that snippet is broken; the others are read
+                d.message += "; the rest of this source block is not read"
+        datums.extend(more)
+        diags.extend(bad)
+    return datums, diags
+
+
+def _recover(text: str, pos: int) -> tuple[list, list[Diagnostic]]:
+    """:func:`read_recovering` of ``text`` from offset ``pos`` on."""
+    from plistspec.elisp.reader import read_one
+
+    datums: list = []
+    diags: list[Diagnostic] = []
+    index = _FormIndex(text, pos)
     eof_error = -1  # where the one "unterminated" error at the end of input was reported
-    pos = 0
     n = len(text)
     while pos < n:
         if eof_error >= 0:
@@ -126,13 +147,12 @@ class _FormIndex:
 
     __slots__ = ("starts", "ends")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, i: int = 0) -> None:
         starts: list[int] = []
         ends: list[int] = []
         stack: list[tuple[int, str]] = []  # (event number, expected closer)
         search = _lexer().search
         n = len(text)
-        i = 0
         while True:
             m = search(text, i)
             if m is None:

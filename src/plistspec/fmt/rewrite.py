@@ -35,8 +35,10 @@ with the error.
 The result is idempotent: formatting formatted text changes nothing.
 
 A Markdown or Org file is formatted in its Emacs Lisp source blocks only
-(:func:`plistspec.elisp.embedded.elisp_view`: the prose blanked, offsets kept), as
-``check`` reads it.
+(:func:`plistspec.elisp.embedded.elisp_view`: the prose blanked, an Org block as tangling
+makes it), as ``check`` reads it; a syntax error in one block is a warning and the other
+blocks are formatted. An Org block goes back with its indentation and comma escapes
+(:mod:`plistspec.fmt.literate`), or stays as it was when it would not tangle to the layout.
 
 The stages (:func:`rewrites`): find the tool forms, screen each (:func:`_screen`), then
 lower it, lint it, lay it out, and prove the new text sends the same
@@ -231,14 +233,15 @@ def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list
         return text, [d for d in read_diags if d.is_error]
     edits, unread, infos, _ = rewrites(datums, elisp, path, dialect)
     del datums
-    pieces: list[str] = []
-    pos = 0
-    for start, end, new in edits:
-        pieces.append(text[pos:start])
-        pieces.append(new)
-        pos = end
-    pieces.append(text[pos:])
-    return "".join(pieces), read_diags + unread + infos
+    from plistspec.fmt.literate import apply_view_edits, splice
+
+    if getattr(elisp, "mapped", False):  # tangled Org blocks: back with their indentation
+        from plistspec.elisp.embedded import to_file_offsets
+
+        new, more = apply_view_edits(text, elisp, edits, path)
+        diags = to_file_offsets(read_diags + unread + infos, elisp, text)
+        return new, diags + more
+    return splice(text, edits), read_diags + unread + infos
 
 
 def rewrites(
