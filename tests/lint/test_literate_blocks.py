@@ -145,7 +145,9 @@ def test_check_reports_the_broken_block_and_reads_the_next(tmp_path) -> None:
     f.write_text(BROKEN_THEN_GOOD.replace('"city" :type string', '"city" :type strin'), "utf-8")
     r = _cli("check", str(f))
     out = r.output
-    assert f"{f}:3:16: warning: unterminated list starting at 3:16" in out, out
+    # an error in Org: tangled, the blocks after it would not load either
+    assert f"{f}:3:16: error: unterminated list starting at 3:16" in out, out
+    assert "the blocks after this one do not load either" in out
     # the tool of the later block is checked: its bad type found at the file's column (the
     # line lost a comma and two columns of indentation to tangling)
     line = f.read_text("utf-8").splitlines()[10]
@@ -154,15 +156,20 @@ def test_check_reports_the_broken_block_and_reads_the_next(tmp_path) -> None:
     assert r.exit_code == 1
 
 
-def test_to_json_emits_the_tool_after_a_broken_block(tmp_path) -> None:
+def test_to_json_reads_an_org_block_as_tangled(tmp_path) -> None:
+    """The tool's block as tangling gives it; a broken block before it is an error in Org
+    (tangled into one file, nothing after it would load), so nothing is written then."""
     f = tmp_path / "config.org"
     f.write_text(BROKEN_THEN_GOOD, encoding="utf-8")
+    r = _cli("to-json", str(f), "-t", "openai")
+    assert r.exit_code == 1 and r.stdout == "", r.output
+    assert "3:16: error: unterminated list" in r.stderr
+    f.write_text(BROKEN_THEN_GOOD.replace("(list 1 2\n", "(list 1 2))\n"), encoding="utf-8")
     r = _cli("to-json", str(f), "-t", "openai")
     assert r.exit_code == 0, r.output
     (tool,) = json.loads(r.stdout)
     # the description as tangled: two columns of indentation and the comma gone
     assert tool["function"]["description"] == "Get the weather.\n Second line.\n * a starred line"
-    assert "3:16: warning" in r.stderr
     r = _cli("to-json", str(f))
     src = json.loads(r.stdout)[0]["metadata"]["source"]
     assert (src["line"], src["column"]) == (8, 3)  # the file's column, not the tangled one
@@ -171,10 +178,14 @@ def test_to_json_emits_the_tool_after_a_broken_block(tmp_path) -> None:
 def test_fmt_formats_the_good_block_so_that_it_tangles_to_the_layout(tmp_path) -> None:
     f = tmp_path / "config.org"
     f.write_text(BROKEN_THEN_GOOD, encoding="utf-8")
+    r = _cli("fmt", str(f))  # a broken Org block is an error: the file is left as it is
+    assert r.exit_code == 1 and "3:16: error: unterminated list" in r.output, r.output
+    good = BROKEN_THEN_GOOD.replace("(list 1 2\n", "(list 1 2))\n")
+    f.write_text(good, encoding="utf-8")
     r = _cli("fmt", str(f))
     assert r.exit_code == 0, r.output
     new = r.stdout
-    assert new.startswith(BROKEN_THEN_GOOD[: BROKEN_THEN_GOOD.index("* The tool")])
+    assert new.startswith(good[: good.index("* The tool")])
     assert '  (gptel-make-tool\n   :name "get_weather"\n' in new
     assert '   ,* a starred line"\n   :args' in new  # the string as it was, still escaped
     # the formatted block tangles to what fmt laid out, and sends the same
@@ -212,11 +223,18 @@ def test_a_broken_markdown_block_hides_no_later_block(tmp_path) -> None:
 
 
 def test_the_real_llm_readme_yields_its_tool_after_its_broken_examples(elisp_deps_dir) -> None:
-    """llm 0.31.1's README.org has example blocks that do not read (line 157); the tool
-    example at line 312 is read all the same."""
+    """llm 0.31.1's README.org has example blocks that do not read (line 157): errors in
+    Org (tangled, nothing after them would load), and the tool example at line 312 is
+    still read and checked."""
+    from plistspec.elisp.embedded import elisp_view
+    from plistspec.elisp.recover import read_recovering
+    from plistspec.extract import find_tools
+
     readme = elisp_deps_dir / "llm" / "README.org"
-    r = _cli("to-json", str(readme))
-    assert r.exit_code == 0, r.output
-    got = [(t["name"], t["metadata"]["source"]["line"]) for t in json.loads(r.stdout)]
-    assert got == [("capital_of_country", 312)]
-    assert f"{readme}:157:1: warning: unterminated list" in r.stderr
+    r = _cli("check", str(readme))
+    assert r.exit_code == 1 and f"{readme}:157:1: error: unterminated list" in r.output
+    text = readme.read_text(encoding="utf-8")
+    view = elisp_view(str(readme), text).text
+    datums, _ = read_recovering(view)
+    (tool,) = find_tools(datums, view)[0]
+    assert text.count("\n", 0, view.to_file(tool.start)) + 1 == 312

@@ -120,7 +120,9 @@ def _blank(text: str, spans: list[tuple[int, int]], org: list[bool] | None = Non
         pos = end
     out.append(re.sub(r"[^\n]", " ", text[pos:]))
     segments.append((vpos, pos, True))
-    return ViewText("".join(out), blocks, segments if org is not None else None)
+    if org is None:
+        return ViewText("".join(out), blocks)
+    return ViewText("".join(out), blocks, segments, joined=True)
 
 
 def _blocks(text: str, begin: re.Pattern[str], end_of) -> list[tuple[int, int]]:

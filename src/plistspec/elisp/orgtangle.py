@@ -37,15 +37,21 @@ class ViewText(str):
     """The Emacs Lisp text of a Markdown/Org file: a ``str`` (what is read), ``blocks``:
     the ``(start, end)`` of each source block in it (each is read on its own,
     :func:`plistspec.elisp.recover.read_recovering`), and a map to the file's offsets
-    (``segments``: ``(view start, file start, stretch)``; no segments: the same offsets)."""
+    (``segments``: ``(view start, file start, stretch)``; no segments: the same offsets).
+    ``joined``: the blocks are loaded as one file (Org: tangling, ``org-babel-load-file``),
+    so a block that does not read keeps the blocks after it from loading."""
 
     blocks: list[tuple[int, int]]
     segments: list[tuple[int, int, bool]]
+    joined: bool
     _starts: list[int]
 
-    def __new__(cls, text: str, blocks: list[tuple[int, int]], segments=None) -> ViewText:
+    def __new__(
+        cls, text: str, blocks: list[tuple[int, int]], segments=None, joined: bool = False
+    ) -> ViewText:
         self = super().__new__(cls, text)
         self.blocks = blocks
+        self.joined = joined
         self.segments = segments or []
         self._starts = [s[0] for s in self.segments]
         return self

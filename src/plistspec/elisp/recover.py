@@ -41,15 +41,25 @@ def read_recovering(text: str) -> tuple[list, list[Diagnostic]]:
     if blocks is None:
         return _recover(text, 0)
     # the source blocks of a Markdown/Org file (plistspec.elisp.orgtangle.ViewText): each
-    # on its own, as tangling and each fenced snippet make them, at the file's offsets
+    # read on its own, at the file's offsets, so that one broken block hides no other's
+    # tools. A Markdown block is a snippet of its own (a warning: the others are fine);
+    # Org's blocks are tangled into one file and loaded so (org-babel-load-file): the
+    # blocks after a broken one do not load either, so it stays an error.
+    joined = getattr(text, "joined", False)
     datums: list = []
     diags: list[Diagnostic] = []
     for start, end in blocks:
         more, bad = _recover(text[:end], start)
         for d in bad:
             if d.code == "PS001" and d.severity == "error":
-                d.severity = "warning"  # that snippet is broken; the others are read
-                d.message += "; the rest of this source block is not read"
+                if joined:
+                    d.message += (
+                        "; tangled (org-babel-load-file), the blocks after this one do not "
+                        "load either (plistspec still reads them)"
+                    )
+                else:
+                    d.severity = "warning"  # that snippet is broken; the others are read
+                    d.message += "; the rest of this source block is not read"
         datums.extend(more)
         diags.extend(bad)
     return datums, diags

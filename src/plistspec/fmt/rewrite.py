@@ -230,7 +230,12 @@ def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list
     for d in read_diags:
         d.path = path
     if any(d.is_error for d in read_diags):
-        return text, [d for d in read_diags if d.is_error]
+        errors = [d for d in read_diags if d.is_error]
+        if getattr(elisp, "mapped", False):  # tangled Org blocks: the file's columns
+            from plistspec.elisp.embedded import to_file_offsets
+
+            errors = to_file_offsets(errors, elisp, text)
+        return text, errors
     edits, unread, infos, _ = rewrites(datums, elisp, path, dialect)
     del datums
     from plistspec.fmt.literate import apply_view_edits, splice
