@@ -17,8 +17,10 @@ an exception inside one form's checks becomes a PS332 diagnostic at that form.
 from __future__ import annotations
 
 from plistspec.checking.forms import (  # re-exported: check's per-form stages
+    across,
     check_form,
     check_forms,
+    compare,
     finish,
     internal,
     soften_found,
@@ -97,6 +99,7 @@ def _check(
         tally["tool_forms"] = len(forms)
     diags.extend(soften_found(found))
     diags.extend(check_forms(forms, path, target, dialect))
+    diags.extend(compare(across(forms, datums, text)))
     return finish(diags, text, path)
 
 

@@ -65,15 +65,17 @@ def _stream(
     text: str, path: str | None, target: str | None, dialect: str | None
 ) -> tuple[list[Diagnostic], int]:
     """The diagnostics and the number of tool forms checked."""
-    from plistspec.checking.forms import check_forms, finish, soften_found
+    from plistspec.checking.forms import across, check_forms, compare, finish, soften_found
     from plistspec.extract import find_tools
     from plistspec.pipeline.stream import NotStreamable, batches
 
     found_diags: list[Diagnostic] = []  # every form's finding, as find_tools of the file
     checked: list[Diagnostic] = []  # then each tool form's lowering and lints
     n = 0
+    every: list = []  # what PS340/PS341 compare of each tool form
     for batch in batches(text, checked=True):  # check_streamed found it streamable
         forms, found = find_tools(batch, text, alone=True)
+        across(forms, batch, text, every)
         del batch
         if any(_names_a_variable(f) for f in forms):
             raise NotStreamable  # PS338 asks what the whole file binds
@@ -81,6 +83,7 @@ def _stream(
         found_diags.extend(soften_found(found))
         checked.extend(check_forms(forms, path, target, dialect))
     found_diags.extend(checked)
+    found_diags.extend(compare(every))
     return finish(found_diags, text, path), n
 
 
