@@ -86,7 +86,7 @@ def compare(entries: list[Any]) -> list[Diagnostic]:
 
     diags = [e for e in entries if type(e) is Diagnostic]
     found = [e for e in entries if type(e) is not Diagnostic]
-    if len(found) < 2:
+    if not found:
         return diags
     try:
         return diags + across_entries(found)
