@@ -18,10 +18,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from support import elisp_deps_preamble
 
 from plistspec.checking.checker import check_text
 from plistspec.elisp.printer import print_string
+from support import elisp_deps_preamble
 
 pytestmark = [pytest.mark.slow, pytest.mark.emacs]
 

@@ -80,16 +80,20 @@ def across(
     return out
 
 
-def compare(entries: list[Any]) -> list[Diagnostic]:
-    """PS340 and PS341 across one file's tool forms (:func:`across`'s entries)."""
+def compare(entries: list[Any], names: Any = None, path: str | None = None) -> list[Diagnostic]:
+    """PS340 and PS341 across one file's tool forms (:func:`across`'s entries) and, with
+    ``names`` (a :class:`plistspec.lint.across_forms.ToolNames`), the names of the files
+    checked before it (``path``: this file's name)."""
     from plistspec.lint.across_forms import across_entries
 
     diags = [e for e in entries if type(e) is Diagnostic]
     found = [e for e in entries if type(e) is not Diagnostic]
     if not found:
+        if names is not None:
+            names.pending = {}
         return diags
     try:
-        return diags + across_entries(found)
+        return diags + across_entries(found, names, path)
     except Exception as e:  # noqa: BLE001
         return diags + [internal(e, found[0].start, found[0].end, "comparing the tool forms with")]
 

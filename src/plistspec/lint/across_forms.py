@@ -39,7 +39,7 @@ from plistspec.elisp.datum import Datum, List, String, Symbol, Vector, quoted
 from plistspec.extract.forms import DEFTOOL_HEAD
 from plistspec.lint._util import elisp_string
 
-__all__ = ["Entry", "entries", "across_entries", "across_forms"]
+__all__ = ["Entry", "ToolNames", "entries", "across_entries", "across_forms"]
 
 # gptel's constructor that does not register the tool (every other gptel head is
 # gptel-make-tool or a wrapper applying it); llm-tool-collection-deftool defines a
@@ -182,9 +182,32 @@ def _typed(s: Any) -> bool:
     return False
 
 
-def across_entries(found: list[Entry]) -> list[Diagnostic]:
-    """PS340 and PS341 for the entries of one file's tool forms, in source order."""
-    return duplicate_names(found) + shared_args(found)
+def across_entries(
+    found: list[Entry], names: ToolNames | None = None, path: str | None = None
+) -> list[Diagnostic]:
+    """PS340 and PS341 for the entries of one file's tool forms, in source order; with
+    ``names``, PS340 also for a name a file checked before (``path``: this file's name)
+    made, and this file's names are kept there as :attr:`ToolNames.pending`."""
+    return duplicate_names(found, names, path) + shared_args(found)
+
+
+class ToolNames:
+    """The tool names of the files one ``check`` has checked so far (PS340 across
+    files: a configuration split into files is loaded into one Emacs). ``first``: (library,
+    name, registers) -> (file, line, category) of the first tool of it; ``pending``: the
+    same for the file being checked, added to ``first`` by :meth:`commit` once the file
+    is done (``check --fix`` checks a file several times)."""
+
+    __slots__ = ("first", "pending")
+
+    def __init__(self) -> None:
+        self.first: dict[tuple[str, str, bool], tuple[str, int, str]] = {}
+        self.pending: dict[tuple[str, str, bool], tuple[str, int, str]] = {}
+
+    def commit(self) -> None:
+        for key, where in self.pending.items():
+            self.first.setdefault(key, where)
+        self.pending = {}
 
 
 def across_forms(forms: list[Any], datums: list[Datum]) -> list[Diagnostic]:
@@ -201,34 +224,48 @@ def _static_string(form: Any, key: str) -> str | None:
     return v.value if type(v) is String else None
 
 
-def duplicate_names(found: list[Entry]) -> list[Diagnostic]:
+def duplicate_names(
+    found: list[Entry], names: ToolNames | None = None, path: str | None = None
+) -> list[Diagnostic]:
     """PS340 at each tool form whose name an earlier form of the same library already
-    made (gptel or llm: they never share a request or a registry)."""
+    made (gptel or llm: they never share a request or a registry), in this file or, with
+    ``names``, in a file checked before."""
     out: list[Diagnostic] = []
     seen: dict[tuple[str, str, bool], Entry] = {}
+    pending: dict[tuple[str, str, bool], tuple[str, int, str]] = {}
     for e in found:
         if e.name is None:
             continue
         key = (e.lib, e.name, e.registers)
         first = seen.get(key)
         seen[key] = e
-        if first is not None and not e.exclusive(first):
-            out.append(_duplicate(e, first))
+        if first is not None:
+            if not e.exclusive(first):
+                out.append(_duplicate(e, first.line, first.category))
+            continue
+        if names is None:
+            continue
+        pending[key] = (path or "-", e.line, e.category)
+        elsewhere = names.first.get(key)
+        if elsewhere is not None and elsewhere[0] != path:
+            out.append(_duplicate(e, elsewhere[1], elsewhere[2], elsewhere[0]))
+    if names is not None:
+        names.pending = pending
     return out
 
 
-def _duplicate(later: Entry, first: Entry) -> Diagnostic:
-    where = f"first on line {first.line}"
+def _duplicate(later: Entry, line: int, category: str, file: str | None = None) -> Diagnostic:
+    where = f"first on line {line}" if file is None else f"first in {file} on line {line}"
     name = _q(later.name or "")
     if later.registers:
-        if later.category == first.category:
+        if later.category == category:
             msg = (
-                f"tool {name} is defined twice in category {_q(later.category)} ({where}): "
+                f"tool {name} is defined twice in category {_q(category)} ({where}): "
                 "gptel's registry keeps this later one and the first is lost"
             )
         else:
             msg = (
-                f"tool {name} is also defined in category {_q(first.category)} ({where}): "
+                f"tool {name} is also defined in category {_q(category)} ({where}): "
                 f"gptel-get-tool {name} returns only one of them (the newest category's), "
                 "and a request with both categories' tools sends the name twice, which "
                 "providers refuse (Anthropic: tool names must be unique)"
