@@ -109,7 +109,11 @@ class Entry:
                 self.args = ("datum", s.form.start, s.form.end)
             else:
                 var = _variable(s.form)
-        if var is None:
+        if scopes.top_level(form):
+            self.branches = ()
+            if var is not None:
+                self.args = ("var", var.name, -1)
+        elif var is None:
             self.branches = scopes.at(form.start, None)[1]
         else:
             binder, self.branches = scopes.at(var.start, var.name)
@@ -142,10 +146,21 @@ def entries(forms: list[Any], datums: list[Datum], text: str = "") -> list[Entry
     ``text``, and for each ``(apply #'CONSTRUCTOR VARIABLE)`` among them, in source order."""
     scopes = _Scopes(datums)
     out = [Entry(f, scopes) for f in forms]
-    if "apply" in text and "gptel" in text and ("llm-make-tool" in text or "make-llm-tool" in text):
+    if datums and _mentions(text, datums[0].start, datums[-1].end):
         out.extend(_applications(datums, scopes, text))
         out.sort(key=lambda e: e.start)
     return out
+
+
+def _mentions(text: str, lo: int, hi: int) -> bool:
+    """``text[lo:hi]`` (the datums' source: a streamed batch's, not the whole text's) may
+    hand a spec to both libraries' constructors."""
+    return (
+        text.find("apply", lo, hi) >= 0
+        and text.find("gptel", lo, hi) >= 0
+        and text.find("make-tool", lo, hi) >= 0
+        and (text.find("llm-make-tool", lo, hi) >= 0 or text.find("make-llm-tool", lo, hi) >= 0)
+    )
 
 
 def _applications(datums: list[Datum], scopes: _Scopes, text: str) -> list[Entry]:
@@ -345,10 +360,17 @@ class _Scopes:
     function binding a name around it (-1: none, the file's global variable), and the
     branches it is in (``(start of the if/cond/pcase..., branch)``, outermost first)."""
 
-    __slots__ = ("datums",)
+    __slots__ = ("datums", "_top")
 
     def __init__(self, datums: list[Datum]) -> None:
         self.datums = datums
+        self._top: set[int] | None = None
+
+    def top_level(self, form: Any) -> bool:
+        """``form`` (a tool form) is a call at the top level: no binding or branch is around it."""
+        if self._top is None:
+            self._top = {id(d) for d in self.datums}
+        return form.datum is not None and id(form.datum) in self._top
 
     def at(self, pos: int, name: str | None) -> tuple[int, tuple[tuple[int, int], ...]]:
         found = -1
