@@ -212,6 +212,17 @@ def test_one_spec_applied_to_both() -> None:
     assert "(copy-tree SPEC)" in message
 
 
+def test_a_make_both_helper_itself() -> None:
+    """gptel-tool-library's own shape: one &rest list applied to both constructors."""
+    text = (
+        "(defun my-make-tools (&rest args)\n"
+        "  (let ((tools nil))\n"
+        "    (when (fboundp 'gptel-make-tool) (push (apply #'gptel-make-tool args) tools))\n"
+        "    (when (fboundp 'llm-make-tool) (push (apply #'llm-make-tool args) tools))))\n"
+    )
+    assert [(c, line) for c, line, _, _ in _codes(text, ("PS341",))] == [("PS341", 4)]
+
+
 def test_the_make_both_helpers() -> None:
     text = (
         f'(gptel-tool-library-make-tools-and-register \'my-tools :name "s" {F}\n'
