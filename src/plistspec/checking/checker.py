@@ -17,8 +17,10 @@ an exception inside one form's checks becomes a PS332 diagnostic at that form.
 from __future__ import annotations
 
 from plistspec.checking.forms import (  # re-exported: check's per-form stages
+    across,
     check_form,
     check_forms,
+    compare,
     finish,
     internal,
     soften_found,
@@ -47,6 +49,7 @@ def check_text(
     dialect: str | None = None,
     *,
     tally: dict[str, int] | None = None,
+    names: object = None,
 ) -> list[Diagnostic]:
     """Every diagnostic for Emacs Lisp ``text`` (sorted by position, lines/columns filled).
 
@@ -54,7 +57,9 @@ def check_text(
     what that provider would reject in the JSON gptel/llm send it; ``dialect`` (``gptel``
     or ``llm``) overrides each form's own library; ``tally`` (a dict), when given, gets
     ``"tool_forms"``: how many tool forms were found and checked (``check``'s summary
-    line). Never raises on any input text.
+    line); ``names`` (a :class:`plistspec.lint.across_forms.ToolNames`), when given,
+    gets PS340 also for the names of files checked before and keeps this file's names as
+    its ``pending``. Never raises on any input text.
     """
     if target is not None and target not in TARGETS:
         raise ValueError(f"unknown target {target!r}; expected one of {', '.join(TARGETS)}")
@@ -67,10 +72,10 @@ def check_text(
 
         if tally is not None:
             tally["tool_forms"] = 0
-        streamed = check_streamed(text, path, target, dialect, tally)
+        streamed = check_streamed(text, path, target, dialect, tally, names)
         if streamed is not None:
             return streamed
-        return _check(text, path, target, dialect, tally)
+        return _check(text, path, target, dialect, tally, names)
 
 
 def _check(
@@ -79,6 +84,7 @@ def _check(
     target: str | None,
     dialect: str | None,
     tally: dict[str, int] | None,
+    names: object = None,
 ) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     try:
@@ -97,6 +103,7 @@ def _check(
         tally["tool_forms"] = len(forms)
     diags.extend(soften_found(found))
     diags.extend(check_forms(forms, path, target, dialect))
+    diags.extend(compare(across(forms, datums, text), names, path))
     return finish(diags, text, path)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from plistspec.core.diagnostics import Diagnostic, locate
 
-__all__ = ["check_form", "check_forms", "soften_found", "finish", "internal"]
+__all__ = ["across", "compare", "check_form", "check_forms", "soften_found", "finish", "internal"]
 
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -60,6 +60,42 @@ def check_forms(
     for (_, diags), mine in zip(lowered, linted, strict=True):
         out.extend(_merge(diags, mine))
     return out
+
+
+def across(
+    forms: list[Any], datums: list[Any], text: str, entries: list[Any] | None = None
+) -> list[Any]:
+    """The entries (:class:`plistspec.lint.across_forms.Entry`) of ``forms``, found in the
+    top-level ``datums`` of ``text``, added to ``entries`` (a streamed file's earlier batches'); an
+    exception becomes a PS332 diagnostic at the first form, in the list instead."""
+    from plistspec.lint.across_forms import entries as make
+
+    out = [] if entries is None else entries
+    try:
+        out.extend(make(forms, datums, text))
+    except Exception as e:  # noqa: BLE001
+        where = forms[0] if forms else datums[0] if datums else None
+        at = (where.start, where.end) if where is not None else (0, min(1, len(text)))
+        out.append(internal(e, *at, "comparing the tool forms with"))
+    return out
+
+
+def compare(entries: list[Any], names: Any = None, path: str | None = None) -> list[Diagnostic]:
+    """PS340 and PS341 across one file's tool forms (:func:`across`'s entries) and, with
+    ``names`` (a :class:`plistspec.lint.across_forms.ToolNames`), the names of the files
+    checked before it (``path``: this file's name)."""
+    from plistspec.lint.across_forms import across_entries
+
+    diags = [e for e in entries if type(e) is Diagnostic]
+    found = [e for e in entries if type(e) is not Diagnostic]
+    if not found:
+        if names is not None:
+            names.pending = {}
+        return diags
+    try:
+        return diags + across_entries(found, names, path)
+    except Exception as e:  # noqa: BLE001
+        return diags + [internal(e, found[0].start, found[0].end, "comparing the tool forms with")]
 
 
 # Lint codes that can restate a failure of the library itself (lower's PS2xx).

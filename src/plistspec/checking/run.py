@@ -51,11 +51,16 @@ def settings_for(config: Config, cli: Layer, target: str | None, dialect: str | 
 
 
 def findings(
-    text: str, path: str | None, settings: Settings, tally: dict[str, int] | None = None
+    text: str,
+    path: str | None,
+    settings: Settings,
+    tally: dict[str, int] | None = None,
+    names: object = None,
 ) -> list[Diagnostic]:
     """The findings of ``text`` (named ``path``) under ``settings``, sorted by position.
     ``tally``: as :func:`plistspec.checking.checker.check_text`'s (no tool forms in a file
-    that is not Emacs Lisp; in a Markdown or Org file, those of its Emacs Lisp blocks)."""
+    that is not Emacs Lisp; in a Markdown or Org file, those of its Emacs Lisp blocks).
+    ``names``: as :func:`plistspec.checking.checker.check_text`'s (PS340 across files)."""
     from plistspec.checking.checker import check_text
 
     selection = settings.selection
@@ -78,7 +83,7 @@ def findings(
         return [d for d in [not_elisp(path, text, view.language)] if enabled(d.code)]
     from plistspec.elisp.embedded import to_file_offsets
 
-    found = check_text(view.text, path, settings.target, settings.dialect, tally=tally)
+    found = check_text(view.text, path, settings.target, settings.dialect, tally=tally, names=names)
     diags = [d for d in to_file_offsets(found, view.text, text) if enabled(d.code)]
     if "plistspec" not in text:  # no directive can be there: no need to load suppress.py
         return diags

@@ -42,6 +42,7 @@ def check_streamed(
     target: str | None,
     dialect: str | None,
     tally: dict[str, int] | None = None,
+    names: object = None,
 ) -> list[Diagnostic] | None:
     """:func:`plistspec.checking.checker.check_text`'s diagnostics for ``text`` (arguments already
     validated; ``tally`` as there, set only when this path gives them), or None when the
@@ -51,7 +52,7 @@ def check_streamed(
     if not streamable(text):
         return None
     try:
-        diags, n = _stream(text, path, target, dialect)
+        diags, n = _stream(text, path, target, dialect, names)
     except NotStreamable:
         return None
     except Exception:  # noqa: BLE001 - the whole-file path says where it happened (PS332)
@@ -62,18 +63,20 @@ def check_streamed(
 
 
 def _stream(
-    text: str, path: str | None, target: str | None, dialect: str | None
+    text: str, path: str | None, target: str | None, dialect: str | None, names: object = None
 ) -> tuple[list[Diagnostic], int]:
     """The diagnostics and the number of tool forms checked."""
-    from plistspec.checking.forms import check_forms, finish, soften_found
+    from plistspec.checking.forms import across, check_forms, compare, finish, soften_found
     from plistspec.extract import find_tools
     from plistspec.pipeline.stream import NotStreamable, batches
 
     found_diags: list[Diagnostic] = []  # every form's finding, as find_tools of the file
     checked: list[Diagnostic] = []  # then each tool form's lowering and lints
     n = 0
+    every: list = []  # what PS340/PS341 compare of each tool form
     for batch in batches(text, checked=True):  # check_streamed found it streamable
         forms, found = find_tools(batch, text, alone=True)
+        across(forms, batch, text, every)
         del batch
         if any(_names_a_variable(f) for f in forms):
             raise NotStreamable  # PS338 asks what the whole file binds
@@ -81,6 +84,7 @@ def _stream(
         found_diags.extend(soften_found(found))
         checked.extend(check_forms(forms, path, target, dialect))
     found_diags.extend(checked)
+    found_diags.extend(compare(every, names, path))
     return finish(found_diags, text, path), n
 
 

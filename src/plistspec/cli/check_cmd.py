@@ -126,6 +126,13 @@ def _serve(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     help="Use this .plistspec.toml / pyproject.toml instead of finding one.",
 )
 @click.option("--isolated", is_flag=True, default=False, help="Read no configuration file.")
+@click.option(
+    "--loaded-together",
+    is_flag=True,
+    default=False,
+    help="The files are loaded into one Emacs, in the order given (a configuration split "
+    "into files): report a tool name made in more than one of them (PS340).",
+)
 @force_exclude_option
 @from_emacs_options
 def check_cmd(
@@ -145,6 +152,7 @@ def check_cmd(
     output_file: str | None,
     config_file: str | None,
     isolated: bool,
+    loaded_together: bool,
     force_exclude: bool,
     from_emacs: str | None,
     llm_variable: str | None,
@@ -229,6 +237,14 @@ def check_cmd(
             sys.exit(2)
         for e in registry_entries(from_emacs, llm_variable):
             inputs.append((f"emacs:{e['name']}", here, e["form"]))
+    # PS340 across the files of this check when they are one configuration loaded into one
+    # Emacs (each file is compared with the files checked before it). Not by default: the
+    # files of a folder are most often separate examples, tests and packages.
+    names = None
+    if loaded_together and sum(1 for _, _, given in inputs if given is None) > 1:
+        from plistspec.lint.across_forms import ToolNames
+
+        names = ToolNames()
     for path, cfg, given in inputs:
         if given is not None:
             from plistspec.cli._io import Layout
@@ -245,9 +261,13 @@ def check_cmd(
             reported.extend(found)
             continue
 
-        def run(t: str, name: str = name, settings=settings) -> list[Diagnostic]:
+        mine = names if given is None else None
+
+        def run(t: str, name: str = name, settings=settings, mine=mine) -> list[Diagnostic]:
             tally: dict[str, int] = {}
-            out = findings(t, name, settings, tally)
+            if mine is not None:
+                mine.pending = {}
+            out = findings(t, name, settings, tally, mine)
             tool_forms[name] = tally["tool_forms"]  # of the last text checked
             return out
 
@@ -308,6 +328,8 @@ def check_cmd(
             if hint is not None:
                 found.extend(locate([hint], text, name))
         reported.extend(found)
+        if mine is not None:
+            mine.commit()  # the names of the text as checked last (after --fix: the fixed one)
         for d in found:
             if d.fix is not None:
                 from plistspec.checking.fixes import is_safe
