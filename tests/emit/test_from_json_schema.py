@@ -252,3 +252,51 @@ def test_an_arg_with_no_type_is_typed_under_llm(emacs, elisp_deps_dir, tmp_path)
     assert r.exit_code == 0 and 'llm sends as "type": "nil"' not in r.output
     r = CliRunner().invoke(main, ["to-json", str(gptel)])
     assert "type" not in json.loads(r.output)[0]["parameters"]["properties"]["value"]
+
+
+HUGE = 18446744073709551615  # 2^64 - 1: an Emacs bignum
+
+
+@pytest.mark.slow
+def test_integers_past_64_bits_are_left_out_where_they_can_be(emacs, elisp_deps_dir) -> None:
+    """A bound or default past 64 bits is a bignum in Emacs, which Emacs 28's
+    json-serialize refuses: the real gptel then fails on the tool (Emacs 30 sends it). from-json leaves such bounds and defaults out with PS528, and the real libraries
+    send the file it writes on this Emacs; an enum keeps its value (the contract)."""
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+    from real_tool_json import FAMILIES, emacs_major, run_pairs
+
+    tool = dict(
+        TOOL,
+        inputSchema={
+            "type": "object",
+            "properties": {
+                "n": {"type": "integer", "default": HUGE, "maximum": HUGE, "description": "N"},
+                "m": {"anyOf": [{"type": "integer", "minimum": -HUGE}, {"type": "string"}]},
+            },
+        },
+    )
+    forms = {}
+    for dialect in ("gptel", "llm"):
+        args = ["from-json", "--forms-only", "-d", dialect, "-"]
+        r = CliRunner().invoke(main, args, input=json.dumps(tool))
+        assert r.exit_code == 0, r.output
+        assert "left out: /properties/n: default, /properties/n: maximum, " in r.output
+        assert "/properties/m/anyOf/0: minimum [PS528]" in r.output
+        assert str(HUGE) not in r.stdout
+        forms[dialect] = r.stdout.split("\n;;")[0].strip()
+    untouched = forms["gptel"].replace(':description "N"', f':maximum {HUGE} :description "N"')
+    assert untouched != forms["gptel"]
+    (written, before) = run_pairs(
+        [(forms["gptel"], forms["llm"]), (untouched, untouched.replace("gptel-", "llm-"))],
+        elisp_deps_dir,
+        emacs.exe,
+    )
+    for family in FAMILIES:
+        assert "json" in written[family], (family, written[family])
+    # what the warning says of the value it left out, on this Emacs: gptel sends bounds
+    # (llm leaves them out anyway)
+    for family in ("openai", "anthropic"):
+        refused = "error" in before[family]
+        assert refused == (emacs_major(emacs.exe) < 30), (family, before[family])

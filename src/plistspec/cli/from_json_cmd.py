@@ -169,6 +169,7 @@ def from_json_cmd(
 
         from plistspec.emit_elisp.unwritable import (
             drop_empty_names,
+            drop_huge_integers,
             drop_tuple_items,
             first_member,
             typed_any,
@@ -176,6 +177,8 @@ def from_json_cmd(
 
         file_name = os.path.basename(out) if out and out != "-" else None
         tools, more = drop_empty_names(tools)
+        diags.extend(more)
+        tools, more = drop_huge_integers(tools)
         diags.extend(more)
         tools, more = drop_tuple_items(tools, dialect)
         diags.extend(more)

@@ -22,6 +22,12 @@ An arg with no type at all (``{}``, any JSON value: desktop-commander's ``edit_b
 is sent by llm as ``"type": "nil"`` too: ``from-json -d llm`` types it as Gemini's
 lowering does (``object`` with properties, ``array`` with items, else ``string`` with
 "any JSON value, written as text" in its description), with a PS520 warning.
+
+An integer outside the signed 64-bit range (a ``maximum`` of 2^64 - 1) is read by Emacs as
+a bignum, which Emacs 28's ``json-serialize`` refuses (``args-out-of-range``): every
+request that sends it fails there (gptel's do; llm leaves bounds and defaults out). ``from-json`` leaves out a bound, ``default`` or
+``examples`` that holds one (no bound is lost that a 64-bit value could reach), with a
+PS528 warning; one in ``enum``/``const`` is kept, and the warning says Emacs 28 fails on it.
 """
 
 from __future__ import annotations
@@ -35,7 +41,13 @@ from plistspec.core.jsonutil import add_note
 from plistspec.emit_elisp.forms import label
 from plistspec.emit_elisp.llm_types import composed_type
 
-__all__ = ["drop_empty_names", "drop_tuple_items", "first_member", "typed_any"]
+__all__ = [
+    "drop_empty_names",
+    "drop_huge_integers",
+    "drop_tuple_items",
+    "first_member",
+    "typed_any",
+]
 
 
 def drop_empty_names(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]:
@@ -207,3 +219,103 @@ def typed_any(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diagnos
     """For llm, ``tools`` whose top-level args without a type get one (copies of the
     tools changed), and a warning per arg."""
     return _each_arg(tools, _typed) if dialect == "llm" else (tools, [])
+
+
+_INT64 = (-(2**63), 2**63 - 1)
+# keywords whose value may go: a bound past 64 bits bounds nothing a 64-bit integer
+# reaches, and default/examples only inform the model
+_DROPPABLE = (
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "default",
+    "examples",
+    "multipleOf",
+)
+_SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUBSCHEMAS = ("items", "additionalProperties", "not", "contains", "if", "then", "else")
+
+
+def _huge(v: object) -> bool:
+    """Whether ``v`` is, or holds, an integer outside the signed 64-bit range."""
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if type(x) is int and not (_INT64[0] <= x <= _INT64[1]):
+            return True
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return False
+
+
+def _without_huge(schema: Any, path: str, found: list[str]) -> Any:
+    """``schema`` without the droppable keywords holding a huge integer (a copy where
+    something changed); each place found is added to ``found`` (``path: keyword``)."""
+    if not isinstance(schema, dict):
+        if isinstance(schema, list):
+            new = [_without_huge(s, f"{path}/{i}", found) for i, s in enumerate(schema)]
+            return schema if all(a is b for a, b in zip(new, schema, strict=True)) else new
+        return schema
+    out = schema
+    for k, v in schema.items():
+        if k in _DROPPABLE or k in ("enum", "const"):
+            if not _huge(v):
+                continue
+            found.append(f"{path or '/'}: {k}" + (" (kept)" if k in ("enum", "const") else ""))
+            if k in ("enum", "const"):
+                continue
+            if out is schema:
+                out = dict(schema)
+            del out[k]
+            continue
+        if k in _SUBSCHEMA_MAPS and isinstance(v, dict):
+            new = {n: _without_huge(s, f"{path}/{k}/{n}", found) for n, s in v.items()}
+            changed = any(new[n] is not v[n] for n in v)
+        elif k in _SUBSCHEMA_LISTS or k in _SUBSCHEMAS:
+            new = _without_huge(v, f"{path}/{k}", found)
+            changed = new is not v
+        else:
+            continue
+        if changed:
+            if out is schema:
+                out = dict(schema)
+            out[k] = new
+    return out
+
+
+def drop_huge_integers(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]:
+    """``tools`` without the bounds, defaults and examples that hold an integer outside
+    the signed 64-bit range (copies of the tools changed), and a PS528 warning per tool."""
+    out: list[Tool] = []
+    diags: list[Diagnostic] = []
+    for tool in tools:
+        params = tool.get("parameters") if isinstance(tool, dict) else None
+        found: list[str] = []
+        new = _without_huge(params, "", found) if isinstance(params, dict) else params
+        out.append(tool if new is params else {**tool, "parameters": new})  # type: ignore[typeddict-item]
+        if found:
+            dropped = [f for f in found if not f.endswith(" (kept)")]
+            kept = [f[: -len(" (kept)")] for f in found if f.endswith(" (kept)")]
+            what = "; ".join(
+                part
+                for part in (
+                    dropped and f"left out: {', '.join(dropped)}",
+                    kept
+                    and f"kept (part of the contract; Emacs 28 fails on it): {', '.join(kept)}",
+                )
+                if part
+            )
+            diags.append(
+                Diagnostic(
+                    "PS528",
+                    "warning",
+                    f"tool {label(tool)}: an integer outside the signed 64-bit range, which "
+                    "Emacs 28's json-serialize refuses (every request that sends it fails "
+                    f"there: gptel's do); {what}",
+                )
+            )
+    return out, diags
