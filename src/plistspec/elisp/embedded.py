@@ -125,17 +125,23 @@ def _blank(text: str, spans: list[tuple[int, int]], org: list[bool] | None = Non
     return ViewText("".join(out), blocks, segments, joined=True)
 
 
-def _blocks(text: str, begin: re.Pattern[str], end_of) -> list[tuple[int, int]]:
+def _blocks(
+    text: str, begin: re.Pattern[str], end_of, open_ended: bool = True
+) -> list[tuple[int, int]]:
     """The spans of the blocks ``begin`` opens, each up to the match of the pattern
-    ``end_of(opening match)`` (or the end of the text), bodies only."""
+    ``end_of(opening match)``, bodies only. A block that never closes runs to the end of
+    the text when ``open_ended`` (a Markdown fence), and is no block otherwise (Org: a
+    ``#+begin_src`` line without its ``#+end_src`` is a paragraph line, never tangled)."""
     spans = []
     pos = 0
     while (m := begin.search(text, pos)) is not None:
         body = min(m.end() + 1, len(text))
         close = end_of(m).search(text, body)
-        spans.append((body, close.start() if close else len(text)))
         if close is None:
+            if open_ended:
+                spans.append((body, len(text)))
             break
+        spans.append((body, close.start()))
         pos = close.end()
     return spans
 
@@ -169,7 +175,7 @@ def elisp_view(path: str | None, text: str) -> ElispView:
         if suffix in _MARKDOWN:
             spans = _blocks(text, _FENCE, _fence_end)
         else:
-            spans = _blocks(text, _ORG_BEGIN, lambda _: _ORG_END)
+            spans = _blocks(text, _ORG_BEGIN, lambda _: _ORG_END, open_ended=False)
         language = "Markdown" if suffix in _MARKDOWN else "Org"
         if not spans:
             return ElispView(None, language)

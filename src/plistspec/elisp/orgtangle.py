@@ -11,11 +11,14 @@ a line that starts with blanks, commas and then ``*`` or ``#+``; unless the bloc
 ``-i`` switch or ``org-src-preserve-indentation`` is set, ``org-remove-indentation`` removes
 the common indentation (in columns, a tab to the next multiple of 8) of the non-blank
 lines -- nothing when one of them starts in column 0 -- and a blank line with less
-indentation than that is made empty. (``org-trim`` also drops the first line's
-indentation and the trailing blanks; no token changes, so the view keeps them.) Org 9.5
+indentation than that is made empty. A tab that spans the column where the common
+indentation ends is kept whole, only what is before it removed (``move-to-column`` with
+FORCE re-indents it, and ``indent-tabs-mode`` is on in the buffer tangling uses).
+(``org-trim`` also drops the first line's indentation and the trailing blanks; no token
+changes, so the view keeps them.) Org 9.5
 (Emacs 28) differs on two points the view does not follow: it re-indents what is left of a
-line with ``indent-line-to`` (a tab for every 8 columns when ``indent-tabs-mode`` is on),
-and makes every blank line empty.
+line with ``indent-line-to`` (a tab for every 8 columns when ``indent-tabs-mode`` is on;
+spaces where a tab spans the cut), and makes every blank line empty.
 
 Every line stays on its line: only columns move, so a diagnostic's line is the file's and
 :meth:`ViewText.to_file` gives the file offset of a view offset.
@@ -125,7 +128,6 @@ def tangle_body(
     fline = start
     for line, orig, cut in zip(kept, lines, cuts, strict=True):
         removed = 0  # characters of ``line`` dropped at its start
-        pad = ""
         if n:
             chars, col = _indentation(line)
             if col < n:  # only a blank line can be less indented than the common indentation
@@ -133,18 +135,17 @@ def tangle_body(
             else:
                 col = 0
                 while col < n:
-                    col = (col // 8 + 1) * 8 if line[removed] == "\t" else col + 1
+                    nxt = (col // 8 + 1) * 8 if line[removed] == "\t" else col + 1
+                    if nxt > n:  # a tab across column n stays (move-to-column N t)
+                        break
+                    col = nxt
                     removed += 1
-                pad = " " * (col - n)  # a tab across column n: the rest of it as spaces
         # file offset of line[i]: fline + i + (1 if i >= comma offset else 0)
-        if pad:
-            segs.append((vpos, fline + removed - 1, False))
-            vpos += len(pad)
         comma = cut[0][0] if cut else len(orig) + 1
         pieces = [(removed, min(comma, len(line)))] if comma > removed else []
         if comma <= len(line):
             pieces.append((max(comma, removed), len(line)))
-        body = pad
+        body = ""
         for i, (a, b) in enumerate(pieces):
             if b > a or i == 0:
                 segs.append((vpos, fline + a + (1 if a >= comma else 0), True))
