@@ -122,7 +122,7 @@ def _blank(text: str, spans: list[tuple[int, int]], org: list[bool] | None = Non
     segments.append((vpos, pos, True))
     if org is None:
         return ViewText("".join(out), blocks)
-    return ViewText("".join(out), blocks, segments, joined=True)
+    return ViewText("".join(out), blocks, segments, joined=True, bodies=list(spans))
 
 
 def _blocks(

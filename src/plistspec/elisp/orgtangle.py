@@ -29,7 +29,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-__all__ = ["ViewText", "tangle_body", "escape_line", "preserve_indentation"]
+__all__ = [
+    "ViewText",
+    "tangle_body",
+    "escape_line",
+    "preserve_indentation",
+    "common_indentation",
+]
 
 _UNESCAPE = re.compile(r"^[ \t]*,*(,)(?:\*|#\+)")
 _ESCAPE = re.compile(r"^([ \t]*)(,*(?:\*|#\+))")
@@ -42,18 +48,26 @@ class ViewText(str):
     :func:`plistspec.elisp.recover.read_recovering`), and a map to the file's offsets
     (``segments``: ``(view start, file start, stretch)``; no segments: the same offsets).
     ``joined``: the blocks are loaded as one file (Org: tangling, ``org-babel-load-file``),
-    so a block that does not read keeps the blocks after it from loading."""
+    so a block that does not read keeps the blocks after it from loading. ``bodies``: the
+    ``(start, end)`` of each block's body in the file."""
 
     blocks: list[tuple[int, int]]
+    bodies: list[tuple[int, int]]
     segments: list[tuple[int, int, bool]]
     joined: bool
     _starts: list[int]
 
     def __new__(
-        cls, text: str, blocks: list[tuple[int, int]], segments=None, joined: bool = False
+        cls,
+        text: str,
+        blocks: list[tuple[int, int]],
+        segments=None,
+        joined: bool = False,
+        bodies: list[tuple[int, int]] | None = None,
     ) -> ViewText:
         self = super().__new__(cls, text)
         self.blocks = blocks
+        self.bodies = bodies if bodies is not None else blocks
         self.joined = joined
         self.segments = segments or []
         self._starts = [s[0] for s in self.segments]
@@ -100,6 +114,13 @@ def _indentation(line: str) -> tuple[int, int]:
         col = (col // 8 + 1) * 8 if line[i] == "\t" else col + 1
         i += 1
     return i, col
+
+
+def common_indentation(body: str) -> int:
+    """The columns of indentation common to the non-blank lines of ``body`` (an Org block
+    as the file holds it), which tangling removes (Org 9.5 even under ``-i``)."""
+    inds = [_indentation(s)[1] for s in body.split("\n") if s.strip(" \t")]
+    return min(inds) if inds else 0
 
 
 def tangle_body(
