@@ -24,6 +24,8 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from plistspec.core.diagnostics import Diagnostic
 
 __all__ = [
@@ -257,7 +259,7 @@ def to_file_offsets(diags: list[Diagnostic], view: str, text: str) -> list[Diagn
     return locate(diags, text)
 
 
-def file_position(view: str, text: str):
+def file_position(view: str, text: str) -> Callable[[int, int], tuple[int, int]]:
     """``(line, column) -> (line, column)``: a 1-based position in ``view`` (an
     :func:`elisp_view` text) as a position in the file ``text``."""
     from plistspec.core.diagnostics import line_index

@@ -61,7 +61,7 @@ class ViewText(str):
         cls,
         text: str,
         blocks: list[tuple[int, int]],
-        segments=None,
+        segments: list[tuple[int, int, bool]] | None = None,
         joined: bool = False,
         bodies: list[tuple[int, int]] | None = None,
     ) -> ViewText:
