@@ -252,3 +252,18 @@ def test_an_arg_with_no_type_is_typed_under_llm(emacs, elisp_deps_dir, tmp_path)
     assert r.exit_code == 0 and 'llm sends as "type": "nil"' not in r.output
     r = CliRunner().invoke(main, ["to-json", str(gptel)])
     assert "type" not in json.loads(r.output)[0]["parameters"]["properties"]["value"]
+
+
+def test_the_schema_true_is_any_value_and_typed_under_llm() -> None:
+    """``"value": true`` (JSON Schema's any value, as ``{}``) gets the same type as
+    ``{}`` under llm, not an arg without ``:type`` that llm sends as ``"type": "nil"``."""
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+
+    tool = dict(TOOL, inputSchema={"type": "object", "properties": {"value": True}})
+    r = CliRunner().invoke(main, ["from-json", "-d", "llm", "-"], input=json.dumps(tool))
+    assert r.exit_code == 0, r.output
+    assert "typed string (it had none: any value)" in r.stderr
+    assert 'no :type; llm sends "type": "nil"' not in r.stderr
+    assert ":type string" in r.stdout
