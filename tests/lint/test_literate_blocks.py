@@ -279,3 +279,18 @@ def test_the_real_llm_readme_yields_its_tool_after_its_broken_examples(elisp_dep
     datums, _ = read_recovering(view)
     (tool,) = find_tools(datums, view)[0]
     assert text.count("\n", 0, view.to_file(tool.start)) + 1 == 312
+
+
+def test_a_quoted_name_in_a_message_is_not_taken_for_a_position(tmp_path) -> None:
+    """Positions in messages ("starting at 3:9") are mapped to the file's columns; a tool
+    name quoted in a message is the file's text, even when it reads "at 2:3"."""
+    f = tmp_path / "at.org"
+    f.write_text(
+        "#+begin_src emacs-lisp\n"
+        '  (gptel-make-tool :name "meet at 2:3" :function #\'ignore :description "d")\n'
+        "  (setq a (b\n#+end_src\n",
+        encoding="utf-8",
+    )
+    r = _cli("check", str(f))
+    assert f'{f}:2:26: error: tool name "meet at 2:3" is rejected' in r.output, r.output
+    assert f"{f}:3:11: error: unterminated list starting at 3:11;" in r.output, r.output

@@ -80,7 +80,9 @@ _ORG = (".org",)
 _LANGS = r"(?:emacs-lisp|elisp|el)"
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*\{?\.?" + _LANGS + r"(?![\w-])[^\n]*$", re.M)
 _ORG_BEGIN = re.compile(r"^[ \t]*#\+begin_src[ \t]+" + _LANGS + r"(?![\w-])[^\n]*$", re.M | re.I)
-_AT = re.compile(r"\bat (\d+):(\d+)\b")
+# "at LINE:COL" in a message, and a double-quoted string (a name or value quoted from the
+# file, whose text is left as written)
+_AT = re.compile(r'"(?:[^"\\]|\\.)*"|\bat (\d+):(\d+)\b', re.S)
 _SWITCH_I = re.compile(r"^[^:]*\s-i(?:\s|$)")
 _ORG_END = re.compile(r"^[ \t]*#\+end_src[ \t]*$", re.M | re.I)
 
@@ -242,6 +244,8 @@ def to_file_offsets(diags: list[Diagnostic], view: str, text: str) -> list[Diagn
     position = file_position(view, text)
 
     def place(m: re.Match[str]) -> str:  # "at L:C" in a message: the file's line and column
+        if m.group(1) is None:
+            return m.group(0)  # a quoted string: as the file has it
         at = position(int(m.group(1)), int(m.group(2)))
         return f"at {at[0]}:{at[1]}"
 
