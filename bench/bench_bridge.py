@@ -115,7 +115,7 @@ def main() -> None:
             subprocess.run(
                 [sys.executable, "-m", "plistspec", "from-py", "benchtool:lookup",
                  "--bridge", bridge, "--python", sys.executable, "-o", str(out)],
-                cwd=d, env=env, check=True, capture_output=True,
+                cwd=d, env=env, check=True, capture_output=True, timeout=600,
             )  # fmt: skip
             calls = n if bridge == "worker" else max(10, n // 10)
             os.environ["PYTHONPATH"] = env["PYTHONPATH"]

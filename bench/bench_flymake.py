@@ -48,10 +48,12 @@ def main() -> None:
     cmd = [sys.executable, "-m", "plistspec", "check", *args]
 
     one_shot = []
-    expected = subprocess.run(cmd, input=data, capture_output=True, env=ENV, check=True).stdout
+    expected = subprocess.run(
+        cmd, input=data, capture_output=True, env=ENV, check=True, timeout=600
+    ).stdout
     for _ in range(a.runs):
         t = time.perf_counter()
-        subprocess.run(cmd, input=data, capture_output=True, env=ENV, check=True)
+        subprocess.run(cmd, input=data, capture_output=True, env=ENV, check=True, timeout=600)
         one_shot.append(time.perf_counter() - t)
 
     t = time.perf_counter()

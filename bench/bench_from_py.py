@@ -32,7 +32,9 @@ def median_ms(cmd: list[str], cwd: str, n: int, stdin: str | None = None) -> flo
     times = []
     for _ in range(n):
         t = time.perf_counter()
-        subprocess.run(cmd, cwd=cwd, input=stdin, capture_output=True, text=True, check=False)
+        subprocess.run(
+            cmd, cwd=cwd, input=stdin, capture_output=True, text=True, check=False, timeout=600
+        )
         times.append((time.perf_counter() - t) * 1000)
     return statistics.median(times)
 

@@ -39,7 +39,7 @@ import time
 MB = 1_000_000
 _PEAK = (
     "import resource, subprocess, sys\n"
-    "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n"
+    "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)\n"
     "code = (r.stderr.decode('utf-8', 'replace').rstrip().rpartition('[')[2] or ']')[:-1]\n"
     "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, r.returncode,"
     " code if r.returncode else '-')\n"

@@ -84,7 +84,9 @@ def emacs_read_seconds(path: str) -> float | None:
         "    (push (- (float-time) t0) times)))"
         '  (princ (mapconcat #\'number-to-string times " "))))'
     )
-    out = subprocess.run([exe, "--batch", "-Q", "--eval", code], capture_output=True, text=True)
+    out = subprocess.run(
+        [exe, "--batch", "-Q", "--eval", code], capture_output=True, text=True, timeout=600
+    )
     try:
         return statistics.median(float(x) for x in out.stdout.split())
     except (ValueError, statistics.StatisticsError):

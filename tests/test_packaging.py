@@ -168,7 +168,11 @@ def test_wheel_in_a_fresh_venv_gives_the_emacs_package(
     assert lisp.is_relative_to(venv) and (lisp / "plistspec-bridge.el").is_file(), lisp
     assert not list(lisp.glob("*-tests.el"))
     form = subprocess.run(
-        [plistspec, "emacs-path", "--use-package"], capture_output=True, text=True, env=env
+        [plistspec, "emacs-path", "--use-package"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     ).stdout
     assert form == (
         f"(use-package plistspec\n  :load-path {print_string(str(lisp))}\n"

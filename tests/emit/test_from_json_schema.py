@@ -300,3 +300,18 @@ def test_integers_past_64_bits_are_left_out_where_they_can_be(emacs, elisp_deps_
     for family in ("openai", "anthropic"):
         refused = "error" in before[family]
         assert refused == (emacs_major(emacs.exe) < 30), (family, before[family])
+
+
+def test_the_schema_true_is_any_value_and_typed_under_llm() -> None:
+    """``"value": true`` (JSON Schema's any value, as ``{}``) gets the same type as
+    ``{}`` under llm, not an arg without ``:type`` that llm sends as ``"type": "nil"``."""
+    from click.testing import CliRunner
+
+    from plistspec.cli import main
+
+    tool = dict(TOOL, inputSchema={"type": "object", "properties": {"value": True}})
+    r = CliRunner().invoke(main, ["from-json", "-d", "llm", "-"], input=json.dumps(tool))
+    assert r.exit_code == 0, r.output
+    assert "typed string (it had none: any value)" in r.stderr
+    assert 'no :type; llm sends "type": "nil"' not in r.stderr
+    assert ":type string" in r.stdout

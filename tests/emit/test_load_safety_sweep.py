@@ -142,7 +142,9 @@ def _run(tmp: Path, cands: list[tuple[str, str]], trust: bool, emacs, deps: Path
     src.write_text(json.dumps(_ir(cands)), encoding="utf-8")
     out = tmp / "tools.el"
     args = [sys.executable, "-m", "plistspec", "from-json", str(src), "-o", str(out)]
-    r = subprocess.run(args + (["--trust-functions"] if trust else []), capture_output=True)
+    r = subprocess.run(
+        args + (["--trust-functions"] if trust else []), capture_output=True, timeout=600
+    )
     assert r.returncode == 0, r.stderr.decode()[-2000:]
     text = out.read_text(encoding="utf-8")
     header = ";;; -*- lexical-binding: t; -*-\n(require 'gptel)\n"

@@ -289,7 +289,9 @@ def test_o_name_that_gives_no_feature_is_a_clear_error(tmp_path: Path, cmd, name
     assert r.returncode == 1 and "PS526" in err and "--feature" in err and "PS903" not in err
     assert err.count("\n") == 1
     assert sorted(os.listdir(tmp_path)) == ["in.json", "mod.py"]
-    r = subprocess.run(args + [b"--feature", b"my-tools"], cwd=tmp_path, capture_output=True)
+    r = subprocess.run(
+        args + [b"--feature", b"my-tools"], cwd=tmp_path, capture_output=True, timeout=600
+    )
     assert r.returncode == 0, r.stderr
     written = (tmp_path / os.fsdecode(name)).read_bytes()
     assert b"(provide 'my-tools)" in written and b"\x85" not in written

@@ -87,6 +87,12 @@ def test_constructors_that_register_nothing(head) -> None:
         # one branch or the other runs
         f'(if (featurep \'x)\n    (gptel-make-tool :name "s" {F})\n  (gptel-make-tool :name "s" {F}))\n',
         f'(cond (a (llm-make-tool :name "s" {F}))\n      (t (llm-make-tool :name "s" {F})))\n',
+        # unregistered tools made in two functions/tests: each builds its own request
+        # (llm's own llm-provider-utils-test.el makes "tool-a" in several ert tests)
+        f'(ert-deftest a () (llm-make-tool :name "s" {F}))\n'
+        f'(ert-deftest b () (should (llm-make-tool :name "s" {F})))\n',
+        f'(defun a () (list (gptel--make-tool :name "s" {F})))\n'
+        f'(cl-defun b () (list (gptel--make-tool :name "s" {F})))\n',
         # names plistspec cannot read are not compared
         f'(gptel-make-tool :name (concat "a" "b") {F})\n(gptel-make-tool :name my-name {F})\n'
         f"(gptel-make-tool :name my-name {F})\n",
@@ -94,6 +100,20 @@ def test_constructors_that_register_nothing(head) -> None:
 )
 def test_not_reported(text) -> None:
     assert _codes(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # gptel-make-tool registers globally: two functions that run replace each other
+        f'(defun a () (gptel-make-tool :name "s" {F}))\n(defun b () (gptel-make-tool :name "s" {F}))\n',
+        # one function making both (one request), or one at top level and one in a function
+        f'(defun a () (list (llm-make-tool :name "s" {F}) (llm-make-tool :name "s" {F})))\n',
+        f'(defvar a (llm-make-tool :name "s" {F}))\n(defun b () (llm-make-tool :name "s" {F}))\n',
+    ],
+)
+def test_reported_across_definitions(text) -> None:
+    assert [c[:2] for c in _codes(text)] == [("PS340", 2 if text.count("\n") == 2 else 1)]
 
 
 def test_the_streamed_path_says_the_same(tmp_path) -> None:

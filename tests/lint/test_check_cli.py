@@ -20,6 +20,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
         capture_output=True,
         text=True,
         cwd=ROOT,
+        timeout=600,
     )
 
 

@@ -58,7 +58,11 @@ def _check_patch(tmp: Path, data: bytes) -> bytes:
     f.write_bytes(data)
     if shutil.which("patch"):
         p = subprocess.run(
-            ["patch", "-p1", "--quiet", "--binary"], cwd=repo, input=patch, capture_output=True
+            ["patch", "-p1", "--quiet", "--binary"],
+            cwd=repo,
+            input=patch,
+            capture_output=True,
+            timeout=600,
         )
         assert p.returncode == 0, (p.stdout.decode(), p.stderr.decode(), patch)
         assert f.read_bytes() == want

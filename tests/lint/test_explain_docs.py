@@ -104,7 +104,10 @@ def test_lowering_json_examples_are_real(code: str) -> None:
 @pytest.mark.slow
 def test_explain_prints_documentation_and_examples() -> None:
     p = subprocess.run(
-        [sys.executable, "-m", "plistspec", "explain", "ps317"], capture_output=True, text=True
+        [sys.executable, "-m", "plistspec", "explain", "ps317"],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert p.returncode == 0
     assert p.stdout.startswith("PS317 (error): `:enum` is not a vector of strings\n")
@@ -112,11 +115,17 @@ def test_explain_prints_documentation_and_examples() -> None:
     assert "Right:\n\n    " + EXAMPLES["PS317"].right in p.stdout
     assert "Fix: unsafe" in p.stdout
     p = subprocess.run(
-        [sys.executable, "-m", "plistspec", "explain", "PS312"], capture_output=True, text=True
+        [sys.executable, "-m", "plistspec", "explain", "PS312"],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert "Fix: safe" in p.stdout
     p = subprocess.run(
-        [sys.executable, "-m", "plistspec", "explain", "PS999"], capture_output=True, text=True
+        [sys.executable, "-m", "plistspec", "explain", "PS999"],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert p.returncode == 2 and "unknown code" in p.stderr
 

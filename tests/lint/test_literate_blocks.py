@@ -37,6 +37,24 @@ CASES = {
         '(setq x "a\n               b")',
     ),
     "tab": ('#+begin_src emacs-lisp\n\t(setq x "a\n\t  b")\n#+end_src\n', '(setq x "a\n  b")'),
+    # a tab across the column where the common indentation ends is kept whole
+    "tab-across": (
+        '#+begin_src emacs-lisp\n   (setq x "a\n\tb")\n#+end_src\n',
+        '(setq x "a\n\tb")',
+    ),
+    "tab-blank": (
+        '#+begin_src emacs-lisp\n  (setq x "a\n\t\n  b")\n#+end_src\n',
+        '(setq x "a\n\t\nb")',
+    ),
+    "upper-in-list": (
+        '- item\n  #+BEGIN_SRC emacs-lisp\n    (setq x "a\n    b")\n  #+END_SRC\n- next\n',
+        '(setq x "a\nb")',
+    ),
+    "empty": ("#+begin_src emacs-lisp\n#+end_src\n", None),
+    "no-final-newline": (
+        '#+begin_src emacs-lisp\n  (setq x "a\n   b")\n#+end_src',
+        '(setq x "a\n b")',
+    ),
     "preserve": (
         '# -*- org-src-preserve-indentation: t -*-\n#+begin_src emacs-lisp\n  (setq x "a\n'
         '    b")\n#+end_src\n',
@@ -45,7 +63,16 @@ CASES = {
 }
 # where Org 9.5 (Emacs 28) tangles differently: it ignores -i when tangling and empties
 # every blank line (the view follows Org 9.7)
-ORG_95 = {"switch-i": '(setq x "a\n  b")', "blank": '(setq x "a\n\nb")'}
+ORG_95 = {
+    "switch-i": '(setq x "a\n  b")',
+    "blank": '(setq x "a\n\nb")',
+    "tab-across": '(setq x "a\n     b")',
+    "tab-blank": '(setq x "a\n\nb")',
+}
+# no source block for Org: a #+begin_src line without its #+end_src is a paragraph line
+NOT_BLOCKS = {
+    "unterminated": '* Notes\n#+begin_src emacs-lisp\n(gptel-make-tool :name "a" ...\n\nprose (\n'
+}
 
 
 def _view_blocks(name: str, text: str) -> str:
@@ -99,7 +126,7 @@ def test_real_org_tangles_each_case_to_the_view(emacs, tmp_path) -> None:
     script = tmp_path / "tangle.el"
     script.write_text(_TANGLE, encoding="utf-8")
     files = []
-    for name, (text, _) in CASES.items():
+    for name, text in [*((n, t) for n, (t, _) in CASES.items()), *NOT_BLOCKS.items()]:
         f = tmp_path / f"{name}.org"
         f.write_text(text, encoding="utf-8")
         files.append(str(f))
@@ -111,6 +138,8 @@ def test_real_org_tangles_each_case_to_the_view(emacs, tmp_path) -> None:
     )
     assert r.returncode == 0, r.stderr
     old_org = r.stdout.startswith("9.5")
+    for name in NOT_BLOCKS:
+        assert not (tmp_path / f"{name}.org.el").exists(), name
     for name, (text, _) in CASES.items():
         tangled = (tmp_path / f"{name}.org.el").read_text(encoding="utf-8").strip()
         view = _view_blocks(name, text).strip()
@@ -118,6 +147,18 @@ def test_real_org_tangles_each_case_to_the_view(emacs, tmp_path) -> None:
             assert tangled == ORG_95[name] != view, name
         else:
             assert tangled == view, name
+
+
+@pytest.mark.parametrize("name", sorted(NOT_BLOCKS))
+def test_an_org_block_that_never_ends_is_no_block(name, tmp_path) -> None:
+    """Org reads no block there (the real Org tangles nothing, above): the text after it
+    is prose, not a syntax error, and check says the file has no Emacs Lisp block."""
+    assert elisp_view(name + ".org", NOT_BLOCKS[name]).text is None
+    f = tmp_path / f"{name}.org"
+    f.write_text(NOT_BLOCKS[name], encoding="utf-8")
+    r = _cli("check", str(f))
+    assert "PS001" not in r.output
+    assert "[PS003]" in r.output and r.exit_code == 0, r.output
 
 
 BROKEN_THEN_GOOD = """\
@@ -238,3 +279,18 @@ def test_the_real_llm_readme_yields_its_tool_after_its_broken_examples(elisp_dep
     datums, _ = read_recovering(view)
     (tool,) = find_tools(datums, view)[0]
     assert text.count("\n", 0, view.to_file(tool.start)) + 1 == 312
+
+
+def test_a_quoted_name_in_a_message_is_not_taken_for_a_position(tmp_path) -> None:
+    """Positions in messages ("starting at 3:9") are mapped to the file's columns; a tool
+    name quoted in a message is the file's text, even when it reads "at 2:3"."""
+    f = tmp_path / "at.org"
+    f.write_text(
+        "#+begin_src emacs-lisp\n"
+        '  (gptel-make-tool :name "meet at 2:3" :function #\'ignore :description "d")\n'
+        "  (setq a (b\n#+end_src\n",
+        encoding="utf-8",
+    )
+    r = _cli("check", str(f))
+    assert f'{f}:2:26: error: tool name "meet at 2:3" is rejected' in r.output, r.output
+    assert f"{f}:3:11: error: unterminated list starting at 3:11;" in r.output, r.output

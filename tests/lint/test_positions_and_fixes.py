@@ -78,6 +78,7 @@ def test_cli_json_fix_positions(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         check=True,
+        timeout=600,
     ).stdout
     data = json.loads(out)
     typo = [o for o in data if o["code"] == "PS301"]

@@ -57,6 +57,7 @@ def run_entry(hook: dict, repo: Path, files: list[str]) -> subprocess.CompletedP
         cwd=repo,
         capture_output=True,
         text=True,
+        timeout=600,
     )
 
 
@@ -106,8 +107,8 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
         "GIT_COMMITTER_EMAIL": "t@example.invalid",
     }
     env.pop("PYTHONPATH", None)  # the hook must run the plistspec pre-commit installed
-    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env)
-    subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, env=env, timeout=600)
+    subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env, timeout=600)
 
     def try_repo(hook: str, *files: str) -> subprocess.CompletedProcess:
         return subprocess.run(
@@ -132,7 +133,7 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     (repo / "messy.el").write_text(
         '(gptel-make-tool :name "t"\n    :function #\'f   :description "d")\n', encoding="utf-8"
     )
-    subprocess.run(["git", "add", "messy.el"], cwd=repo, check=True, env=env)
+    subprocess.run(["git", "add", "messy.el"], cwd=repo, check=True, env=env, timeout=600)
     p = try_repo("plistspec-fmt", "messy.el")
     assert p.returncode == 1 and "files were modified by this hook" in p.stdout, p.stdout
     p = try_repo("plistspec-fmt", "messy.el")

@@ -35,6 +35,7 @@ def run(
         capture_output=True,
         cwd=cwd,
         env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+        timeout=600,
     )
     return p
 

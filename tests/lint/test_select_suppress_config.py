@@ -37,6 +37,7 @@ def cli(*args: str, stdin: str | None = None, cwd: Path = ROOT) -> subprocess.Co
         capture_output=True,
         text=True,
         cwd=cwd,
+        timeout=600,
     )
 
 

@@ -32,6 +32,7 @@ def _generate(tmp_path, *extra: str) -> str:
         cwd=FIXTURE_DIR,
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr
     return str(out)

@@ -262,7 +262,7 @@ def resolve_pointer(root: Any, ref: str) -> tuple[bool, Any]:
             if part not in cur:
                 return False, None
             cur = cur[part]
-        elif type(cur) is list and part.isdigit() and int(part) < len(cur):
+        elif type(cur) is list and part.isascii() and part.isdigit() and int(part) < len(cur):
             cur = cur[int(part)]
         else:
             return False, None

@@ -24,6 +24,8 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from plistspec.core.diagnostics import Diagnostic
 
 __all__ = [
@@ -78,7 +80,9 @@ _ORG = (".org",)
 _LANGS = r"(?:emacs-lisp|elisp|el)"
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*\{?\.?" + _LANGS + r"(?![\w-])[^\n]*$", re.M)
 _ORG_BEGIN = re.compile(r"^[ \t]*#\+begin_src[ \t]+" + _LANGS + r"(?![\w-])[^\n]*$", re.M | re.I)
-_AT = re.compile(r"\bat (\d+):(\d+)\b")
+# "at LINE:COL" in a message, and a double-quoted string (a name or value quoted from the
+# file, whose text is left as written)
+_AT = re.compile(r'"(?:[^"\\]|\\.)*"|\bat (\d+):(\d+)\b', re.S)
 _SWITCH_I = re.compile(r"^[^:]*\s-i(?:\s|$)")
 _ORG_END = re.compile(r"^[ \t]*#\+end_src[ \t]*$", re.M | re.I)
 
@@ -122,20 +126,26 @@ def _blank(text: str, spans: list[tuple[int, int]], org: list[bool] | None = Non
     segments.append((vpos, pos, True))
     if org is None:
         return ViewText("".join(out), blocks)
-    return ViewText("".join(out), blocks, segments, joined=True)
+    return ViewText("".join(out), blocks, segments, joined=True, bodies=list(spans))
 
 
-def _blocks(text: str, begin: re.Pattern[str], end_of) -> list[tuple[int, int]]:
+def _blocks(
+    text: str, begin: re.Pattern[str], end_of, open_ended: bool = True
+) -> list[tuple[int, int]]:
     """The spans of the blocks ``begin`` opens, each up to the match of the pattern
-    ``end_of(opening match)`` (or the end of the text), bodies only."""
+    ``end_of(opening match)``, bodies only. A block that never closes runs to the end of
+    the text when ``open_ended`` (a Markdown fence), and is no block otherwise (Org: a
+    ``#+begin_src`` line without its ``#+end_src`` is a paragraph line, never tangled)."""
     spans = []
     pos = 0
     while (m := begin.search(text, pos)) is not None:
         body = min(m.end() + 1, len(text))
         close = end_of(m).search(text, body)
-        spans.append((body, close.start() if close else len(text)))
         if close is None:
+            if open_ended:
+                spans.append((body, len(text)))
             break
+        spans.append((body, close.start()))
         pos = close.end()
     return spans
 
@@ -169,7 +179,7 @@ def elisp_view(path: str | None, text: str) -> ElispView:
         if suffix in _MARKDOWN:
             spans = _blocks(text, _FENCE, _fence_end)
         else:
-            spans = _blocks(text, _ORG_BEGIN, lambda _: _ORG_END)
+            spans = _blocks(text, _ORG_BEGIN, lambda _: _ORG_END, open_ended=False)
         language = "Markdown" if suffix in _MARKDOWN else "Org"
         if not spans:
             return ElispView(None, language)
@@ -234,6 +244,8 @@ def to_file_offsets(diags: list[Diagnostic], view: str, text: str) -> list[Diagn
     position = file_position(view, text)
 
     def place(m: re.Match[str]) -> str:  # "at L:C" in a message: the file's line and column
+        if m.group(1) is None:
+            return m.group(0)  # a quoted string: as the file has it
         at = position(int(m.group(1)), int(m.group(2)))
         return f"at {at[0]}:{at[1]}"
 
@@ -251,7 +263,7 @@ def to_file_offsets(diags: list[Diagnostic], view: str, text: str) -> list[Diagn
     return locate(diags, text)
 
 
-def file_position(view: str, text: str):
+def file_position(view: str, text: str) -> Callable[[int, int], tuple[int, int]]:
     """``(line, column) -> (line, column)``: a 1-based position in ``view`` (an
     :func:`elisp_view` text) as a position in the file ``text``."""
     from plistspec.core.diagnostics import line_index

@@ -11,11 +11,14 @@ a line that starts with blanks, commas and then ``*`` or ``#+``; unless the bloc
 ``-i`` switch or ``org-src-preserve-indentation`` is set, ``org-remove-indentation`` removes
 the common indentation (in columns, a tab to the next multiple of 8) of the non-blank
 lines -- nothing when one of them starts in column 0 -- and a blank line with less
-indentation than that is made empty. (``org-trim`` also drops the first line's
-indentation and the trailing blanks; no token changes, so the view keeps them.) Org 9.5
+indentation than that is made empty. A tab that spans the column where the common
+indentation ends is kept whole, only what is before it removed (``move-to-column`` with
+FORCE re-indents it, and ``indent-tabs-mode`` is on in the buffer tangling uses).
+(``org-trim`` also drops the first line's indentation and the trailing blanks; no token
+changes, so the view keeps them.) Org 9.5
 (Emacs 28) differs on two points the view does not follow: it re-indents what is left of a
-line with ``indent-line-to`` (a tab for every 8 columns when ``indent-tabs-mode`` is on),
-and makes every blank line empty.
+line with ``indent-line-to`` (a tab for every 8 columns when ``indent-tabs-mode`` is on;
+spaces where a tab spans the cut), and makes every blank line empty.
 
 Every line stays on its line: only columns move, so a diagnostic's line is the file's and
 :meth:`ViewText.to_file` gives the file offset of a view offset.
@@ -26,7 +29,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-__all__ = ["ViewText", "tangle_body", "escape_line", "preserve_indentation"]
+__all__ = [
+    "ViewText",
+    "tangle_body",
+    "escape_line",
+    "preserve_indentation",
+    "common_indentation",
+]
 
 _UNESCAPE = re.compile(r"^[ \t]*,*(,)(?:\*|#\+)")
 _ESCAPE = re.compile(r"^([ \t]*)(,*(?:\*|#\+))")
@@ -39,18 +48,26 @@ class ViewText(str):
     :func:`plistspec.elisp.recover.read_recovering`), and a map to the file's offsets
     (``segments``: ``(view start, file start, stretch)``; no segments: the same offsets).
     ``joined``: the blocks are loaded as one file (Org: tangling, ``org-babel-load-file``),
-    so a block that does not read keeps the blocks after it from loading."""
+    so a block that does not read keeps the blocks after it from loading. ``bodies``: the
+    ``(start, end)`` of each block's body in the file."""
 
     blocks: list[tuple[int, int]]
+    bodies: list[tuple[int, int]]
     segments: list[tuple[int, int, bool]]
     joined: bool
     _starts: list[int]
 
     def __new__(
-        cls, text: str, blocks: list[tuple[int, int]], segments=None, joined: bool = False
+        cls,
+        text: str,
+        blocks: list[tuple[int, int]],
+        segments: list[tuple[int, int, bool]] | None = None,
+        joined: bool = False,
+        bodies: list[tuple[int, int]] | None = None,
     ) -> ViewText:
         self = super().__new__(cls, text)
         self.blocks = blocks
+        self.bodies = bodies if bodies is not None else blocks
         self.joined = joined
         self.segments = segments or []
         self._starts = [s[0] for s in self.segments]
@@ -99,6 +116,13 @@ def _indentation(line: str) -> tuple[int, int]:
     return i, col
 
 
+def common_indentation(body: str) -> int:
+    """The columns of indentation common to the non-blank lines of ``body`` (an Org block
+    as the file holds it), which tangling removes (Org 9.5 even under ``-i``)."""
+    inds = [_indentation(s)[1] for s in body.split("\n") if s.strip(" \t")]
+    return min(inds) if inds else 0
+
+
 def tangle_body(
     text: str, start: int, end: int, preserve: bool, vpos: int
 ) -> tuple[str, list[tuple[int, int, bool]]]:
@@ -125,7 +149,6 @@ def tangle_body(
     fline = start
     for line, orig, cut in zip(kept, lines, cuts, strict=True):
         removed = 0  # characters of ``line`` dropped at its start
-        pad = ""
         if n:
             chars, col = _indentation(line)
             if col < n:  # only a blank line can be less indented than the common indentation
@@ -133,18 +156,17 @@ def tangle_body(
             else:
                 col = 0
                 while col < n:
-                    col = (col // 8 + 1) * 8 if line[removed] == "\t" else col + 1
+                    nxt = (col // 8 + 1) * 8 if line[removed] == "\t" else col + 1
+                    if nxt > n:  # a tab across column n stays (move-to-column N t)
+                        break
+                    col = nxt
                     removed += 1
-                pad = " " * (col - n)  # a tab across column n: the rest of it as spaces
         # file offset of line[i]: fline + i + (1 if i >= comma offset else 0)
-        if pad:
-            segs.append((vpos, fline + removed - 1, False))
-            vpos += len(pad)
         comma = cut[0][0] if cut else len(orig) + 1
         pieces = [(removed, min(comma, len(line)))] if comma > removed else []
         if comma <= len(line):
             pieces.append((max(comma, removed), len(line)))
-        body = pad
+        body = ""
         for i, (a, b) in enumerate(pieces):
             if b > a or i == 0:
                 segs.append((vpos, fline + a + (1 if a >= comma else 0), True))

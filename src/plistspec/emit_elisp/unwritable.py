@@ -18,7 +18,7 @@ an llm arg without ``:type``, which llm sends as ``"type": "nil"`` and every pro
 refuses: ``from-json -d llm`` writes its first member instead, as it writes the first
 member of a type list, with a PS520 warning naming the members left out.
 
-An arg with no type at all (``{}``, any JSON value: desktop-commander's ``edit_block``)
+An arg with no type at all (``{}`` or ``true``, any JSON value: desktop-commander's ``edit_block``)
 is sent by llm as ``"type": "nil"`` too: ``from-json -d llm`` types it as Gemini's
 lowering does (``object`` with properties, ``array`` with items, else ``string`` with
 "any JSON value, written as text" in its description), with a PS520 warning.
@@ -78,10 +78,12 @@ def drop_empty_names(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]:
     return out, diags
 
 
-def _each_arg(tools: list[Tool], rewrite: Any) -> tuple[list[Tool], list[Diagnostic]]:
+def _each_arg(
+    tools: list[Tool], rewrite: Any, true_is_any: bool = False
+) -> tuple[list[Tool], list[Diagnostic]]:
     """``tools`` with each top-level arg schema that ``rewrite`` (schema -> ``(new
     schema, why)`` or None) changes replaced (copies of the tools changed), and a PS520
-    warning per arg."""
+    warning per arg. ``true_is_any``: the schema ``true`` is given as ``{}`` (any value)."""
     out: list[Tool] = []
     diags: list[Diagnostic] = []
     for tool in tools:
@@ -89,6 +91,8 @@ def _each_arg(tools: list[Tool], rewrite: Any) -> tuple[list[Tool], list[Diagnos
         props = params.get("properties") if isinstance(params, dict) else None
         new = None
         for k, v in props.items() if isinstance(props, dict) else ():
+            if v is True and true_is_any:
+                v = {}
             got = rewrite(v) if isinstance(v, dict) else None
             if got is None:
                 continue
@@ -218,6 +222,7 @@ def _typed(schema: dict) -> tuple[dict, str] | None:
 def typed_any(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diagnostic]]:
     """For llm, ``tools`` whose top-level args without a type get one (copies of the
     tools changed), and a warning per arg."""
+<<<<<<< HEAD
     return _each_arg(tools, _typed) if dialect == "llm" else (tools, [])
 
 
@@ -319,3 +324,6 @@ def drop_huge_integers(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]
                 )
             )
     return out, diags
+=======
+    return _each_arg(tools, _typed, true_is_any=True) if dialect == "llm" else (tools, [])
+>>>>>>> sec

@@ -7,8 +7,10 @@ line indented by the block's common indentation (as spaces) and escaped
 (:func:`plistspec.elisp.orgtangle.escape_line`). Then the new file is tangled again: a
 block whose tangled text is not exactly the view with its edits (a string spanning lines
 whose continuation lines the re-added indentation would change, a new common indentation,
-tabs) keeps its old text, each of its forms with a PS530 info. So fmt never changes what a
-block tangles to beyond the layout it chose, and a string literal never changes.
+tabs) keeps its old text, each of its forms with a PS530 info; so does a block whose common
+indentation in the file would change (Org 9.5, Emacs 28's, re-indents every line by it, even
+under ``-i``). So fmt never changes what a block tangles to beyond the layout it chose, and a
+string literal never changes, on Org 9.5 and 9.7 alike.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ def apply_view_edits(
             k
             for k, block_edits in by_block.items()
             if not _tangles_to(new_view, k, _expected(view, blocks[k], block_edits))
+            or not _same_indentation(text, view, new_text, new_view, k)
         ]
         if not bad:
             return new_text, infos
@@ -100,6 +103,48 @@ def _tangles_to(new_view: str | None, k: int, expected: str) -> bool:
         return False
     start, end = blocks[k]
     return new_view[start:end] == expected
+
+
+def _same_indentation(text: str, view: str, new_text: str, new_view: str | None, k: int) -> bool:
+    """Whether block ``k`` keeps its common indentation and the file text of each string
+    that spans lines: Org 9.5 (Emacs 28) re-indents every line to its column less that
+    indentation with ``indent-line-to`` (even under ``-i``), which keeps the blanks before
+    that column as they are, so a string tangles to its old text there only when both
+    stay."""
+    from plistspec.elisp.orgtangle import common_indentation
+
+    old_start, old_end = view.bodies[k]  # type: ignore[attr-defined]
+    new_start, new_end = new_view.bodies[k]  # type: ignore[union-attr]
+    old, new = text[old_start:old_end], new_text[new_start:new_end]
+    return common_indentation(old) == common_indentation(new) and _long_strings(
+        old
+    ) == _long_strings(new)
+
+
+def _long_strings(body: str) -> list[str]:
+    """The string literals of ``body`` (Emacs Lisp as the file holds it) that span lines,
+    as written (a lexical scan: comments, ``?`` characters and escapes skipped)."""
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        c = body[i]
+        if c == ";":
+            j = body.find("\n", i)
+            i = n if j < 0 else j
+        elif c == "\\":
+            i += 2
+        elif c == "?":
+            i += 3 if body.startswith("\\", i + 1) else 2
+        elif c == '"':
+            j = i + 1
+            while j < n and body[j] != '"':
+                j += 2 if body[j] == "\\" else 1
+            if "\n" in body[i:j]:
+                out.append(body[i : j + 1])
+            i = j + 1
+        else:
+            i += 1
+    return out
 
 
 def _cut(view: str, start: int, text: str) -> str:

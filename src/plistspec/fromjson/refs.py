@@ -127,7 +127,7 @@ class Resolver:
             key = _unescape_pointer(part)
             if isinstance(cur, dict) and key in cur:
                 cur = cur[key]
-            elif isinstance(cur, list) and key.isdigit() and int(key) < len(cur):
+            elif isinstance(cur, list) and key.isascii() and key.isdigit() and int(key) < len(cur):
                 cur = cur[int(key)]
             else:
                 return False, None

@@ -68,6 +68,9 @@ _CONDITIONALS = frozenset(
     ("cond", "pcase", "pcase-exhaustive", "cl-case", "cl-ecase", "cl-typecase", "cl-etypecase")
 )
 _DEFUNS = frozenset(("defun", "defsubst", "cl-defun", "defmacro", "cl-defmacro", "define-inline"))
+# top-level forms whose body is code run on its own: a tool no registry keeps, made in one
+# of them, goes to the requests that body builds (an ert test, a function), not another's
+_DEFINITIONS = _DEFUNS | frozenset(("ert-deftest", "cl-defmethod", "cl-defgeneric"))
 
 
 class Entry:
@@ -89,6 +92,7 @@ class Entry:
         "text",
         "branches",
         "both",
+        "definition",
     )
 
     def __init__(self, form: Any, scopes: _Scopes) -> None:
@@ -102,6 +106,7 @@ class Entry:
         self.args_at: tuple[int, int] = (form.start, form.end)
         s = form.slot(":args")
         self.both = form.head in _BOTH and _typed(s)
+        self.definition = scopes.definition(form.start)
         var = None
         if s is not None:
             self.args_at = (s.form.start, s.form.end)
@@ -120,7 +125,14 @@ class Entry:
             self.args = ("var", var.name, binder)
 
     def exclusive(self, other: Entry) -> bool:
-        """The two forms are in different branches of one conditional: one runs, not both."""
+        """The two forms are in different branches of one conditional: one runs, not both;
+        or neither is registered and they are made in two different function definitions
+        (each builds its own requests: llm's own tests make a tool of one name per test)."""
+        if (
+            not (self.registers or other.registers)
+            and -1 < other.definition != self.definition > -1
+        ):
+            return True
         theirs = dict(other.branches)
         return any(theirs.get(c, b) != b for c, b in self.branches)
 
@@ -134,6 +146,7 @@ class Entry:
         e = cls.__new__(cls)
         e.head = f"(apply #'{call.items[1].items[1].name} ...)"  # type: ignore[attr-defined]
         e.lib, e.registers, e.name, e.category, e.both = lib, False, None, "misc", False
+        e.definition = scopes.definition(call.start)
         e.start, e.end, e.text = call.start, call.end, text
         e.args_at = (spec.start, spec.end)
         binder, e.branches = scopes.at(spec.start, spec.name)
@@ -371,6 +384,16 @@ class _Scopes:
         if self._top is None:
             self._top = {id(d) for d in self.datums}
         return form.datum is not None and id(form.datum) in self._top
+
+    def definition(self, pos: int) -> int:
+        """The start of the top-level function definition (``defun``, ``ert-deftest``...)
+        that ``pos`` is in, -1 when none."""
+        k = bisect_right(self.datums, pos, key=_start) - 1
+        d = self.datums[k] if k >= 0 else None
+        if type(d) is not List or pos >= d.end or d.start == pos:
+            return -1
+        head = d.head
+        return d.start if type(head) is Symbol and head.name in _DEFINITIONS else -1
 
     def at(self, pos: int, name: str | None) -> tuple[int, tuple[tuple[int, int], ...]]:
         found = -1

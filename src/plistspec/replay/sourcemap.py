@@ -236,7 +236,7 @@ def follow(form, pointer: str, tool: dict | None) -> Any:
             cur, node = sub[parts[i]]
             i += 1
             continue
-        if isinstance(v, Vector) and i < len(parts) and parts[i].isdigit():
+        if isinstance(v, Vector) and i < len(parts) and parts[i].isascii() and parts[i].isdigit():
             idx = int(parts[i])
             if idx < len(v.items):
                 cur = node = v.items[idx]
