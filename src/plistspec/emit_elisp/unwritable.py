@@ -222,8 +222,7 @@ def _typed(schema: dict) -> tuple[dict, str] | None:
 def typed_any(tools: list[Tool], dialect: str) -> tuple[list[Tool], list[Diagnostic]]:
     """For llm, ``tools`` whose top-level args without a type get one (copies of the
     tools changed), and a warning per arg."""
-<<<<<<< HEAD
-    return _each_arg(tools, _typed) if dialect == "llm" else (tools, [])
+    return _each_arg(tools, _typed, true_is_any=True) if dialect == "llm" else (tools, [])
 
 
 _INT64 = (-(2**63), 2**63 - 1)
@@ -324,6 +323,3 @@ def drop_huge_integers(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]
                 )
             )
     return out, diags
-=======
-    return _each_arg(tools, _typed, true_is_any=True) if dialect == "llm" else (tools, [])
->>>>>>> sec
