@@ -315,3 +315,24 @@ def test_the_schema_true_is_any_value_and_typed_under_llm() -> None:
     assert "typed string (it had none: any value)" in r.stderr
     assert 'no :type; llm sends "type": "nil"' not in r.stderr
     assert ":type string" in r.stdout
+
+
+def test_integers_past_64_bits_are_found_at_any_depth_without_recursion() -> None:
+    """The walk that leaves them out is iterative (schemas reach 10 000 levels: PS527),
+    copies only the way to a change, and leaves the input as it was."""
+    from plistspec.emit_elisp.unwritable import drop_huge_integers
+
+    leaf: dict = {"type": "integer", "maximum": HUGE, "enum": [HUGE]}
+    schema: dict = leaf
+    for _ in range(5000):
+        schema = {"type": "object", "properties": {"x": schema}, "anyOf": [{"type": "object"}]}
+    tool = {"name": "t", "description": "d", "parameters": schema}
+    (out,), (diag,) = drop_huge_integers([tool])
+    node = out["parameters"]
+    for _ in range(5000):
+        assert node["anyOf"] is schema["anyOf"] or node["anyOf"] == [{"type": "object"}]
+        node = node["properties"]["x"]
+    assert node == {"type": "integer", "enum": [HUGE]}  # the bound out, the enum kept
+    assert leaf["maximum"] == HUGE  # the input untouched
+    assert diag.code == "PS528" and "/x: maximum" in diag.message and "enum" in diag.message
+    assert drop_huge_integers([{"name": "u", "parameters": {"type": "object"}}])[1] == []

@@ -256,39 +256,62 @@ def _huge(v: object) -> bool:
     return False
 
 
-def _without_huge(schema: Any, path: str, found: list[str]) -> Any:
-    """``schema`` without the droppable keywords holding a huge integer (a copy where
-    something changed); each place found is added to ``found`` (``path: keyword``)."""
-    if not isinstance(schema, dict):
-        if isinstance(schema, list):
-            new = [_without_huge(s, f"{path}/{i}", found) for i, s in enumerate(schema)]
-            return schema if all(a is b for a, b in zip(new, schema, strict=True)) else new
+def _without_huge(schema: Any, found: list[str]) -> Any:
+    """``schema`` without the droppable keywords holding a huge integer (copies of the
+    nodes on the way to a change, the rest shared); each place found is added to
+    ``found`` (``path: keyword``). Iterative: a schema may nest 10 000 levels."""
+    if not _huge(schema):
+        return schema  # the usual case: one pass, nothing copied
+    # preorder walk: each node with its parent's index and its key in the parent; a node
+    # is a schema, or a container of schemas (a list such as anyOf, a map such as
+    # properties) whose members are schemas
+    nodes: list[tuple[Any, int, Any]] = [(schema, -1, None)]
+    holds = [False]  # whether the node is a container of schemas
+    paths = [""]
+    drops: dict[int, list[str]] = {}
+    k = 0
+    while k < len(nodes):
+        node, path = nodes[k][0], paths[k]
+        if holds[k]:
+            members = enumerate(node) if isinstance(node, list) else node.items()
+            for n, sub in members:
+                nodes.append((sub, k, n))
+                holds.append(False)
+                paths.append(f"{path}/{n}")
+        elif isinstance(node, dict):
+            for key, v in node.items():
+                if key in _DROPPABLE or key in ("enum", "const"):
+                    if _huge(v):
+                        kept = key in ("enum", "const")
+                        found.append(f"{path or '/'}: {key}" + (" (kept)" if kept else ""))
+                        if not kept:
+                            drops.setdefault(k, []).append(key)
+                    continue
+                container = (key in _SUBSCHEMA_MAPS and isinstance(v, dict)) or (
+                    (key in _SUBSCHEMA_LISTS or key in _SUBSCHEMAS) and isinstance(v, list)
+                )
+                if container or (key in _SUBSCHEMAS and isinstance(v, dict)):
+                    nodes.append((v, k, key))
+                    holds.append(container)
+                    paths.append(f"{path}/{key}")
+        k += 1
+    if not drops:
         return schema
-    out = schema
-    for k, v in schema.items():
-        if k in _DROPPABLE or k in ("enum", "const"):
-            if not _huge(v):
-                continue
-            found.append(f"{path or '/'}: {k}" + (" (kept)" if k in ("enum", "const") else ""))
-            if k in ("enum", "const"):
-                continue
-            if out is schema:
-                out = dict(schema)
-            del out[k]
-            continue
-        if k in _SUBSCHEMA_MAPS and isinstance(v, dict):
-            new = {n: _without_huge(s, f"{path}/{k}/{n}", found) for n, s in v.items()}
-            changed = any(new[n] is not v[n] for n in v)
-        elif k in _SUBSCHEMA_LISTS or k in _SUBSCHEMAS:
-            new = _without_huge(v, f"{path}/{k}", found)
-            changed = new is not v
-        else:
-            continue
-        if changed:
-            if out is schema:
-                out = dict(schema)
-            out[k] = new
-    return out
+    dirty = set()
+    for k in drops:
+        while k >= 0 and k not in dirty:
+            dirty.add(k)
+            k = nodes[k][1]
+    copies: dict[int, Any] = {}
+    for k in sorted(dirty):  # parents before children (preorder)
+        node, parent, key = nodes[k]
+        copy = dict(node) if isinstance(node, dict) else list(node)
+        for gone in drops.get(k, ()):
+            del copy[gone]
+        copies[k] = copy
+        if parent >= 0:
+            copies[parent][key] = copy
+    return copies[0]
 
 
 def drop_huge_integers(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]:
@@ -299,7 +322,7 @@ def drop_huge_integers(tools: list[Tool]) -> tuple[list[Tool], list[Diagnostic]]
     for tool in tools:
         params = tool.get("parameters") if isinstance(tool, dict) else None
         found: list[str] = []
-        new = _without_huge(params, "", found) if isinstance(params, dict) else params
+        new = _without_huge(params, found) if isinstance(params, dict) else params
         out.append(tool if new is params else {**tool, "parameters": new})  # type: ignore[typeddict-item]
         if found:
             dropped = [f for f in found if not f.endswith(" (kept)")]
