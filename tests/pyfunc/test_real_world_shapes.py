@@ -1,0 +1,90 @@
+"""Shapes found in real-world tool functions (MCP servers, pydantic-ai, langchain, openai-agents
+examples) where ``plistspec call`` used to disagree with pydantic or with its own diagnostics.
+
+Each function here is a minimal model of the real one."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from plistspec.pyfunc.bridge import call
+from plistspec.pyfunc.build import build
+from plistspec.pyfunc.convert import repair
+from plistspec.pyfunc.nilvalue import nested_ambiguities
+
+MODULE = textwrap.dedent(
+    '''
+    from typing import Annotated, Any, Optional, Union
+    from typing_extensions import NotRequired, TypedDict
+
+    def set_config(key: str, value: Union[int, float, str, bool, None]) -> str:
+        """Set a config value (openai-agents style)."""
+        return f"{value!r}:{type(value).__name__}"
+
+    def scale(v: Annotated[int, "n"] | float) -> str:
+        return f"{v!r}:{type(v).__name__}"
+
+    def count(v: int | str) -> str:
+        return f"{v!r}:{type(v).__name__}"
+
+    class Hit(TypedDict):
+        id: NotRequired[int]
+
+    def rank(hits: list[Optional[Hit]], extra: list[dict[str, Any]] | None = None) -> str:
+        return repr((hits, extra))
+    '''
+)
+
+
+@pytest.fixture
+def mod_dir(tmp_path):
+    (tmp_path / "rw_shapes.py").write_text(MODULE, encoding="utf-8")
+    return str(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "fn, sent, got",
+    [
+        # JSON 2.0 and 1e300 are floats: a union with a float member keeps them floats
+        # (JSON Schema's "integer" also accepts them; pydantic's smart mode keeps the float)
+        ("set_config", {"key": "k", "value": 2.0}, "2.0:float"),
+        ("set_config", {"key": "k", "value": 5.2e281}, "5.2e+281:float"),
+        ("set_config", {"key": "k", "value": 2}, "2:int"),
+        ("set_config", {"key": "k", "value": True}, "True:bool"),
+        ("scale", {"v": 3.0}, "3.0:float"),
+        ("scale", {"v": 3}, "3:int"),
+        # no float member: an integral float still becomes the int the annotation asks for
+        ("count", {"v": 3.0}, "3:int"),
+    ],
+)
+def test_union_keeps_a_json_float_a_float(mod_dir, fn, sent, got):
+    r = call(f"rw_shapes:{fn}", json.dumps(sent), cwd=mod_dir)
+    assert (r.code, r.text) == (0, got)
+
+
+def test_nested_nil_is_read_as_the_warning_says(mod_dir):
+    """PS615 says a nested nil is read as its first reading: the call must do just that
+    (it kept ``{}`` for an object that could also be null under gptel)."""
+    import sys
+
+    sys.path.insert(0, mod_dir)
+    try:
+        import rw_shapes
+
+        params = build(rw_shapes.rank, "rank").parameters
+    finally:
+        sys.path.remove(mod_dir)
+        sys.modules.pop("rw_shapes", None)
+    assert nested_ambiguities(params, "gptel") == [("hits[]", ["null", "{}"])]
+    assert nested_ambiguities(params, "llm") == [("hits[]", ["{}", "null"])]
+    sent = {"hits": [{}, {"id": 1}], "extra": [{"a": {}}]}
+    assert repair(json.loads(json.dumps(sent)), params, "gptel")["hits"] == [None, {"id": 1}]
+    assert repair(json.loads(json.dumps(sent)), params, "llm")["hits"] == [{}, {"id": 1}]
+    # through the real entry point of the bridge (what the Emacs side runs)
+    r = call("rw_shapes:rank", json.dumps(sent), from_elisp="gptel", cwd=mod_dir)
+    assert r.text == "([None, {'id': 1}], [{'a': {}}])"
+    r = call("rw_shapes:rank", json.dumps(sent), from_elisp="llm", cwd=mod_dir)
+    assert r.text == "([{}, {'id': 1}], [{'a': {}}])"
