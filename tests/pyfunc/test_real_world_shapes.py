@@ -88,3 +88,88 @@ def test_nested_nil_is_read_as_the_warning_says(mod_dir):
     assert r.text == "([None, {'id': 1}], [{'a': {}}])"
     r = call("rw_shapes:rank", json.dumps(sent), from_elisp="llm", cwd=mod_dir)
     assert r.text == "([{}, {'id': 1}], [{'a': {}}])"
+
+
+# --- through the real gptel and llm (each library's own parser and tool execution) ---------
+
+ELISP_MODULE = textwrap.dedent(
+    '''
+    import json
+    from typing import Optional, Union
+    from typing_extensions import NotRequired, TypedDict
+
+    def ratings(scores: dict[str, int]) -> str:
+        """Record ratings by name (the empty name too)."""
+        return json.dumps(scores, sort_keys=True)
+
+    def set_config(key: str, value: Union[int, float, str, None]) -> str:
+        """Set a config value."""
+        return f"{value!r}:{type(value).__name__}"
+
+    class Hit(TypedDict):
+        id: NotRequired[int]
+
+    def rank(hits: list[Optional[Hit]]) -> str:
+        """Rank hits."""
+        return repr(hits)
+    '''
+)
+
+# (tool, the model's JSON arguments, the tool's result for gptel, for llm)
+ELISP_CASES = [
+    # gptel reads the key "" as the keyword `:', which json-serialize wrote back as ":"
+    ("ratings", '{"scores": {"": 4, ":": 5, "b": 1}}', '{"": 4, ":": 5, "b": 1}', None),
+    ("set_config", '{"key": "k", "value": 2.0}', "2.0:float", "2.0:float"),
+    ("set_config", '{"key": "k", "value": 2}', "2:int", "2:int"),
+    ("rank", '{"hits": [null, {"id": 1}]}', "[None, {'id': 1}]", None),
+    ("rank", '{"hits": [{}, {"id": 1}]}', "[None, {'id': 1}]", "[{}, {'id': 1}]"),
+]
+
+
+def _elisp_run(emacs, deps, tmp_path, lib, transport):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from responses import response
+
+    from plistspec.elisp.printer import print_string
+    from support import elisp_deps_preamble
+
+    (tmp_path / "rw_elisp.py").write_text(ELISP_MODULE, encoding="utf-8")
+    out = tmp_path / f"tools-{lib}.el"
+    proc = subprocess.run(
+        [sys.executable, "-m", "plistspec", "from-py", "rw_elisp", "-d", lib, "-o", str(out)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    driver = Path(__file__).with_name("drive_libraries.el")
+    vec = " ".join(
+        "(vector "
+        + " ".join(print_string(x) for x in (lib, transport, n, response(lib, transport, n, a)))
+        + ")"
+        for n, a, _, _ in ELISP_CASES
+    )
+    program = (
+        elisp_deps_preamble(deps)
+        + f"(load {print_string(str(driver))} nil t)\n"
+        + f"(ps-load-tools {print_string(str(out))})\n"
+        + f"(ps-run-all (vector {vec}))\n"
+    )
+    return json.loads(emacs.run(program, timeout=300))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "lib, transport", [("gptel", "openai"), ("gptel", "anthropic"), ("llm", "openai")]
+)
+def test_real_libraries_hand_python_what_the_model_sent(
+    emacs, elisp_deps_dir, tmp_path, lib, transport
+):
+    got = _elisp_run(emacs, elisp_deps_dir, tmp_path, lib, transport)
+    for (name, args, want_gptel, want_llm), result in zip(ELISP_CASES, got, strict=True):
+        want = want_gptel if lib == "gptel" else (want_llm or want_gptel)
+        assert result == want, (name, args)
