@@ -90,6 +90,33 @@ def test_nested_nil_is_read_as_the_warning_says(mod_dir):
     assert r.text == "([{}, {'id': 1}], [{'a': {}}])"
 
 
+class NeedsExtra:
+    """Like pydantic's EmailStr without email-validator: pydantic raises ImportError."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source, handler):
+        raise ImportError("email-validator is not installed, run `pip install 'pydantic[email]'`")
+
+
+def send_email(to: NeedsExtra, subject: str) -> str:
+    return to
+
+
+def test_a_pydantic_type_that_needs_an_extra_says_so():
+    """EmailStr is common in real tools; without email-validator the message was 'use a
+    dataclass, TypedDict...', which cannot help: pydantic's own reason is shown."""
+    pytest.importorskip("pydantic")
+    from plistspec.pyfunc import schema_for
+    from plistspec.pyfunc.errors import PyFuncError
+
+    with pytest.raises(PyFuncError) as info:
+        schema_for(send_email)
+    assert info.value.code == "PS606"
+    msg = str(info.value)
+    assert "parameter 'to'" in msg and "'NeedsExtra'" in msg
+    assert "pip install 'pydantic[email]'" in msg and "use a dataclass" not in msg
+
+
 # --- through the real gptel and llm (each library's own parser and tool execution) ---------
 
 ELISP_MODULE = textwrap.dedent(
