@@ -117,6 +117,39 @@ def test_a_pydantic_type_that_needs_an_extra_says_so():
     assert "pip install 'pydantic[email]'" in msg and "use a dataclass" not in msg
 
 
+def test_a_free_form_object_argument_is_reported_for_gptel(tmp_path):
+    """run_sql(params: dict[str, Any] | None) (sqlite MCP servers) and the like: gptel closes
+    top-level object arguments, so from-py says so at the function (PS324), as check says of
+    the file; a TypedDict argument (named keys) and the llm dialect are not reported."""
+    from plistspec.pyfunc import from_python
+
+    (tmp_path / "rw_sql.py").write_text(
+        textwrap.dedent(
+            """
+            from typing import Any
+            from typing_extensions import TypedDict
+
+            class Filter(TypedDict, total=False):
+                author: str
+
+            def run_sql(query: str, params: dict[str, Any] | None = None) -> str:
+                return query
+
+            def search(query: str, filters: Filter | None = None) -> str:
+                return query
+            """
+        ),
+        encoding="utf-8",
+    )
+    _, diags = from_python(["rw_sql:run_sql", "rw_sql:search"], cwd=str(tmp_path))
+    ps324 = [d for d in diags if d.code == "PS324"]
+    assert len(ps324) == 1 and ps324[0].severity == "warning"
+    assert "run_sql: argument 'params'" in ps324[0].message and ps324[0].line == 8
+    assert ps324[0].path.endswith("rw_sql.py")
+    _, diags = from_python(["rw_sql:run_sql"], cwd=str(tmp_path), dialect="llm")
+    assert not [d for d in diags if d.code == "PS324"]
+
+
 # --- through the real gptel and llm (each library's own parser and tool execution) ---------
 
 ELISP_MODULE = textwrap.dedent(
