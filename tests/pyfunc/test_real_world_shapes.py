@@ -233,3 +233,68 @@ def test_real_libraries_hand_python_what_the_model_sent(
     for (name, args, want_gptel, want_llm), result in zip(ELISP_CASES, got, strict=True):
         want = want_gptel if lib == "gptel" else (want_llm or want_gptel)
         assert result == want, (name, args)
+
+
+INJECTED_MODULE = textwrap.dedent(
+    '''
+    from typing import Annotated, Generic, Optional, TypeVar
+
+    T = TypeVar("T")
+
+    class RunContext(Generic[T]):  # as pydantic-ai's, by module and name
+        pass
+
+    RunContext.__module__ = "pydantic_ai.tools"
+
+    class InjectedToolArg:  # LangChain's marker
+        pass
+
+    InjectedToolArg.__module__ = "langchain_core.tools.base"
+
+    def weather(ctx: Optional[RunContext[int]] = None, city: str = "Oslo") -> str:
+        """pydantic-ai style: the run context, then what the model sends."""
+        return f"{city}|{ctx!r}"
+
+    def lookup(user_id: Annotated[str, InjectedToolArg()] = "u0", q: str = "") -> str:
+        return f"{q}|{user_id}"
+
+    def needs(ctx: RunContext[int], city: str) -> str:
+        return city
+    '''
+)
+
+
+def test_framework_injected_parameters_stay_out_of_the_schema(tmp_path):
+    """Real FastMCP / pydantic-ai / LangChain tools take their framework's context: it was a
+    required object argument (with the class docstring as its description) the model had to
+    invent; now it is left out with PS619, or refused (PS612) when it has no default."""
+    from plistspec.pyfunc import from_python
+
+    (tmp_path / "rw_inj.py").write_text(INJECTED_MODULE, encoding="utf-8")
+    tools, diags = from_python(["rw_inj:weather", "rw_inj:lookup"], cwd=str(tmp_path))
+    assert [list(t["parameters"]["properties"]) for t in tools] == [["city"], ["q"]]
+    notes = [d for d in diags if d.code == "PS619"]
+    assert [d.severity for d in notes] == ["info", "info"]
+    assert "pydantic-ai's RunContext" in notes[0].message and "'ctx'" in notes[0].message
+    assert "InjectedToolArg" in notes[1].message
+    r = call("rw_inj:weather", '{"city": "Rome"}', cwd=str(tmp_path))
+    assert (r.code, r.text) == (0, "Rome|None")
+    tools, diags = from_python("rw_inj:needs", cwd=str(tmp_path))
+    assert tools == [] and [d.code for d in diags] == ["PS612"]
+    assert "parameter 'ctx' is pydantic-ai's RunContext" in diags[0].message
+    assert "| None = None" in diags[0].message
+
+
+def test_the_mcp_sdk_context_is_recognised(tmp_path):
+    pytest.importorskip("mcp.server.mcpserver")
+    from plistspec.pyfunc import from_python
+
+    (tmp_path / "rw_mcp.py").write_text(
+        "from mcp.server.mcpserver import Context\n\n"
+        "async def search(query: str, ctx: Context | None = None) -> str:\n"
+        "    return query\n",
+        encoding="utf-8",
+    )
+    tools, diags = from_python("rw_mcp:search", cwd=str(tmp_path))
+    assert list(tools[0]["parameters"]["properties"]) == ["query"]
+    assert [d.code for d in diags] == ["PS619"] and "the MCP server's Context" in diags[0].message
