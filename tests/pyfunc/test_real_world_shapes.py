@@ -189,12 +189,9 @@ ELISP_CASES = [
 def _elisp_run(emacs, deps, tmp_path, lib, transport):
     import subprocess
     import sys
-    from pathlib import Path
 
     from responses import response
-
-    from plistspec.elisp.printer import print_string
-    from support import elisp_deps_preamble
+    from test_real_libraries import _run as run_in_emacs
 
     (tmp_path / "rw_elisp.py").write_text(ELISP_MODULE, encoding="utf-8")
     out = tmp_path / f"tools-{lib}.el"
@@ -206,20 +203,8 @@ def _elisp_run(emacs, deps, tmp_path, lib, transport):
         timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
-    driver = Path(__file__).with_name("drive_libraries.el")
-    vec = " ".join(
-        "(vector "
-        + " ".join(print_string(x) for x in (lib, transport, n, response(lib, transport, n, a)))
-        + ")"
-        for n, a, _, _ in ELISP_CASES
-    )
-    program = (
-        elisp_deps_preamble(deps)
-        + f"(load {print_string(str(driver))} nil t)\n"
-        + f"(ps-load-tools {print_string(str(out))})\n"
-        + f"(ps-run-all (vector {vec}))\n"
-    )
-    return json.loads(emacs.run(program, timeout=300))
+    runs = [(lib, transport, n, response(lib, transport, n, a)) for n, a, _, _ in ELISP_CASES]
+    return run_in_emacs(emacs, deps, out, runs)
 
 
 @pytest.mark.slow
