@@ -150,6 +150,20 @@ def test_a_free_form_object_argument_is_reported_for_gptel(tmp_path):
     assert not [d for d in diags if d.code == "PS324"]
 
 
+def test_results_nested_bytes_and_generators_are_json(tmp_path):
+    """A returned bytes read as UTF-8 at the top but as its repr b'...' inside a dict; a tool
+    that yields its results gave '<generator object ...>'. Both now read as pydantic writes them."""
+    (tmp_path / "rw_ret.py").write_text(
+        "def blob() -> dict:\n    return {'data': b'caf\\xc3\\xa9', 'n': [b'x']}\n\n"
+        "def rows():\n    yield {'id': 1}\n    yield {'id': 2}\n",
+        encoding="utf-8",
+    )
+    r = call("rw_ret:blob", "{}", cwd=str(tmp_path))
+    assert (r.code, json.loads(r.text)) == (0, {"data": "café", "n": ["x"]})
+    r = call("rw_ret:rows", "{}", cwd=str(tmp_path))
+    assert (r.code, json.loads(r.text)) == (0, [{"id": 1}, {"id": 2}])
+
+
 # --- through the real gptel and llm (each library's own parser and tool execution) ---------
 
 ELISP_MODULE = textwrap.dedent(

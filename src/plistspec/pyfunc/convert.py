@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import inspect
 import re
 import typing
 from typing import Any
@@ -443,6 +444,10 @@ def _default(o: Any) -> Any:
     if isinstance(o, enum.Enum):
         return o.value
     if isinstance(o, (set, frozenset)):
+        return list(o)
+    if isinstance(o, (bytes, bytearray)):  # as a returned bytes is: never its repr b'...'
+        return bytes(o).decode("utf-8", "replace")
+    if inspect.isgenerator(o):  # a tool that yields its results: the list of them
         return list(o)
     if is_pydantic_model(type(o)):
         return o.model_dump(mode="json")
