@@ -193,12 +193,29 @@ Else return \"\"."
               "or write the file again with from-py --python PYTHON")
     ""))
 
+(defun plistspec-bridge--objects (value)
+  "Return VALUE with each plist in it (a JSON object to gptel) a hash table.
+Its keys are the keywords' names without the colon: `json-serialize'
+writes the keyword `:' (gptel's reading of the key \"\") as \":\"."
+  (cond ((and (consp value) (keywordp (car value)))
+         (let ((table (make-hash-table :test #'equal)))
+           (while value
+             (puthash (substring (symbol-name (car value)) 1)
+                      (plistspec-bridge--objects (cadr value)) table)
+             (setq value (cddr value)))
+           table))
+        ((vectorp value) (vconcat (mapcar #'plistspec-bridge--objects value)))
+        (t value)))
+
 (defun plistspec-bridge--json (spec args)
   "ARGS (an alist, nil values included) as JSON text for SPEC's library."
   (decode-coding-string
    (if (equal (plist-get spec :dialect) "llm")
        (json-serialize args :null-object :null :false-object :false)
-     (json-serialize args :null-object :null :false-object :json-false))
+     (json-serialize (mapcar (lambda (arg)
+                               (cons (car arg) (plistspec-bridge--objects (cdr arg))))
+                             args)
+                     :null-object :null :false-object :json-false))
    'utf-8))
 
 (defun plistspec-bridge--result (run status output)

@@ -17,6 +17,7 @@ from typing import Any
 from plistspec.pyfunc.constraints import UNSET, field_default, is_field_info
 from plistspec.pyfunc.docs import param_comments, split_docstring
 from plistspec.pyfunc.errors import Context, PyFuncError
+from plistspec.pyfunc.injected import framework_injected
 from plistspec.pyfunc.schema import (
     MISSING,
     SchemaBuilder,
@@ -216,15 +217,29 @@ def _build_callable(
         ann = hints.get(p.name, MISSING)
         if p.annotation is inspect.Parameter.empty and p.name not in hints:
             ann = MISSING
-        if _is_injected(ann, p.name, skip):
+        framework = framework_injected(ann) if ann is not MISSING else None
+        if framework or _is_injected(ann, p.name, skip):
             if p.default is inspect.Parameter.empty and p.kind not in (
                 p.VAR_POSITIONAL,
                 p.VAR_KEYWORD,
             ):
+                if framework:
+                    raise ctx.error(
+                        "PS612",
+                        f"parameter '{p.name}' is {framework}, which its framework passes and "
+                        "the model cannot: plistspec's bridge has none to give; make it optional "
+                        f"(`{p.name}: ... | None = None`) to call the tool without it",
+                    )
                 raise ctx.error(
                     "PS612",
                     f"parameter '{p.name}' is injected (kept out of the schema) but has no default; "
                     "give it one so the tool can be called without it",
+                )
+            if framework and p.name not in skip:
+                ctx.note(
+                    "PS619",
+                    f"parameter '{p.name}' is {framework}: kept out of the schema (the model "
+                    "cannot send it); the call leaves it at its default",
                 )
             continue
         ctx.where.append(f"parameter '{p.name}'")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import copy
 import enum
+import inspect
 import re
 import typing
 from typing import Any
 
-from plistspec.pyfunc.nilvalue import ABSENT, ORDER, _resolve, accepts, decisions
+from plistspec.pyfunc.nilvalue import ABSENT, ORDER, _resolve, accepts, decisions, is_any
 from plistspec.pyfunc.schema import HANDLERS as _SCHEMA_HANDLERS  # noqa: F401 (same keys)
 from plistspec.pyfunc.schema import kind_of
 
@@ -79,7 +80,7 @@ def repair(
                 if sub is None:
                     continue
                 v = value[k]
-                if v == {} and not top and not accepts(sub, "object", defs):
+                if v == {} and not top and _reread(sub, defs):
                     ok, new = _empty_for(sub, defs, dialect)
                     if ok:
                         value[k] = new
@@ -97,7 +98,7 @@ def repair(
                 sub = prefix[i] if i < len(prefix) else items
                 if sub is None:
                     continue
-                if v == {} and not accepts(sub, "object", defs):
+                if v == {} and _reread(sub, defs):
                     ok, new = _empty_for(sub, defs, dialect)
                     if ok:
                         value[i] = new
@@ -108,6 +109,14 @@ def repair(
 
 
 _MISSING = object()
+
+
+def _reread(schema: Any, defs: dict[str, Any]) -> bool:
+    """Whether a nested ``{}`` (a ``nil``) is read again by the library's order of readings:
+    where the schema wants no object, or wants one but also another reading (``null`` for
+    gptel, ``false`` for llm) that :func:`.nilvalue.nested_ambiguities` reports first (PS615).
+    A free-form value (``Any``) keeps ``{}``: from-py cannot warn about every one of those."""
+    return not accepts(schema, "object", defs) or not is_any(_resolve(schema, defs))
 
 
 def _members(schema: Any, defs: dict[str, Any]) -> list[Any]:
@@ -151,12 +160,22 @@ def _union(self: Converter, value: Any, tp: Any, where: str) -> Any:
     members = typing.get_args(tp)
     if value is None and type(None) in members:
         return None
+    if isinstance(value, float):
+        # JSON Schema's "integer" accepts 2.0 and 1e300, but a float the model sent stays a
+        # float when the union has a float member (pydantic's smart mode does the same).
+        members = sorted(members, key=lambda m: _is_int(m))
     for m in members:
         if m is type(None):
             continue
         if self.matches(value, m):
             return self.convert(value, m, where)
     return value
+
+
+def _is_int(tp: Any) -> bool:
+    while kind_of(tp) == "annotated":
+        tp = tp.__origin__
+    return kind_of(tp) == "int"
 
 
 def _literal(self: Converter, value: Any, tp: Any, where: str) -> Any:
@@ -425,6 +444,10 @@ def _default(o: Any) -> Any:
     if isinstance(o, enum.Enum):
         return o.value
     if isinstance(o, (set, frozenset)):
+        return list(o)
+    if isinstance(o, (bytes, bytearray)):  # as a returned bytes is: never its repr b'...'
+        return bytes(o).decode("utf-8", "replace")
+    if inspect.isgenerator(o):  # a tool that yields its results: the list of them
         return list(o)
     if is_pydantic_model(type(o)):
         return o.model_dump(mode="json")

@@ -60,6 +60,11 @@ class Context:
     def error(self, code: str, message: str) -> PyFuncError:
         return PyFuncError(code, f"{self.prefix()}: {message}", path=self.path, line=self.line)
 
+    def note(self, code: str, message: str) -> None:
+        self.warnings.append(
+            diag(code, "info", f"{self.prefix()}: {message}", self.path, self.line)
+        )
+
     def warn(self, code: str, message: str) -> None:
         self.warnings.append(
             diag(code, "warning", f"{self.prefix()}: {message}", self.path, self.line)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["ABSENT", "Decision", "decide", "decisions", "accepts", "nested_ambiguities"]
+__all__ = ["ABSENT", "Decision", "decide", "decisions", "accepts", "is_any", "nested_ambiguities"]
 
 
 class _Absent:
@@ -146,7 +146,7 @@ def decide(
         return Decision(False, ABSENT, False, [])  # the model left a required argument out
     value = cands[0][1]
     lossy = [label for label, v in cands[1:] if _key(v) != _key(value)]
-    if _is_any(s):
+    if is_any(s):
         lossy = []  # any JSON value (PS610 says so already): nil reads as the first reading
     d = Decision(False, value, made_required and not py_required, lossy)
     d.readings = [label for label, _ in cands]
@@ -178,7 +178,7 @@ def _readings(schema: Any, dialect: str, defs: dict[str, Any]) -> list[str]:
     ]
 
 
-def _is_any(s: Any) -> bool:
+def is_any(s: Any) -> bool:
     return s is True or s == {} or (isinstance(s, dict) and set(s) <= _ANNOTATIONS)
 
 
@@ -200,7 +200,7 @@ def nested_ambiguities(parameters: dict[str, Any], dialect: str) -> list[tuple[s
         if not isinstance(s, dict) or (id(s), path.split("[")[0]) in seen or path.count(".") > 20:
             continue
         seen.add((id(s), path.split("[")[0]))
-        if not top and not _is_any(s):
+        if not top and not is_any(s):
             r = _readings(s, dialect, defs)
             if len(r) > 1:
                 out.append((path, r))

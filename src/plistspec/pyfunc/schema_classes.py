@@ -158,6 +158,12 @@ def pydantic_type_schema(b: Builder, tp: Any) -> Schema:
         from pydantic import TypeAdapter
 
         raw = TypeAdapter(tp).json_schema()
+    except ImportError as e:  # EmailStr without email-validator: say what pydantic said
+        from plistspec.pyfunc.errors import type_name
+
+        raise b.ctx.error(
+            "PS606", f"cannot map annotation '{type_name(tp)}' to JSON Schema: pydantic says: {e}"
+        ) from None
     except Exception:
         return unknown_schema(b, tp)
     return _normalise_pydantic(raw)

@@ -153,6 +153,7 @@ def tool_from_object(
         metadata["python"]["file"], metadata["python"]["line"] = b.path, b.line
     tool = make_tool(b.name, b.description, b.parameters, metadata)  # type: ignore[arg-type]
     diags = list(b.warnings) + nil_diagnostics(b.name, b.parameters, dialect, call_target)
+    diags += closed_object_diagnostics(b.name, eparams, dialect, call_target)
     if b.path:  # a finding about the function is at the function (never "<input>")
         for d in diags:
             if d.path is None or d.path == call_target:
@@ -237,6 +238,37 @@ def nil_diagnostics(name: str, parameters: Any, dialect: str, target: str) -> li
                 f"{name}: '{path}': {lib} hands the tool nil for {' and '.join(say(readings))} "
                 f"alike; nil is read as {readings[0]}, so a {' or '.join(say(readings[1:]))} sent by the "
                 f"model arrives as {readings[0]}",
+                path=target,
+            )
+        )
+    return out
+
+
+def closed_object_diagnostics(
+    name: str, eparams: Any, dialect: str, target: str
+) -> list[Diagnostic]:
+    """PS324 for an argument that takes keys of its own choosing (``dict[str, V]``, bare
+    ``dict``): gptel closes every top-level object argument (``additionalProperties``
+    false) for the OpenAI family, Ollama and Bedrock, where the model can then send none of
+    them. ``check`` says the same of the written file; ``from-py`` says it at the function."""
+    if dialect != "gptel":
+        return []
+    out = []
+    for arg, s in (eparams.get("properties") or {}).items():
+        if not isinstance(s, dict) or s.get("type") != "object":
+            continue
+        extra = s.get("additionalProperties", False)
+        if extra is False or extra is None:
+            continue
+        named = "its listed keys" if s.get("properties") else "no key at all ({} only)"
+        out.append(
+            Diagnostic(
+                "PS324",
+                "warning",
+                f"{name}: argument '{arg}' takes keys of its own choosing, but gptel sends "
+                "object arguments with additionalProperties false to openai/openai-responses/"
+                f"ollama/bedrock (and drops it for gemini): there the model can send {named}; "
+                "take a TypedDict or model with named fields, or a list of key/value objects",
                 path=target,
             )
         )
