@@ -264,9 +264,14 @@ argument (why), stops the call."
                                         target "failed: " (error-message-string err)))))))))
           (process-send-string proc json)
           (process-send-eof proc))
-      (error (funcall finish (plistspec-bridge--error
-                              target "could not be started: " (plistspec-bridge--why-not err)
-                              (plistspec-bridge--which run)))))
+      (error
+       ;; A Python that ended at once (no plistspec in it) makes the send fail: its
+       ;; sentinel, still to run, says why (its exit status and what it printed).
+       (unless (and proc (not (process-live-p proc)))
+         (when (and proc (process-live-p proc)) (delete-process proc))
+         (funcall finish (plistspec-bridge--error
+                          target "could not be started: " (plistspec-bridge--why-not err)
+                          (plistspec-bridge--which run))))))
     (cons (lambda (why)
             (unless done
               (funcall finish (plistspec-bridge--error target why))
@@ -366,9 +371,14 @@ function of one argument (why), stops the call (and the busy worker)."
            proc (concat (decode-coding-string
                          (json-serialize (vector id target (nth 4 run))) 'utf-8)
                         "\t" json "\n")))
-      (error (funcall finish (plistspec-bridge--error
-                              target "could not be started: " (plistspec-bridge--why-not err)
-                              (plistspec-bridge--which run)))))
+      (error
+       ;; A worker that ended at once (no plistspec in its Python) makes the send fail:
+       ;; its sentinel, still to run, answers this call with why (what it printed).
+       (unless (and proc (not (process-live-p proc))
+                    (gethash id (process-get proc 'plistspec-pending)))
+         (funcall finish (plistspec-bridge--error
+                          target "could not be started: " (plistspec-bridge--why-not err)
+                          (plistspec-bridge--which run))))))
     (cons (lambda (why)
             (unless done
               (when proc (remhash id (process-get proc 'plistspec-pending)))
