@@ -26,6 +26,12 @@ CASES = {
         '(gptel-make-tool\n :name "a"\n :description "One.\n Two,\n * star\n  #+ hash\n'
         ' ,* two commas"\n :args nil)',
     ),
+    "skipped-beside": (
+        "* COMMENT Old\n#+begin_src emacs-lisp\n(setq old 1)\n#+end_src\n"
+        "* Live\n#+begin_src emacs-lisp\n  (setq live 2)\n#+end_src\n"
+        "#+begin_src emacs-lisp :tangle no\n(setq draft 3)\n#+end_src\n",
+        "(setq live 2)",
+    ),
     "switch-i": ('#+begin_src emacs-lisp -n -i\n  (setq x "a\n    b")\n#+end_src\n', None),
     "col0": ('#+begin_src elisp\n  (setq x "a\nb")\n#+end_src\n', None),
     "blank": (
@@ -71,7 +77,13 @@ ORG_95 = {
 }
 # no source block for Org: a #+begin_src line without its #+end_src is a paragraph line
 NOT_BLOCKS = {
-    "unterminated": '* Notes\n#+begin_src emacs-lisp\n(gptel-make-tool :name "a" ...\n\nprose (\n'
+    "unterminated": '* Notes\n#+begin_src emacs-lisp\n(gptel-make-tool :name "a" ...\n\nprose (\n',
+    # blocks org-babel-load-file does not tangle: :tangle no, a COMMENT heading (at any
+    # level above), an ARCHIVE-tagged one
+    "tangle-no": "* Old\n#+begin_src emacs-lisp :results none :tangle no\n(setq a (\n#+end_src\n",
+    "commented": "* COMMENT Old\n** Deeper\n#+begin_src emacs-lisp\n(setq a (\n#+end_src\n",
+    "todo-commented": "* TODO [#A] COMMENT Old\n#+begin_src elisp\n(setq a (\n#+end_src\n",
+    "archived": "* Old   :tools:ARCHIVE:\n#+begin_src emacs-lisp\n(setq a (\n#+end_src\n",
 }
 
 
@@ -151,8 +163,10 @@ def test_real_org_tangles_each_case_to_the_view(emacs, tmp_path) -> None:
 
 @pytest.mark.parametrize("name", sorted(NOT_BLOCKS))
 def test_an_org_block_that_never_ends_is_no_block(name, tmp_path) -> None:
-    """Org reads no block there (the real Org tangles nothing, above): the text after it
-    is prose, not a syntax error, and check says the file has no Emacs Lisp block."""
+    """Org tangles no block there (the real Org tangles nothing, above): a block that
+    never ends is prose, a skipped block (``:tangle no``, a COMMENT or ARCHIVE heading)
+    is not loaded; neither is a syntax error, and check says the file has no Emacs Lisp
+    block."""
     assert elisp_view(name + ".org", NOT_BLOCKS[name]).text is None
     f = tmp_path / f"{name}.org"
     f.write_text(NOT_BLOCKS[name], encoding="utf-8")

@@ -150,6 +150,37 @@ def _blocks(
     return spans
 
 
+_TANGLE_NO = re.compile(r"\s:tangle[ \t]+no(?:\s|$)")
+_HEADING = re.compile(r"^(\*+)[ \t]+(.*)$", re.M)
+_COMMENTED = re.compile(r"^(?:[A-Z]+[ \t]+)?(?:\[#.\][ \t]+)?COMMENT(?:\s|$)")
+_ARCHIVED = re.compile(r"[ \t]:(?:[\w@#%]+:)*ARCHIVE:(?:[\w@#%]+:)*[ \t]*$")
+
+
+def _loaded(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The Org blocks ``org-babel-load-file`` tangles and loads: not one whose header says
+    ``:tangle no``, nor one under a COMMENT or ARCHIVE-tagged heading (at any level above
+    it), which ``org-babel-tangle`` skips."""
+    out = []
+    headings = _HEADING.finditer(text)
+    pending = next(headings, None)
+    stack: list[tuple[int, bool]] = []  # (level, skipped) of the headings above
+    for start, end in spans:
+        while pending is not None and pending.start() < start:
+            level = len(pending.group(1))
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            title = pending.group(2)
+            skipped = bool(_COMMENTED.match(title) or _ARCHIVED.search(title))
+            stack.append((level, skipped or bool(stack and stack[-1][1])))
+            pending = next(headings, None)
+        if stack and stack[-1][1]:
+            continue
+        if _TANGLE_NO.search(" " + _begin_line(text, start)):
+            continue
+        out.append((start, end))
+    return out
+
+
 def _begin_line(text: str, body: int) -> str:
     """The ``#+begin_src`` line of the block whose body starts at ``body``."""
     end = body - 1 if body > 0 and text[body - 1] == "\n" else body
@@ -179,7 +210,7 @@ def elisp_view(path: str | None, text: str) -> ElispView:
         if suffix in _MARKDOWN:
             spans = _blocks(text, _FENCE, _fence_end)
         else:
-            spans = _blocks(text, _ORG_BEGIN, lambda _: _ORG_END, open_ended=False)
+            spans = _loaded(text, _blocks(text, _ORG_BEGIN, lambda _: _ORG_END, open_ended=False))
         language = "Markdown" if suffix in _MARKDOWN else "Org"
         if not spans:
             return ElispView(None, language)
