@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 
 from plistspec.core.diagnostics import Diagnostic, LineIndex, line_index
 from plistspec.elisp.datum import Datum, List, Symbol, is_keyword, is_nil
-from plistspec.elisp.printer import print_datum
 from plistspec.replay import fast  # light (datums only), and needed by every lowering
 
 if TYPE_CHECKING:
@@ -187,6 +186,8 @@ def _slot_text(form: Any, slot: Any) -> str:
     if slot.via and slot.value is not None:
         # read through same-file constants (`:category my-category`): the value, since
         # the text written elsewhere (from-json's file) has no such variable
+        from plistspec.elisp.printer import print_datum  # these rare slots alone
+
         d = slot.value
         if not isinstance(d, (Symbol, List)) or is_nil(d) or is_keyword(d) or d == _T:
             return print_datum(d)
@@ -197,6 +198,8 @@ def _slot_text(form: Any, slot: Any) -> str:
     if d == _T:
         return "t"
     if slot.key.name == ":function" and isinstance(d, Symbol):
+        from plistspec.elisp.printer import print_datum
+
         return "#'" + print_datum(d)
     if slot.key.name == ":function" and d.items and d.items[0] == Symbol("lambda", 0, 0):
         return form.source(d)  # (lambda ...) evaluates to the same function
