@@ -308,3 +308,23 @@ def test_a_quoted_name_in_a_message_is_not_taken_for_a_position(tmp_path) -> Non
     r = _cli("check", str(f))
     assert f'{f}:2:26: error: tool name "meet at 2:3" is rejected' in r.output, r.output
     assert f"{f}:3:11: error: unterminated list starting at 3:11;" in r.output, r.output
+
+
+def test_a_markdown_block_inside_a_list_item_is_read(tmp_path) -> None:
+    """A README's "1. Add this to your config:" with the fenced block indented under the
+    item (four spaces and more: the item's content, then the fence): the tool is read,
+    at the file's own line and column."""
+    f = tmp_path / "README.md"
+    f.write_text(
+        "# Tools\n\n1. Add this to your config:\n\n"
+        "    ```emacs-lisp\n"
+        '    (gptel-make-tool :name "a" :function #\'ignore :description "d" :args nil)\n'
+        "    ```\n\n2. Done.\n",
+        encoding="utf-8",
+    )
+    r = _cli("to-json", str(f))
+    assert r.exit_code == 0, r.output
+    (tool,) = json.loads(r.stdout)
+    assert tool["name"] == "a"
+    src = tool["metadata"]["source"]
+    assert (src["line"], src["column"]) == (6, 5)

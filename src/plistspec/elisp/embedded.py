@@ -78,7 +78,7 @@ LANGUAGES = {
 _MARKDOWN = (".md", ".markdown", ".mdx")
 _ORG = (".org",)
 _LANGS = r"(?:emacs-lisp|elisp|el)"
-_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})[ \t]*\{?\.?" + _LANGS + r"(?![\w-])[^\n]*$", re.M)
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*\{?\.?" + _LANGS + r"(?![\w-])[^\n]*$", re.M)
 _ORG_BEGIN = re.compile(r"^[ \t]*#\+begin_src[ \t]+" + _LANGS + r"(?![\w-])[^\n]*$", re.M | re.I)
 # "at LINE:COL" in a message, and a double-quoted string (a name or value quoted from the
 # file, whose text is left as written)
@@ -188,11 +188,11 @@ def _begin_line(text: str, body: int) -> str:
 
 
 def _fence_end(m: re.Match[str]) -> re.Pattern[str]:
-    """A closing fence: the opening one's character, at least as many."""
+    """A closing fence: the opening one's character, at least as many. Fences may be
+    indented any amount: a fenced block inside a list item ("1. Add this:" then the
+    block indented under it) is indented by the item's content, beyond CommonMark's 0-3."""
     fence = m.group(1)
-    return re.compile(
-        r"^[ \t]{0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M
-    )
+    return re.compile(r"^[ \t]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M)
 
 
 def literate(path: str | None) -> bool:
