@@ -214,39 +214,29 @@ def format_text(
 
 
 def _format(text: str, path: str | None, dialect: str | None) -> tuple[str, list[Diagnostic]]:
-    from plistspec.elisp.embedded import elisp_view
+    from plistspec.elisp.embedded import elisp_view, to_file_offsets
     from plistspec.elisp.recover import read_recovering
 
     view = elisp_view(path, text)
-    if view.language in ("Markdown", "Org") or view.text is not None:
-        # its elisp blocks (prose blanked), a #! line read as a comment: the same offsets,
-        # so the edits apply to the file
-        if view.text is None:
-            return text, []
-        elisp = view.text
-    else:
-        elisp = text
+    if view.text is None and view.language in ("Markdown", "Org"):
+        return text, []  # no Emacs Lisp block: nothing to lay out
+    # its elisp blocks (prose blanked; an Org block as tangled, ``mapped``), a #! line read
+    # as a comment: diagnostics go back to the file's offsets (no-op where they are its own)
+    elisp = text if view.text is None else view.text
     datums, read_diags = read_recovering(elisp)
     for d in read_diags:
         d.path = path
     if any(d.is_error for d in read_diags):
-        errors = [d for d in read_diags if d.is_error]
-        if getattr(elisp, "mapped", False):  # tangled Org blocks: the file's columns
-            from plistspec.elisp.embedded import to_file_offsets
-
-            errors = to_file_offsets(errors, elisp, text)
-        return text, errors
+        return text, to_file_offsets([d for d in read_diags if d.is_error], elisp, text)
     edits, unread, infos, _ = rewrites(datums, elisp, path, dialect)
     del datums
     from plistspec.fmt.literate import apply_view_edits, splice
 
+    diags = to_file_offsets(read_diags + unread + infos, elisp, text)
     if getattr(elisp, "mapped", False):  # tangled Org blocks: back with their indentation
-        from plistspec.elisp.embedded import to_file_offsets
-
         new, more = apply_view_edits(text, elisp, edits, path)
-        diags = to_file_offsets(read_diags + unread + infos, elisp, text)
         return new, diags + more
-    return splice(text, edits), read_diags + unread + infos
+    return splice(text, edits), diags
 
 
 def rewrites(
