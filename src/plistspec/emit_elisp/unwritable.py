@@ -37,7 +37,7 @@ from typing import Any
 from plistspec.core.diagnostics import Diagnostic
 from plistspec.core.ir import Tool
 from plistspec.core.jsontext import brief
-from plistspec.core.jsonutil import add_note
+from plistspec.core.jsonutil import add_note, subschemas
 from plistspec.emit_elisp.forms import label
 from plistspec.emit_elisp.llm_types import composed_type
 
@@ -237,9 +237,6 @@ _DROPPABLE = (
     "examples",
     "multipleOf",
 )
-_SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
-_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_SUBSCHEMAS = ("items", "additionalProperties", "not", "contains", "if", "then", "else")
 
 
 def _huge(v: object) -> bool:
@@ -262,38 +259,24 @@ def _without_huge(schema: Any, found: list[str]) -> Any:
     ``found`` (``path: keyword``). Iterative: a schema may nest 10 000 levels."""
     if not _huge(schema):
         return schema  # the usual case: one pass, nothing copied
-    # preorder walk: each node with its parent's index and its key in the parent; a node
-    # is a schema, or a container of schemas (a list such as anyOf, a map such as
-    # properties) whose members are schemas
-    nodes: list[tuple[Any, int, Any]] = [(schema, -1, None)]
-    holds = [False]  # whether the node is a container of schemas
+    # every schema node (:func:`subschemas` finds them), after its parent: (node, the
+    # parent's index, the path parts from the parent) and its JSON pointer
+    nodes: list[tuple[Any, int, tuple[Any, ...]]] = [(schema, -1, ())]
     paths = [""]
     drops: dict[int, list[str]] = {}
     k = 0
     while k < len(nodes):
         node, path = nodes[k][0], paths[k]
-        if holds[k]:
-            members = enumerate(node) if isinstance(node, list) else node.items()
-            for n, sub in members:
-                nodes.append((sub, k, n))
-                holds.append(False)
-                paths.append(f"{path}/{n}")
-        elif isinstance(node, dict):
-            for key, v in node.items():
-                if key in _DROPPABLE or key in ("enum", "const"):
-                    if _huge(v):
-                        kept = key in ("enum", "const")
-                        found.append(f"{path or '/'}: {key}" + (" (kept)" if kept else ""))
-                        if not kept:
-                            drops.setdefault(k, []).append(key)
-                    continue
-                container = (key in _SUBSCHEMA_MAPS and isinstance(v, dict)) or (
-                    (key in _SUBSCHEMA_LISTS or key in _SUBSCHEMAS) and isinstance(v, list)
-                )
-                if container or (key in _SUBSCHEMAS and isinstance(v, dict)):
-                    nodes.append((v, k, key))
-                    holds.append(container)
-                    paths.append(f"{path}/{key}")
+        if isinstance(node, dict):
+            for key, v in node.items():  # in the schema's own order
+                if (key in _DROPPABLE or key in ("enum", "const")) and _huge(v):
+                    kept = key in ("enum", "const")
+                    found.append(f"{path or '/'}: {key}" + (" (kept)" if kept else ""))
+                    if not kept:
+                        drops.setdefault(k, []).append(key)
+            for parts, container, at in subschemas(node):
+                nodes.append((container[at], k, parts))
+                paths.append(path + "".join(f"/{p}" for p in parts))
         k += 1
     if not drops:
         return schema
@@ -302,15 +285,22 @@ def _without_huge(schema: Any, found: list[str]) -> Any:
         while k >= 0 and k not in dirty:
             dirty.add(k)
             k = nodes[k][1]
-    copies: dict[int, Any] = {}
-    for k in sorted(dirty):  # parents before children (preorder)
-        node, parent, key = nodes[k]
-        copy = dict(node) if isinstance(node, dict) else list(node)
+    copies: dict[int, dict] = {}
+    for k in sorted(dirty):  # parents before children
+        node, parent, parts = nodes[k]
+        copy = dict(node)
         for gone in drops.get(k, ()):
             del copy[gone]
         copies[k] = copy
-        if parent >= 0:
-            copies[parent][key] = copy
+        if parent < 0:
+            continue
+        into = copies[parent]
+        if len(parts) == 2:  # a member of properties / anyOf ...: that container copied once
+            key = parts[0]
+            if into[key] is nodes[parent][0][key]:
+                into[key] = list(into[key]) if isinstance(into[key], list) else dict(into[key])
+            into = into[key]
+        into[parts[-1]] = copy
     return copies[0]
 
 
